@@ -1,0 +1,163 @@
+// dirac: the headless command line. Parses arguments and composes core; no physics here.
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dirac/csv.hpp"
+#include "dirac/error.hpp"
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
+#include "dirac/simulation.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  dirac run SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE] [--quiet]\n"
+    "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted)\n"
+    "  dirac equations SCENARIO [--set NAME=VALUE]... [--latex]\n"
+    "      print the equations the engine derives from the scenario\n"
+    "  dirac --help\n";
+
+struct UsageError {
+  std::string message;
+};
+
+struct Options {
+  std::string command, scenario, csv;
+  std::vector<std::string> overrides;
+  std::optional<double> t_end;
+  bool latex = false, quiet = false;
+};
+
+double ParseNumber(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    throw UsageError{flag + " expects a number, got '" + text + "'"};
+  return value;
+}
+
+Options ParseArguments(int argc, char** argv) {
+  Options o;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      o.command = "help";
+    } else if (a == "--set") {
+      o.overrides.push_back(value());
+    } else if (a.rfind("--set=", 0) == 0) {
+      o.overrides.push_back(a.substr(6));
+    } else if (a == "--t-end") {
+      o.t_end = ParseNumber(a, value());
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else if (a == "--latex") {
+      o.latex = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      throw UsageError{"unknown option '" + a + "'"};
+    } else if (o.command.empty()) {
+      o.command = a;
+    } else if (o.scenario.empty()) {
+      o.scenario = a;
+    } else {
+      throw UsageError{"unexpected argument '" + a + "'"};
+    }
+  }
+  if (o.command.empty()) throw UsageError{"no command given"};
+  if (o.command != "help" && o.scenario.empty()) throw UsageError{"no scenario file given"};
+  return o;
+}
+
+dirac::Scenario LoadWithOverrides(const Options& o) {
+  dirac::Scenario scenario = dirac::LoadScenario(o.scenario);
+  for (const auto& assignment : o.overrides) dirac::ApplyOverride(scenario, assignment);
+  if (o.t_end) dirac::ApplyOverride(scenario, "t_end", *o.t_end);
+  return scenario;
+}
+
+int Run(const Options& o) {
+  const dirac::Scenario scenario = LoadWithOverrides(o);
+  const auto start = std::chrono::steady_clock::now();
+  const auto system = dirac::LagrangeDiracSystem::Derive(scenario);
+  const auto derived = std::chrono::steady_clock::now();
+  dirac::SimulationReport report;
+  const dirac::Trajectory trajectory =
+      dirac::Simulate(*system, dirac::SimulationInput::FromScenario(scenario), {}, &report);
+  const auto done = std::chrono::steady_clock::now();
+  if (o.csv.empty()) {
+    // stdout is a stream, not a file to replace atomically: print directly.
+    const auto& cols = trajectory.columns();
+    for (std::size_t c = 0; c < cols.size(); ++c)
+      std::printf("%s%s", c ? "," : "", cols[c].c_str());
+    std::printf("\n");
+    for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
+      for (std::size_t c = 0; c < cols.size(); ++c)
+        std::printf("%s%.17g", c ? "," : "", trajectory.at(r, c));
+      std::printf("\n");
+    }
+  } else {
+    dirac::WriteCsv(trajectory, o.csv);
+  }
+  if (!o.quiet) {
+    using ms = std::chrono::duration<double, std::milli>;
+    std::fprintf(stderr,
+                 "%s: %zu samples to t = %g, %ld IDAS steps; derive %.1f ms, integrate %.1f ms\n"
+                 "  max |constraint residual| = %.3e, max |E - E0| = %.3e (E0 = %.17g)%s\n",
+                 scenario.name.c_str(), trajectory.num_rows(),
+                 trajectory.at(trajectory.num_rows() - 1, 0), report.internal_steps,
+                 ms(derived - start).count(), ms(done - derived).count(),
+                 report.max_constraint_residual, report.max_energy_drift, report.initial_energy,
+                 o.csv.empty() ? "" : ("\n  wrote " + o.csv).c_str());
+    std::fprintf(stderr, "  IDAS: %ld error-test failures, %ld Newton failures, last order %d\n",
+                 report.error_test_failures, report.nonlinear_failures, report.last_order);
+    if (report.initial_projection > 0)
+      std::fprintf(stderr, "  initial velocity projected onto the constraint by %.3e\n",
+                   report.initial_projection);
+  }
+  return 0;
+}
+
+int Equations(const Options& o) {
+  const dirac::Scenario scenario = LoadWithOverrides(o);
+  const auto system = dirac::LagrangeDiracSystem::Derive(scenario);
+  const auto format = o.latex ? dirac::EquationFormat::kLatex : dirac::EquationFormat::kPlain;
+  std::printf("# %s: Lagrange-d'Alembert-Dirac equations (seed D eq (29)); each line is = 0\n",
+              scenario.name.c_str());
+  for (const auto& eq : system->Equations(format))
+    std::printf("%s: %s\n", eq.label.c_str(), eq.text.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options o = ParseArguments(argc, argv);
+    if (o.command == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (o.command == "run") return Run(o);
+    if (o.command == "equations") return Equations(o);
+    throw UsageError{"unknown command '" + o.command + "'"};
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);
+    return 2;
+  } catch (const dirac::Error& e) {
+    std::fprintf(stderr, "dirac: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "dirac: internal error: %s\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,113 @@
+#pragma once
+/// @file scenario.hpp
+/// A scenario as plain data: what the YAML file says, before any derivation.
+/// See README.md ("Scenario file format") for the file syntax.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dirac {
+
+/// Where a value came from in the scenario file (1-based line; 0 if not from a file).
+struct SourceLocation {
+  std::size_t line = 0;
+};
+
+/// A generalized coordinate q^i with its velocity symbol v^i and initial values.
+struct Coordinate {
+  std::string name;               ///< symbol of q^i, e.g. "x"
+  std::string velocity;           ///< symbol of v^i, e.g. "vx"
+  double initial = 0.0;           ///< q^i(0)
+  double initial_velocity = 0.0;  ///< v^i(0)
+  std::string unit;               ///< display unit of q^i (free text)
+  SourceLocation where;
+};
+
+/// A live parameter of the model: changing it never re-derives equations.
+struct Parameter {
+  std::string name;
+  double value = 0.0;  ///< current value (starts at the file's `default`)
+  double default_value = 0.0;
+  double min = 0.0;  ///< slider range
+  double max = 1.0;
+  std::string unit;
+  std::string description;
+  SourceLocation where;
+};
+
+/// A nonholonomic constraint <omega^r(q), v> = 0, written as an expression linear in the
+/// velocities (e.g. "vz - y*vx + x*vy"). Its multiplier is named `multiplier`.
+struct ConstraintSpec {
+  std::string name;        ///< used for the residual column "residual_<name>"
+  std::string form;        ///< expression linear (homogeneous) in the velocities
+  std::string multiplier;  ///< multiplier symbol / CSV column, e.g. "mu"
+  SourceLocation where;
+};
+
+/// Integration settings.
+struct SimulationSpec {
+  double t_end = 10.0;        ///< final time [s]
+  double output_step = 0.01;  ///< sampling interval of the trajectory [s]
+  double rtol = 1e-10;        ///< IDAS relative tolerance
+  double atol = 1e-12;        ///< IDAS absolute tolerance
+  /// Baumgarte rate alpha [1/s] in the index-1 constraint d/dt g + alpha g = 0 (0 = none).
+  double stabilization = 1.0;
+};
+
+/// What the 3D view shows. `type` selects a scene builder in the GUI.
+struct SceneSpec {
+  std::string type = "particle";      ///< "particle" (a point in R^3)
+  std::vector<std::string> position;  ///< coordinate names mapped to the 3D x, y, z axes
+  int trail = 500;                    ///< number of trail samples (0: none)
+  std::string constraint_plane;       ///< constraint whose plane Delta(q) is drawn ("" = none)
+  double scale = 1.0;                 ///< size of drawn glyphs [scene units]
+};
+
+/// One plot: a title and the trajectory columns it shows.
+struct PlotSpec {
+  std::string title;
+  std::vector<std::string> series;
+  SourceLocation where;
+};
+
+/// A whole scenario file.
+struct Scenario {
+  std::string source_file;  ///< path it was loaded from ("" if built in memory)
+  std::string name;
+  std::string description;
+  std::vector<Coordinate> coordinates;
+  std::vector<Parameter> parameters;
+  std::string lagrangian;  ///< L(q, v; parameters, t)
+  SourceLocation lagrangian_where;
+  std::vector<ConstraintSpec> constraints;
+  SimulationSpec simulation;
+  SceneSpec scene;
+  std::vector<PlotSpec> plots;
+
+  /// Index of the parameter named `name`, if any.
+  std::optional<std::size_t> FindParameter(const std::string& name) const;
+};
+
+/// Reads and validates a scenario file. Throws ScenarioError ("FILE:LINE: ...", naming the key
+/// or symbol) on malformed YAML, missing keys, duplicate or reserved symbol names, bad numbers.
+/// Expressions are checked for syntax and unknown symbols.
+Scenario LoadScenario(const std::string& path);
+
+/// Parses a scenario from YAML text; `origin` is used as the file name in messages.
+Scenario ParseScenario(const std::string& yaml_text, const std::string& origin);
+
+/// Serialises a scenario back to YAML (with current parameter values as defaults);
+/// ParseScenario(SaveScenarioToString(s)) gives the same problem.
+std::string SaveScenarioToString(const Scenario& scenario);
+
+/// Applies a `--set NAME=VALUE` override. NAME may be a parameter, a coordinate (its initial
+/// value), a velocity symbol (initial velocity) or one of t_end, output_step, rtol, atol,
+/// stabilization. Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
+void ApplyOverride(Scenario& scenario, const std::string& name, double value);
+
+/// Parses "NAME=VALUE" and applies it (see ApplyOverride). Throws ScenarioError.
+void ApplyOverride(Scenario& scenario, const std::string& assignment);
+
+}  // namespace dirac

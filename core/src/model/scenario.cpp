@@ -1,0 +1,396 @@
+#include "dirac/scenario.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "dirac/error.hpp"
+#include "symbolic/expression_parser.hpp"
+
+namespace dirac {
+namespace {
+
+// Reads YAML nodes while remembering the file, so every error says FILE:LINE: 'key': message.
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  std::size_t Line(const YAML::Node& node) const {
+    return node.Mark().line >= 0 ? static_cast<std::size_t>(node.Mark().line) + 1 : 0;
+  }
+
+  [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
+                         const std::string& message) const {
+    throw ScenarioError(file_, Line(node), key, message);
+  }
+
+  YAML::Node Required(const YAML::Node& map, const std::string& key) const {
+    YAML::Node value = map[key];
+    if (!value) Fail(map, key, "missing required key");
+    return value;
+  }
+
+  std::string String(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) Fail(node, key, "expected a text value");
+    return node.Scalar();
+  }
+
+  std::string OptionalString(const YAML::Node& map, const std::string& key,
+                             const std::string& fallback) const {
+    YAML::Node value = map[key];
+    return value ? String(value, key) : fallback;
+  }
+
+  double Number(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) Fail(node, key, "expected a number");
+    const std::string& text = node.Scalar();
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value))
+      Fail(node, key, "expected a finite number, found \"" + text + "\"");
+    return value;
+  }
+
+  double OptionalNumber(const YAML::Node& map, const std::string& key, double fallback) const {
+    YAML::Node value = map[key];
+    return value ? Number(value, key) : fallback;
+  }
+
+  void CheckKeys(const YAML::Node& map, const std::string& where,
+                 const std::set<std::string>& allowed) const {
+    if (!map.IsMap()) Fail(map, where, "expected a mapping");
+    for (const auto& item : map) {
+      const std::string key = item.first.Scalar();
+      if (!allowed.count(key)) Fail(item.first, key, "unknown key in " + where);
+    }
+  }
+
+  const std::string& file() const { return file_; }
+
+ private:
+  std::string file_;
+};
+
+// Checks that symbol names are identifiers, unique and not reserved.
+class SymbolRegistry {
+ public:
+  SymbolRegistry(const Reader& reader) : reader_(reader) {}
+  void Add(const std::string& name, const YAML::Node& node, const std::string& role) {
+    if (!symbolic::IsValidIdentifier(name))
+      reader_.Fail(node, name, role + " name must be an identifier (letters, digits, _)");
+    if (symbolic::IsReservedName(name))
+      reader_.Fail(node, name, role + " name is reserved (a function, constant, t or E)");
+    if (!names_.insert(name).second) reader_.Fail(node, name, "symbol defined twice");
+  }
+  const std::set<std::string>& names() const { return names_; }
+
+ private:
+  const Reader& reader_;
+  std::set<std::string> names_;
+};
+
+Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
+  Reader r(origin);
+  if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
+  r.CheckKeys(root, "scenario",
+              {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
+               "simulation", "view"});
+  Scenario s;
+  s.source_file = origin;
+  s.name = r.String(r.Required(root, "name"), "name");
+  s.description = r.OptionalString(root, "description", "");
+  SymbolRegistry symbols(r);
+
+  const YAML::Node coordinates = r.Required(root, "coordinates");
+  if (!coordinates.IsSequence() || coordinates.size() == 0)
+    r.Fail(coordinates, "coordinates", "expected a non-empty list of coordinates");
+  for (const auto& node : coordinates) {
+    r.CheckKeys(node, "coordinates", {"name", "velocity", "initial", "initial_velocity", "unit"});
+    Coordinate c;
+    c.name = r.String(r.Required(node, "name"), "name");
+    c.velocity = r.OptionalString(node, "velocity", "v" + c.name);
+    c.initial = r.OptionalNumber(node, "initial", 0.0);
+    c.initial_velocity = r.OptionalNumber(node, "initial_velocity", 0.0);
+    c.unit = r.OptionalString(node, "unit", "");
+    c.where.line = r.Line(node);
+    symbols.Add(c.name, node, "coordinate");
+    symbols.Add(c.velocity, node, "velocity");
+    s.coordinates.push_back(c);
+  }
+
+  if (const YAML::Node parameters = root["parameters"]) {
+    if (!parameters.IsSequence()) r.Fail(parameters, "parameters", "expected a list");
+    for (const auto& node : parameters) {
+      r.CheckKeys(node, "parameters", {"name", "default", "min", "max", "unit", "description"});
+      Parameter p;
+      p.name = r.String(r.Required(node, "name"), "name");
+      p.default_value = r.Number(r.Required(node, "default"), p.name + ".default");
+      p.value = p.default_value;
+      p.min = r.OptionalNumber(node, "min", std::min(0.0, 2 * p.default_value));
+      p.max = r.OptionalNumber(node, "max", std::max(1.0, 2 * p.default_value));
+      if (!(p.min < p.max)) r.Fail(node, p.name, "parameter range needs min < max");
+      if (p.default_value < p.min || p.default_value > p.max)
+        r.Fail(node, p.name, "default lies outside [min, max]");
+      p.unit = r.OptionalString(node, "unit", "");
+      p.description = r.OptionalString(node, "description", "");
+      p.where.line = r.Line(node);
+      symbols.Add(p.name, node, "parameter");
+      s.parameters.push_back(p);
+    }
+  }
+
+  const YAML::Node lagrangian = r.Required(root, "lagrangian");
+  s.lagrangian = r.String(lagrangian, "lagrangian");
+  s.lagrangian_where.line = r.Line(lagrangian);
+
+  std::set<std::string> multiplier_names;
+  if (const YAML::Node constraints = root["constraints"]) {
+    if (!constraints.IsSequence()) r.Fail(constraints, "constraints", "expected a list");
+    const bool single = constraints.size() == 1;
+    std::size_t index = 0;
+    for (const auto& node : constraints) {
+      ++index;
+      r.CheckKeys(node, "constraints", {"name", "form", "multiplier"});
+      ConstraintSpec c;
+      c.name = r.OptionalString(node, "name", "c" + std::to_string(index));
+      c.form = r.String(r.Required(node, "form"), c.name + ".form");
+      c.multiplier =
+          r.OptionalString(node, "multiplier", single ? "mu" : "mu" + std::to_string(index));
+      c.where.line = r.Line(node);
+      if (!symbolic::IsValidIdentifier(c.name))
+        r.Fail(node, c.name, "constraint name must be an identifier");
+      symbols.Add(c.multiplier, node, "multiplier");
+      for (const auto& other : s.constraints)
+        if (other.name == c.name) r.Fail(node, c.name, "constraint defined twice");
+      s.constraints.push_back(c);
+    }
+  }
+
+  if (const YAML::Node sim = root["simulation"]) {
+    r.CheckKeys(sim, "simulation", {"t_end", "output_step", "rtol", "atol", "stabilization"});
+    auto& spec = s.simulation;
+    spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
+    spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
+    spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
+    spec.atol = r.OptionalNumber(sim, "atol", spec.atol);
+    spec.stabilization = r.OptionalNumber(sim, "stabilization", spec.stabilization);
+    if (!(spec.t_end > 0)) r.Fail(sim, "t_end", "must be > 0");
+    if (!(spec.output_step > 0)) r.Fail(sim, "output_step", "must be > 0");
+    if (!(spec.rtol > 0) || !(spec.atol > 0)) r.Fail(sim, "rtol", "tolerances must be > 0");
+    if (spec.stabilization < 0) r.Fail(sim, "stabilization", "must be >= 0");
+  }
+
+  // Every expression must parse with the declared symbols only.
+  GiNaC::symtab table;
+  for (const auto& name : symbols.names()) table[name] = GiNaC::symbol(name);
+  table["t"] = GiNaC::symbol("t");
+  for (const auto& c : s.constraints) table.erase(c.multiplier);
+  symbolic::ParseExpression(s.lagrangian, table, {origin, s.lagrangian_where.line, "lagrangian"});
+  for (const auto& c : s.constraints)
+    symbolic::ParseExpression(c.form, table, {origin, c.where.line, c.name + ".form"});
+
+  std::set<std::string> columns;
+  for (const auto& c : s.coordinates) columns.insert({c.name, c.velocity});
+  for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
+  columns.insert({"t", "E"});
+
+  if (const YAML::Node view = root["view"]) {
+    r.CheckKeys(view, "view", {"scene", "plots"});
+    if (const YAML::Node scene = view["scene"]) {
+      r.CheckKeys(scene, "view.scene", {"type", "position", "trail", "constraint_plane", "scale"});
+      s.scene.type = r.OptionalString(scene, "type", "particle");
+      if (const YAML::Node position = scene["position"]) {
+        if (!position.IsSequence() || position.size() != 3)
+          r.Fail(position, "position", "expected a list of three coordinate names");
+        for (const auto& p : position) {
+          const std::string name = r.String(p, "position");
+          bool known = false;
+          for (const auto& c : s.coordinates) known |= c.name == name;
+          if (!known) r.Fail(p, name, "scene position names an unknown coordinate");
+          s.scene.position.push_back(name);
+        }
+      }
+      s.scene.trail = static_cast<int>(r.OptionalNumber(scene, "trail", s.scene.trail));
+      s.scene.scale = r.OptionalNumber(scene, "scale", s.scene.scale);
+      s.scene.constraint_plane = r.OptionalString(scene, "constraint_plane", "");
+      if (!s.scene.constraint_plane.empty()) {
+        bool known = false;
+        for (const auto& c : s.constraints) known |= c.name == s.scene.constraint_plane;
+        if (!known)
+          r.Fail(scene["constraint_plane"], s.scene.constraint_plane,
+                 "constraint_plane names an unknown constraint");
+      }
+    }
+    if (const YAML::Node plots = view["plots"]) {
+      if (!plots.IsSequence()) r.Fail(plots, "plots", "expected a list");
+      for (const auto& node : plots) {
+        r.CheckKeys(node, "view.plots", {"title", "series"});
+        PlotSpec plot;
+        plot.title = r.OptionalString(node, "title", "");
+        plot.where.line = r.Line(node);
+        const YAML::Node series = r.Required(node, "series");
+        if (!series.IsSequence() || series.size() == 0)
+          r.Fail(series, "series", "expected a non-empty list of column names");
+        for (const auto& item : series) {
+          const std::string name = r.String(item, "series");
+          if (!columns.count(name))
+            r.Fail(item, name,
+                   "plot series names no trajectory column (t, coordinates, "
+                   "velocities, multipliers, E, residual_<constraint>)");
+          plot.series.push_back(name);
+        }
+        s.plots.push_back(plot);
+      }
+    }
+  }
+  if (s.scene.position.empty()) {
+    for (std::size_t i = 0; i < 3 && i < s.coordinates.size(); ++i)
+      s.scene.position.push_back(s.coordinates[i].name);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::size_t> Scenario::FindParameter(const std::string& name) const {
+  for (std::size_t i = 0; i < parameters.size(); ++i)
+    if (parameters[i].name == name) return i;
+  return std::nullopt;
+}
+
+Scenario ParseScenario(const std::string& yaml_text, const std::string& origin) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                        "invalid YAML: " + e.msg);
+  }
+  try {
+    return ParseDocument(root, origin);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(origin, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg);
+  }
+}
+
+Scenario LoadScenario(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError(path, 0, "", "cannot open scenario file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return ParseScenario(buffer.str(), path);
+}
+
+std::string SaveScenarioToString(const Scenario& s) {
+  YAML::Emitter out;
+  out.SetDoublePrecision(17);
+  out << YAML::BeginMap;
+  out << YAML::Key << "name" << YAML::Value << s.name;
+  if (!s.description.empty())
+    out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
+  out << YAML::Key << "coordinates" << YAML::Value << YAML::BeginSeq;
+  for (const auto& c : s.coordinates) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
+        << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
+        << c.initial << YAML::Key << "initial_velocity" << YAML::Value << c.initial_velocity;
+    if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq;
+  if (!s.parameters.empty()) {
+    out << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
+    for (const auto& p : s.parameters) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name
+          << YAML::Key << "default" << YAML::Value << p.value << YAML::Key << "min" << YAML::Value
+          << p.min << YAML::Key << "max" << YAML::Value << p.max;
+      if (!p.unit.empty()) out << YAML::Key << "unit" << YAML::Value << p.unit;
+      if (!p.description.empty()) out << YAML::Key << "description" << YAML::Value << p.description;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+  }
+  out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
+  if (!s.constraints.empty()) {
+    out << YAML::Key << "constraints" << YAML::Value << YAML::BeginSeq;
+    for (const auto& c : s.constraints)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name
+          << YAML::Key << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key
+          << "multiplier" << YAML::Value << c.multiplier << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
+  const auto& sim = s.simulation;
+  out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap << YAML::Key << "t_end"
+      << YAML::Value << sim.t_end << YAML::Key << "output_step" << YAML::Value << sim.output_step
+      << YAML::Key << "rtol" << YAML::Value << sim.rtol << YAML::Key << "atol" << YAML::Value
+      << sim.atol << YAML::Key << "stabilization" << YAML::Value << sim.stabilization
+      << YAML::EndMap;
+  out << YAML::Key << "view" << YAML::Value << YAML::BeginMap;
+  out << YAML::Key << "scene" << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value
+      << s.scene.type << YAML::Key << "position" << YAML::Value << YAML::Flow << s.scene.position
+      << YAML::Key << "trail" << YAML::Value << s.scene.trail << YAML::Key << "scale" << YAML::Value
+      << s.scene.scale;
+  if (!s.scene.constraint_plane.empty())
+    out << YAML::Key << "constraint_plane" << YAML::Value << s.scene.constraint_plane;
+  out << YAML::EndMap;
+  if (!s.plots.empty()) {
+    out << YAML::Key << "plots" << YAML::Value << YAML::BeginSeq;
+    for (const auto& p : s.plots)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "title" << YAML::Value << p.title
+          << YAML::Key << "series" << YAML::Value << YAML::Flow << p.series << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+void ApplyOverride(Scenario& s, const std::string& name, double value) {
+  if (!std::isfinite(value)) throw ScenarioError(s.source_file, 0, name, "value is not finite");
+  if (auto index = s.FindParameter(name)) {
+    s.parameters[*index].value = value;
+    return;
+  }
+  for (auto& c : s.coordinates) {
+    if (c.name == name) {
+      c.initial = value;
+      return;
+    }
+    if (c.velocity == name) {
+      c.initial_velocity = value;
+      return;
+    }
+  }
+  auto& sim = s.simulation;
+  auto positive = [&](double& field) {
+    if (!(value > 0)) throw ScenarioError(s.source_file, 0, name, "must be > 0");
+    field = value;
+  };
+  if (name == "t_end") return positive(sim.t_end);
+  if (name == "output_step") return positive(sim.output_step);
+  if (name == "rtol") return positive(sim.rtol);
+  if (name == "atol") return positive(sim.atol);
+  if (name == "stabilization") {
+    if (value < 0) throw ScenarioError(s.source_file, 0, name, "must be >= 0");
+    sim.stabilization = value;
+    return;
+  }
+  throw ScenarioError(s.source_file, 0, name,
+                      "--set names no parameter, coordinate, velocity or simulation setting");
+}
+
+void ApplyOverride(Scenario& s, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ScenarioError(s.source_file, 0, assignment, "expected NAME=VALUE");
+  const std::string name = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0')
+    throw ScenarioError(s.source_file, 0, name, "value \"" + text + "\" is not a number");
+  ApplyOverride(s, name, value);
+}
+
+}  // namespace dirac

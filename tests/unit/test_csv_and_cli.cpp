@@ -1,0 +1,134 @@
+// CSV export (atomic, full precision) and the `dirac` command line on a shipped scenario.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "canonical_problems.hpp"
+#include "dirac/csv.hpp"
+#include "dirac/error.hpp"
+
+namespace dirac {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CommandResult {
+  int exit_code;
+  std::string output;
+};
+
+CommandResult RunCommand(const std::string& command) {
+  CommandResult result{-1, ""};
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) result.output += buffer;
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+fs::path TempDir() {
+  fs::path dir = fs::temp_directory_path() / ("dirac-test-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Csv, RoundTripKeepsFullPrecisionAndLeavesNoTemporary) {
+  Trajectory tr({"t", "x", "mu"});
+  const double rows[2][3] = {{0.0, 0.1, 1.0 / 3.0}, {0.5, -2.5e-300, 6.02214076e23}};
+  for (const auto& row : rows) tr.AppendRow(row);
+  const fs::path dir = TempDir();
+  const fs::path path = dir / "out.csv";
+  WriteCsv(tr, path.string());
+  const Trajectory back = ReadCsv(path.string());
+  EXPECT_EQ(back.columns(), tr.columns());
+  ASSERT_EQ(back.num_rows(), 2u);
+  for (std::size_t r = 0; r < 2; ++r)
+    for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(back.at(r, c), tr.at(r, c));  // bit-exact
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) files += entry.is_regular_file();
+  EXPECT_EQ(files, 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Csv, UnwritableDestinationThrowsAndLeavesNothing) {
+  Trajectory tr({"t"});
+  const double zero = 0.0;
+  tr.AppendRow(&zero);
+  EXPECT_THROW(WriteCsv(tr, "/nonexistent-dir/x.csv"), IoError);
+}
+
+TEST(Csv, MalformedInputNamesTheLine) {
+  const fs::path dir = TempDir();
+  const fs::path path = dir / "bad.csv";
+  std::ofstream(path) << "t,x\n0,1\n0.5,oops\n";
+  try {
+    ReadCsv(path.string());
+    FAIL();
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.csv:3"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Cli, RunWritesTheTrajectoryWithOverrides) {
+  const fs::path dir = TempDir();
+  const fs::path csv = dir / "out.csv";
+  const auto result = RunCommand(std::string(DIRAC_CLI) + " run " +
+                                 testing::SourcePath("scenarios/heisenberg.yaml") +
+                                 " --set ky=2 --set kx=1.5 --t-end 20 --csv " + csv.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const Trajectory tr = ReadCsv(csv.string());
+  const std::vector<std::string> expected = {"t",  "x",  "y",  "z", "vx",
+                                             "vy", "vz", "mu", "E", "residual_heisenberg"};
+  EXPECT_EQ(tr.columns(), expected);
+  EXPECT_EQ(tr.num_rows(), 2001u);
+  EXPECT_DOUBLE_EQ(tr.at(tr.num_rows() - 1, 0), 20.0);
+  double max_mu = 0, max_residual = 0;
+  for (std::size_t r = 0; r < tr.num_rows(); ++r) {
+    max_mu = std::max(max_mu, std::abs(tr.at(r, 7)));
+    max_residual = std::max(max_residual, std::abs(tr.at(r, 9)));
+  }
+  EXPECT_GT(max_mu, 0.01);
+  EXPECT_LT(max_residual, 1e-10);
+  EXPECT_NE(result.output.find("max |constraint residual|"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, EquationsPrintsTheDerivedSystem) {
+  const auto result = RunCommand(std::string(DIRAC_CLI) + " equations " +
+                                 testing::SourcePath("scenarios/heisenberg.yaml"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("EL[x]:"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("solved[mu]:"), std::string::npos) << result.output;
+  const auto latex = RunCommand(std::string(DIRAC_CLI) + " equations --latex " +
+                                testing::SourcePath("scenarios/heisenberg.yaml"));
+  ASSERT_EQ(latex.exit_code, 0);
+  EXPECT_NE(latex.output.find("\\dot{vx}"), std::string::npos) << latex.output;
+}
+
+TEST(Cli, BadInputGivesAClearMessageAndNonZeroExit) {
+  const std::string scenario = testing::SourcePath("scenarios/heisenberg.yaml");
+  const auto unknown = RunCommand(std::string(DIRAC_CLI) + " run " + scenario + " --set kz=1");
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.output.find("'kz'"), std::string::npos) << unknown.output;
+  const auto usage = RunCommand(std::string(DIRAC_CLI) + " fly " + scenario);
+  EXPECT_EQ(usage.exit_code, 2);
+  const auto missing = RunCommand(std::string(DIRAC_CLI) + " run /no/such.yaml");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("/no/such.yaml"), std::string::npos);
+  const fs::path dir = TempDir();
+  const fs::path csv = dir / "never.csv";
+  const auto bad_dir =
+      RunCommand(std::string(DIRAC_CLI) + " run " + scenario + " --t-end 1 --csv /no/dir/x.csv");
+  EXPECT_EQ(bad_dir.exit_code, 1);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dirac
