@@ -137,8 +137,11 @@ TEST(HeisenbergMotion, MatchesIndependentReferenceForUnequalStiffness) {
   EXPECT_GT(max_mu, 0.05) << "the default stiffnesses must show a live multiplier";
 }
 
-TEST(HeisenbergMotion, EnergyAndConstraintPreservedOverFiftySeconds) {
-  const Scenario s = HeisenbergScenario(1.0, 2.0);
+class HeisenbergInvariants : public ::testing::TestWithParam<std::pair<double, double>> {};
+
+TEST_P(HeisenbergInvariants, EnergyAndConstraintPreservedOverFiftySeconds) {
+  const auto [kx, ky] = GetParam();
+  const Scenario s = HeisenbergScenario(kx, ky);
   ASSERT_DOUBLE_EQ(s.simulation.t_end, 50.0);
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
@@ -146,7 +149,7 @@ TEST(HeisenbergMotion, EnergyAndConstraintPreservedOverFiftySeconds) {
   EXPECT_NEAR(tr.at(tr.num_rows() - 1, 0), 50.0, 1e-12);
   const auto energy = tr.Column("E");
   const auto residual = tr.Column("residual_heisenberg");
-  const HeisenbergReference ref{1.0, 2.0};
+  const HeisenbergReference ref{kx, ky};
   EXPECT_NEAR(energy[0], ref.Energy({1.0, 0.0, 0.0, 0.0, 0.8, -0.8}), 1e-15);
   double drift = 0.0, worst_g = 0.0;
   for (std::size_t r = 0; r < energy.size(); ++r) {
@@ -157,6 +160,10 @@ TEST(HeisenbergMotion, EnergyAndConstraintPreservedOverFiftySeconds) {
   EXPECT_LE(worst_g, 1e-10);
   EXPECT_DOUBLE_EQ(report.max_constraint_residual, worst_g);
 }
+
+INSTANTIATE_TEST_SUITE_P(Stiffnesses, HeisenbergInvariants,
+                         ::testing::Values(std::make_pair(1.0, 2.0), std::make_pair(1.0, 1.0),
+                                           std::make_pair(1.0, 0.5), std::make_pair(0.3, 4.0)));
 
 TEST(HeisenbergMotion, InitialVelocityOffTheConstraintIsProjected) {
   Scenario s = HeisenbergScenario(1.0, 2.0);

@@ -32,7 +32,7 @@ TEST(ScenarioFile, HeisenbergLoads) {
   EXPECT_EQ(s.constraints[0].multiplier, "mu");
   EXPECT_EQ(s.scene.constraint_plane, "heisenberg");
   EXPECT_EQ(s.plots.size(), 3u);
-  EXPECT_DOUBLE_EQ(s.simulation.rtol, 1e-12);
+  EXPECT_DOUBLE_EQ(s.simulation.rtol, 1e-13);
 }
 
 TEST(ScenarioFile, UnknownSymbolInLagrangianNamesFileLineAndSymbol) {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds and runs the Google Benchmark suite and prints the compiled/hand-written ratios.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j2 --target dirac_benchmarks
+build/tests/bench/dirac_benchmarks --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out=build/benchmarks.json --benchmark_out_format=json >/dev/null
+python3 - build/benchmarks.json <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+med = {b["run_name"]: b["real_time"] for b in data["benchmarks"] if b.get("aggregate_name") == "median"}
+unit = {b["run_name"]: b["time_unit"] for b in data["benchmarks"] if b.get("aggregate_name") == "median"}
+for name, t in med.items():
+    print(f"{name:28s} {t:12.3f} {unit[name]}")
+c, h = med.get("BM_ResidualCompiled"), med.get("BM_ResidualHandWritten")
+if c and h:
+    print(f"residual: compiled / hand-written = {c / h:.2f}")
+PY

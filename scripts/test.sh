@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the dependencies (Debian 12 packages), builds everything and runs every test:
+# engine unit/regression tests, the CLI, the core-isolation check, a benchmark smoke run and the
+# GUI tests (under Xvfb). Usage: bash scripts/test.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${1:-build}
+
+bash scripts/install-deps.sh
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build_dir" -j2
+cd "$build_dir"
+ctest --output-on-failure --timeout 900
