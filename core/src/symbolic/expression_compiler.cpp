@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <ranges>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -105,7 +104,7 @@ class Compiler {
       if (ReadsB(in.op)) {
         std::int32_t ssa = in.b;
         in.b = phys[ssa];
-        bool same_as_a = ReadsA(in.op) && tape_[i].a == in.b;
+        const bool same_as_a = in.a == in.b;  // x op x: release the slot once
         if (last_use[ssa] == now && !same_as_a) free_slots.push_back(in.b);
       }
       std::int32_t dst;
@@ -131,9 +130,9 @@ class Compiler {
            op == Op::kAtan2;
   }
 
-  // GiNaC orders add terms and mul factors by hashes seeded from type_info addresses, so the
-  // order changes from run to run (ASLR). Sorting operands by a content-only hash makes the
-  // tape, and hence every rounding error, reproducible across runs.
+  // GiNaC's order of add terms and mul factors follows hash values that mix in addresses, so
+  // it changes from run to run. Sorting operands by a content-only hash makes the tape, and
+  // hence every rounding error, reproducible across runs.
   std::uint64_t StableHash(const ex& e) {
     if (auto it = stable_hash_.find(e); it != stable_hash_.end()) return it->second;
     std::uint64_t h;
@@ -180,11 +179,9 @@ class Compiler {
   }
 
   // Stable on ties, so equal-hash operands keep GiNaC's order.
-  template <typename T, typename Key>
-  void SortStably(std::vector<T>& items, Key key) {
-    std::stable_sort(items.begin(), items.end(), [&](const T& l, const T& r) {
-      return StableHash(key(l)) < StableHash(key(r));
-    });
+  void SortStably(std::vector<ex>& items) {
+    std::stable_sort(items.begin(), items.end(),
+                     [this](const ex& l, const ex& r) { return StableHash(l) < StableHash(r); });
   }
 
   std::int32_t Emit(Op op, std::int32_t a, std::int32_t b = -1, double constant = 0.0) {
@@ -246,24 +243,24 @@ class Compiler {
          std::string(GiNaC::ex_to<GiNaC::basic>(e).class_name()) + ": " + ToString(e));
   }
 
-  // Splits an add term into numeric coefficient and the rest (e.g. -2*x*y -> -2, x*y).
-  static std::pair<numeric, ex> SplitCoefficient(const ex& term) {
+  // Numeric coefficient of an add term (GiNaC stores -2*x*y as mul(x, y, -2)).
+  static numeric CoefficientOf(const ex& term) {
     if (GiNaC::is_a<GiNaC::mul>(term)) {
       const ex last = term.op(term.nops() - 1);
       if (GiNaC::is_a<numeric>(last)) {
-        const numeric& c = GiNaC::ex_to<numeric>(last);
+        numeric c = GiNaC::ex_to<numeric>(last);
         if (!c.is_real()) Fail("coefficient " + ToString(c) + " is not real in " + ToString(term));
-        return {c, term / c};
+        return c;
       }
     }
-    return {numeric(1), term};
+    return numeric(1);
   }
 
   std::int32_t CompileAdd(const ex& e) {
     bool has_constant = false;
     double constant = 0.0;
-    std::vector<std::pair<numeric, ex>> positive_terms;  // (coefficient, original term)
-    std::vector<std::pair<numeric, ex>> negative_terms;
+    std::vector<ex> positive_terms;  // by sign of the numeric coefficient
+    std::vector<ex> negative_terms;
 
     for (std::size_t i = 0; i < e.nops(); ++i) {
       const ex term = e.op(i);
@@ -272,20 +269,19 @@ class Compiler {
         constant += ToDouble(GiNaC::ex_to<numeric>(term));
         continue;
       }
-      numeric c = SplitCoefficient(term).first;
-      (c.is_negative() ? negative_terms : positive_terms).emplace_back(c, term);
+      const bool negative = CoefficientOf(term).is_negative();
+      (negative ? negative_terms : positive_terms).push_back(term);
     }
-    auto term_of = [](const std::pair<numeric, ex>& t) -> const ex& { return t.second; };
-    SortStably(positive_terms, term_of);
-    SortStably(negative_terms, term_of);
+    SortStably(positive_terms);
+    SortStably(negative_terms);
 
     std::int32_t acc = -1;
-    for (const auto& term : positive_terms) {
-      std::int32_t s = Compile(term.second);
+    for (const ex& term : positive_terms) {
+      std::int32_t s = Compile(term);
       acc = acc < 0 ? s : Emit(Op::kAdd, acc, s);
     }
 
-    for (const auto& term : negative_terms | std::views::values) {
+    for (const ex& term : negative_terms) {
       if (acc < 0 && !has_constant) {
         acc = Compile(term);  // leading negative term: the mul path emits kNeg or c*rest
         continue;
@@ -351,9 +347,8 @@ class Compiler {
         numerator.push_back(f);
       }
     }
-    auto self = [](const ex& f) -> const ex& { return f; };
-    SortStably(numerator, self);
-    SortStably(denominator, self);
+    SortStably(numerator);
+    SortStably(denominator);
     // e itself is memoised by the caller, so a plain product needs no extra memo entry.
     if (denominator.empty()) return EmitProductChain(numerator);
     std::int32_t den = CompileProduct(denominator);
