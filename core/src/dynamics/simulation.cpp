@@ -1,11 +1,5 @@
 #include "dirac/simulation.hpp"
 
-#include <idas/idas.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
-
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -13,6 +7,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dynamics/idas_driver.hpp"
 
 namespace dirac {
 
@@ -29,11 +24,10 @@ SimulationInput SimulationInput::FromScenario(const Scenario& scenario) {
 
 namespace {
 
-// Evaluation state shared by the IDAS callbacks: one input vector in InputLayout order.
+// Evaluation state shared by the residual and Jacobian: one input vector in InputLayout order.
 struct DaeContext {
   const CompiledDae* dae = nullptr;
   std::vector<double> input, scratch, jac_values;
-  std::string last_error;
 
   void Load(double t, const double* y, const double* yp) {
     const InputLayout& L = dae->layout;
@@ -42,63 +36,6 @@ struct DaeContext {
     std::copy(yp, yp + 2 * L.n, input.begin() + L.qdot());   // q', v' are contiguous
   }
 };
-
-int Residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* user_data) {
-  auto* ctx = static_cast<DaeContext*>(user_data);
-  ctx->Load(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp));
-  ctx->dae->residual.Evaluate(ctx->input.data(), N_VGetArrayPointer(rr), ctx->scratch.data());
-  for (sunindextype i = 0; i < N_VGetLength(rr); ++i)
-    if (!std::isfinite(N_VGetArrayPointer(rr)[i])) return 1;  // recoverable: IDAS cuts the step
-  return 0;
-}
-
-int Jacobian(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp, N_Vector, SUNMatrix J,
-             void* user_data, N_Vector, N_Vector, N_Vector) {
-  auto* ctx = static_cast<DaeContext*>(user_data);
-  ctx->Load(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp));
-  SUNMatZero(J);
-  auto add = [&](const CompiledSparseMatrix& m, double scale) {
-    ctx->jac_values.resize(m.rows.size());
-    m.values.Evaluate(ctx->input.data(), ctx->jac_values.data(), ctx->scratch.data());
-    for (std::size_t k = 0; k < m.rows.size(); ++k)
-      SM_ELEMENT_D(J, m.rows[k], m.cols[k]) += scale * ctx->jac_values[k];
-  };
-  add(ctx->dae->jacobian_y, 1.0);
-  add(ctx->dae->jacobian_yp, cj);
-  return 0;
-}
-
-void ErrorHandler(int code, const char* module, const char* function, char* message, void* data) {
-  auto* ctx = static_cast<DaeContext*>(data);
-  std::ostringstream out;
-  out << module << "." << function << " (flag " << code << "): " << message;
-  ctx->last_error = out.str();
-}
-
-// Owns the SUNDIALS objects for one run.
-struct IdasSession {
-  SUNContext sunctx = nullptr;
-  void* mem = nullptr;
-  N_Vector yy = nullptr, yp = nullptr, id = nullptr;
-  SUNMatrix A = nullptr;
-  SUNLinearSolver LS = nullptr;
-  ~IdasSession() {
-    if (mem) IDAFree(&mem);
-    if (LS) SUNLinSolFree(LS);
-    if (A) SUNMatDestroy(A);
-    for (N_Vector v : {yy, yp, id})
-      if (v) N_VDestroy(v);
-    if (sunctx) SUNContext_Free(&sunctx);
-  }
-};
-
-void Check(int flag, const char* call, const DaeContext& ctx, double t) {
-  if (flag >= 0) return;
-  std::ostringstream out;
-  out << "IDAS " << call << " failed at t = " << t << " (flag " << flag << ")";
-  if (!ctx.last_error.empty()) out << ": " << ctx.last_error;
-  throw NumericalError(out.str());
-}
 
 std::size_t Max(std::size_t a, std::size_t b) { return a > b ? a : b; }
 
@@ -162,46 +99,47 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
     report.initial_projection = (v0 - original).norm();
   }
 
-  IdasSession session;
-  if (SUNContext_Create(nullptr, &session.sunctx) != 0) throw NumericalError("SUNContext_Create");
-  const auto N_idx = static_cast<sunindextype>(N);
-  session.yy = N_VNew_Serial(N_idx, session.sunctx);
-  session.yp = N_VNew_Serial(N_idx, session.sunctx);
-  session.id = N_VNew_Serial(N_idx, session.sunctx);
-  double* y = N_VGetArrayPointer(session.yy);
-  double* yp = N_VGetArrayPointer(session.yp);
-  double* id = N_VGetArrayPointer(session.id);
+  std::vector<double> y0(N, 0.0), yp0(N, 0.0), differential(N, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
-    y[i] = q0[i];
-    y[n + i] = v0[i];
-    yp[i] = v0[i];
-    yp[n + i] = 0.0;
+    y0[i] = q0[i];
+    y0[n + i] = v0[i];
+    yp0[i] = v0[i];
   }
-  for (std::size_t r = 0; r < m; ++r) y[2 * n + r] = yp[2 * n + r] = 0.0;
-  for (std::size_t k = 0; k < N; ++k) id[k] = k < 2 * n ? 1.0 : 0.0;
+  std::fill(differential.begin(), differential.begin() + 2 * n, 1.0);
 
-  session.mem = IDACreate(session.sunctx);
-  if (!session.mem) throw NumericalError("IDACreate failed");
-  void* mem = session.mem;
-  IDASetErrHandlerFn(mem, ErrorHandler, &ctx);
-  Check(IDAInit(mem, Residual, 0.0, session.yy, session.yp), "IDAInit", ctx, 0);
-  Check(IDASStolerances(mem, spec.rtol, spec.atol), "IDASStolerances", ctx, 0);
-  Check(IDASetUserData(mem, &ctx), "IDASetUserData", ctx, 0);
-  session.A = SUNDenseMatrix(N_idx, N_idx, session.sunctx);
-  session.LS = SUNLinSol_Dense(session.yy, session.A, session.sunctx);
-  Check(IDASetLinearSolver(mem, session.LS, session.A), "IDASetLinearSolver", ctx, 0);
-  Check(IDASetJacFn(mem, Jacobian), "IDASetJacFn", ctx, 0);
-  Check(IDASetId(mem, session.id), "IDASetId", ctx, 0);
+  dynamics::ImplicitDae problem;
+  problem.size = N;
+  problem.differential = differential;
+  problem.rtol = spec.rtol;
+  problem.atol = spec.atol;
   // mu is fixed by the discrete constraint through the BDF derivative v', so its local error
   // estimate is one order worse than that of (q, v); testing it throttles the step size ~50x
-  // for no accuracy gain in (q, v). The multipliers are still computed at every step.
-  Check(IDASetSuppressAlg(mem, SUNTRUE), "IDASetSuppressAlg", ctx, 0);
-  Check(IDASetMaxNumSteps(mem, 200000), "IDASetMaxNumSteps", ctx, 0);
-  Check(IDASetStopTime(mem, spec.t_end), "IDASetStopTime", ctx, 0);
-  const double first_out = std::min(spec.output_step, spec.t_end);
+  // for no accuracy gain in (q, v). See docs/ARCHITECTURE.md.
+  problem.suppress_algebraic_error = true;
+  problem.residual = [&ctx, N](double t, const double* y, const double* yp, double* r) {
+    ctx.Load(t, y, yp);
+    ctx.dae->residual.Evaluate(ctx.input.data(), r, ctx.scratch.data());
+    for (std::size_t i = 0; i < N; ++i)
+      if (!std::isfinite(r[i])) return false;
+    return true;
+  };
+  problem.jacobian = [&ctx, N](double t, double cj, const double* y, const double* yp,
+                               double* jac) {
+    ctx.Load(t, y, yp);
+    auto add = [&](const CompiledSparseMatrix& m, double scale) {
+      ctx.jac_values.resize(m.rows.size());
+      m.values.Evaluate(ctx.input.data(), ctx.jac_values.data(), ctx.scratch.data());
+      for (std::size_t k = 0; k < m.rows.size(); ++k)
+        jac[m.cols[k] * N + m.rows[k]] += scale * ctx.jac_values[k];  // column-major
+    };
+    add(ctx.dae->jacobian_y, 1.0);
+    add(ctx.dae->jacobian_yp, cj);
+  };
+  dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
   // Algebraic mu(0) and y'(0) from the differential state (q0, v0): IDAS's own Newton solve.
-  Check(IDACalcIC(mem, IDA_YA_YDP_INIT, first_out), "IDACalcIC", ctx, 0);
-  Check(IDAGetConsistentIC(mem, session.yy, session.yp), "IDAGetConsistentIC", ctx, 0);
+  driver.ComputeConsistentInitialValues(std::min(spec.output_step, spec.t_end));
+  const double* y = driver.y();
+  const double* yp = driver.yp();
 
   // The reported multipliers solve the index-1 algebraic system exactly at the sampled (q, v):
   //   [W  -omega^T; omega  0] [v'; mu] = -F(q, v, q' = v, v' = 0, mu = 0, alpha = 0),
@@ -261,21 +199,17 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   const long batch = std::max<long>(1, total / 50);
   for (long k = 1; k <= total; ++k) {
     const double tout = std::min(spec.t_end, k * spec.output_step);
-    double tret = 0.0;
-    const int flag = IDASolve(mem, tout, &tret, session.yy, session.yp, IDA_NORMAL);
-    Check(flag, "IDASolve", ctx, tret);
-    record(tret);
+    record(driver.Advance(tout));
     if (progress && (k % batch == 0 || k == total) && !progress(trajectory)) {
       report.cancelled = true;
       break;
     }
   }
-  long steps = 0;
-  IDAGetNumSteps(mem, &steps);
-  report.internal_steps = steps;
-  IDAGetNumErrTestFails(mem, &report.error_test_failures);
-  IDAGetNumNonlinSolvConvFails(mem, &report.nonlinear_failures);
-  IDAGetLastOrder(mem, &report.last_order);
+  const dynamics::IdasStatistics stats = driver.statistics();
+  report.internal_steps = stats.steps;
+  report.error_test_failures = stats.error_test_failures;
+  report.nonlinear_failures = stats.nonlinear_failures;
+  report.last_order = stats.last_order;
   if (report_out) *report_out = report;
   return trajectory;
 }

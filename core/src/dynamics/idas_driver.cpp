@@ -1,0 +1,129 @@
+#include "dynamics/idas_driver.hpp"
+
+#include <idas/idas.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+
+#include <sstream>
+
+#include "dirac/error.hpp"
+
+namespace dirac::dynamics {
+
+struct IdasDriver::Impl {
+  ImplicitDae dae;
+  SUNContext sunctx = nullptr;
+  void* mem = nullptr;
+  N_Vector yy = nullptr, yp = nullptr, id = nullptr;
+  SUNMatrix A = nullptr;
+  SUNLinearSolver LS = nullptr;
+  std::string last_error;
+
+  ~Impl() {
+    if (mem) IDAFree(&mem);
+    if (LS) SUNLinSolFree(LS);
+    if (A) SUNMatDestroy(A);
+    for (N_Vector v : {yy, yp, id})
+      if (v) N_VDestroy(v);
+    if (sunctx) SUNContext_Free(&sunctx);
+  }
+
+  void Check(int flag, const char* call, double t) const {
+    if (flag >= 0) return;
+    std::ostringstream out;
+    out << "IDAS " << call << " failed at t = " << t << " (flag " << flag << ")";
+    if (!last_error.empty()) out << ": " << last_error;
+    throw NumericalError(out.str());
+  }
+
+  static int Residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
+    auto* self = static_cast<Impl*>(data);
+    return self->dae.residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
+                              N_VGetArrayPointer(rr))
+               ? 0
+               : 1;  // positive: recoverable, IDAS cuts the step
+  }
+
+  static int Jacobian(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp, N_Vector,
+                      SUNMatrix J, void* data, N_Vector, N_Vector, N_Vector) {
+    auto* self = static_cast<Impl*>(data);
+    SUNMatZero(J);
+    self->dae.jacobian(t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
+                       SUNDenseMatrix_Data(J));
+    return 0;
+  }
+
+  static void ErrorHandler(int code, const char* module, const char* function, char* message,
+                           void* data) {
+    std::ostringstream out;
+    out << module << "." << function << " (flag " << code << "): " << message;
+    static_cast<Impl*>(data)->last_error = out.str();
+  }
+};
+
+IdasDriver::IdasDriver(ImplicitDae dae, double t0, const std::vector<double>& y0,
+                       const std::vector<double>& yp0, double t_stop)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.dae = std::move(dae);
+  const auto N = static_cast<sunindextype>(s.dae.size);
+  if (y0.size() != s.dae.size || yp0.size() != s.dae.size ||
+      s.dae.differential.size() != s.dae.size)
+    throw NumericalError("IdasDriver: vector sizes do not match the DAE size");
+  if (SUNContext_Create(nullptr, &s.sunctx) != 0) throw NumericalError("SUNContext_Create failed");
+  s.yy = N_VNew_Serial(N, s.sunctx);
+  s.yp = N_VNew_Serial(N, s.sunctx);
+  s.id = N_VNew_Serial(N, s.sunctx);
+  std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(s.yy));
+  std::copy(yp0.begin(), yp0.end(), N_VGetArrayPointer(s.yp));
+  std::copy(s.dae.differential.begin(), s.dae.differential.end(), N_VGetArrayPointer(s.id));
+  s.mem = IDACreate(s.sunctx);
+  if (!s.mem) throw NumericalError("IDACreate failed");
+  IDASetErrHandlerFn(s.mem, Impl::ErrorHandler, &s);
+  s.Check(IDAInit(s.mem, Impl::Residual, t0, s.yy, s.yp), "IDAInit", t0);
+  s.Check(IDASStolerances(s.mem, s.dae.rtol, s.dae.atol), "IDASStolerances", t0);
+  s.Check(IDASetUserData(s.mem, &s), "IDASetUserData", t0);
+  s.A = SUNDenseMatrix(N, N, s.sunctx);
+  s.LS = SUNLinSol_Dense(s.yy, s.A, s.sunctx);
+  if (!s.A || !s.LS) throw NumericalError("cannot create the dense linear solver");
+  s.Check(IDASetLinearSolver(s.mem, s.LS, s.A), "IDASetLinearSolver", t0);
+  s.Check(IDASetJacFn(s.mem, Impl::Jacobian), "IDASetJacFn", t0);
+  s.Check(IDASetId(s.mem, s.id), "IDASetId", t0);
+  bool any_algebraic = false;
+  for (double d : s.dae.differential) any_algebraic |= d == 0.0;
+  if (any_algebraic && s.dae.suppress_algebraic_error)
+    s.Check(IDASetSuppressAlg(s.mem, SUNTRUE), "IDASetSuppressAlg", t0);
+  s.Check(IDASetMaxNumSteps(s.mem, 500000), "IDASetMaxNumSteps", t0);
+  s.Check(IDASetStopTime(s.mem, t_stop), "IDASetStopTime", t0);
+}
+
+IdasDriver::~IdasDriver() = default;
+
+void IdasDriver::ComputeConsistentInitialValues(double first_output_time) {
+  Impl& s = *impl_;
+  s.Check(IDACalcIC(s.mem, IDA_YA_YDP_INIT, first_output_time), "IDACalcIC", 0.0);
+  s.Check(IDAGetConsistentIC(s.mem, s.yy, s.yp), "IDAGetConsistentIC", 0.0);
+}
+
+double IdasDriver::Advance(double tout) {
+  Impl& s = *impl_;
+  double tret = 0.0;
+  s.Check(IDASolve(s.mem, tout, &tret, s.yy, s.yp, IDA_NORMAL), "IDASolve", tret);
+  return tret;
+}
+
+const double* IdasDriver::y() const { return N_VGetArrayPointer(impl_->yy); }
+const double* IdasDriver::yp() const { return N_VGetArrayPointer(impl_->yp); }
+
+IdasStatistics IdasDriver::statistics() const {
+  IdasStatistics st;
+  IDAGetNumSteps(impl_->mem, &st.steps);
+  IDAGetNumErrTestFails(impl_->mem, &st.error_test_failures);
+  IDAGetNumNonlinSolvConvFails(impl_->mem, &st.nonlinear_failures);
+  IDAGetLastOrder(impl_->mem, &st.last_order);
+  return st;
+}
+
+}  // namespace dirac::dynamics

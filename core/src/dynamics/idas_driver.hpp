@@ -1,0 +1,57 @@
+#pragma once
+// Internal: one IDAS integration (BDF, dense direct linear solver, user Jacobian), with every
+// SUNDIALS return value checked and turned into NumericalError.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dirac::dynamics {
+
+/// A fully implicit DAE F(t, y, y') = 0 of size `size` with its iteration matrix.
+struct ImplicitDae {
+  std::size_t size = 0;
+  /// r = F(t, y, y'). Return false if F is not finite (IDAS then retries a smaller step).
+  std::function<bool(double t, const double* y, const double* yp, double* r)> residual;
+  /// Adds dF/dy + cj dF/dy' into the column-major dense matrix `jac` (size x size, zeroed).
+  std::function<void(double t, double cj, const double* y, const double* yp, double* jac)> jacobian;
+  /// 1 for differential components, 0 for algebraic ones.
+  std::vector<double> differential;
+  double rtol = 1e-10, atol = 1e-12;
+  /// Exclude algebraic components from the local error test (multipliers: see ARCHITECTURE.md).
+  bool suppress_algebraic_error = true;
+};
+
+/// Integration statistics.
+struct IdasStatistics {
+  long steps = 0, error_test_failures = 0, nonlinear_failures = 0;
+  int last_order = 0;
+};
+
+/// Drives IDAS for one run. Not copyable; frees all SUNDIALS memory on destruction.
+class IdasDriver {
+ public:
+  /// Sets up IDAS at t0 with the given guesses. Throws NumericalError.
+  IdasDriver(ImplicitDae dae, double t0, const std::vector<double>& y0,
+             const std::vector<double>& yp0, double t_stop);
+  ~IdasDriver();
+  IdasDriver(const IdasDriver&) = delete;
+  IdasDriver& operator=(const IdasDriver&) = delete;
+
+  /// IDACalcIC(IDA_YA_YDP_INIT): algebraic y and all y' from the differential y.
+  void ComputeConsistentInitialValues(double first_output_time);
+  /// Advances to `tout` (interpolated output); returns the time reached.
+  double Advance(double tout);
+
+  const double* y() const;
+  const double* yp() const;
+  IdasStatistics statistics() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dirac::dynamics
