@@ -7,7 +7,8 @@
 
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/constrained_system.hpp"
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation.hpp"
 
@@ -19,6 +20,8 @@ constexpr const char* kUsage =
     "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted)\n"
     "  dirac equations SCENARIO [--set NAME=VALUE]... [--latex]\n"
     "      print the equations the engine derives from the scenario\n"
+    "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
+    "      run the Gotay-Nester-Hinds constraint algorithm and print the chain M0 > M1 > ...\n"
     "  dirac --help\n";
 
 struct UsageError {
@@ -29,7 +32,7 @@ struct Options {
   std::string command, scenario, csv;
   std::vector<std::string> overrides;
   std::optional<double> t_end;
-  bool latex = false, quiet = false;
+  bool latex = false, quiet = false, json = false;
 };
 
 double ParseNumber(const std::string& flag, const std::string& text) {
@@ -59,6 +62,8 @@ Options ParseArguments(int argc, char** argv) {
       o.t_end = ParseNumber(a, value());
     } else if (a == "--csv") {
       o.csv = value();
+    } else if (a == "--json") {
+      o.json = true;
     } else if (a == "--latex") {
       o.latex = true;
     } else if (a == "--quiet" || a == "-q") {
@@ -88,11 +93,11 @@ dirac::Scenario LoadWithOverrides(const Options& o) {
 int Run(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
   const auto start = std::chrono::steady_clock::now();
-  const auto system = dirac::LagrangeDiracSystem::Derive(scenario);
+  const auto model = dirac::BuildModel(scenario);
   const auto derived = std::chrono::steady_clock::now();
   dirac::SimulationReport report;
   const dirac::Trajectory trajectory =
-      dirac::Simulate(*system, dirac::SimulationInput::FromScenario(scenario), {}, &report);
+      model->Simulate(dirac::SimulationInput::FromScenario(scenario), {}, &report);
   const auto done = std::chrono::steady_clock::now();
   if (o.csv.empty()) {
     // stdout is a stream, not a file to replace atomically: print directly.
@@ -129,16 +134,30 @@ int Run(const Options& o) {
 
 int Equations(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
-  const auto system = dirac::LagrangeDiracSystem::Derive(scenario);
+  const auto model = dirac::BuildModel(scenario);
   const auto format = o.latex ? dirac::EquationFormat::kLatex : dirac::EquationFormat::kPlain;
-  std::printf("# %s: Lagrange-d'Alembert-Dirac equations (seed D eq (29)); each line is = 0\n",
-              scenario.name.c_str());
-  for (const auto& eq : system->Equations(format))
+  std::printf("# %s: %s\n", scenario.name.c_str(), model->formulation().c_str());
+  for (const auto& eq : model->Equations(format))
     std::printf("%s: %s\n", eq.label.c_str(), eq.text.c_str());
   return 0;
 }
 
 }  // namespace
+
+int Analyze(const Options& o) {
+  dirac::Scenario scenario = LoadWithOverrides(o);
+  if (scenario.formulation == dirac::Formulation::kAuto ||
+      scenario.formulation == dirac::Formulation::kLagrangeDirac)
+    scenario.formulation = dirac::Formulation::kConstraintAlgorithm;  // analyse even regular L
+  const auto system = dirac::ConstrainedSystem::Analyze(scenario);
+  if (o.json) {
+    std::fputs(dirac::ChainToJson(system->chain()).c_str(), stdout);
+  } else {
+    std::printf("# %s\n", scenario.name.c_str());
+    std::fputs(dirac::FormatChain(system->chain()).c_str(), stdout);
+  }
+  return 0;
+}
 
 int main(int argc, char** argv) {
   try {
@@ -149,6 +168,7 @@ int main(int argc, char** argv) {
     }
     if (o.command == "run") return Run(o);
     if (o.command == "equations") return Equations(o);
+    if (o.command == "analyze") return Analyze(o);
     throw UsageError{"unknown command '" + o.command + "'"};
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dirac/compiled_function.hpp"
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 
 namespace dirac {
@@ -57,17 +58,8 @@ struct CompiledDae {
   CompiledFunction mass_matrix;        ///< W_ij = d2L/dv^i dv^j, n*n outputs, row-major
 };
 
-/// Text form of the derived equations.
-enum class EquationFormat { kPlain, kLatex };
-
-/// One labelled derived equation "lhs = 0".
-struct DerivedEquation {
-  std::string label;  ///< e.g. "EL[x]", "constraint[heisenberg]"
-  std::string text;   ///< expression that equals zero
-};
-
 /// A Lagrangian system with nonholonomic constraints, derived from a Scenario.
-class LagrangeDiracSystem {
+class LagrangeDiracSystem : public Model {
  public:
   /// Parses the scenario's expressions and derives E_L, the Hessian, eq (29), the differentiated
   /// constraints and exact Jacobians, then compiles them. Throws ScenarioError for expression
@@ -75,7 +67,7 @@ class LagrangeDiracSystem {
   /// the Lagrangian is degenerate (the index-1 form here needs det W != 0).
   static std::shared_ptr<const LagrangeDiracSystem> Derive(const Scenario& scenario);
 
-  ~LagrangeDiracSystem();
+  ~LagrangeDiracSystem() override;
   LagrangeDiracSystem(const LagrangeDiracSystem&) = delete;
   LagrangeDiracSystem& operator=(const LagrangeDiracSystem&) = delete;
 
@@ -84,18 +76,24 @@ class LagrangeDiracSystem {
   const std::vector<std::string>& coordinate_names() const;
   const std::vector<std::string>& velocity_names() const;
   const std::vector<std::string>& multiplier_names() const;
-  const std::vector<std::string>& constraint_names() const;
+  std::vector<std::string> constraint_names() const override;
   const std::vector<std::string>& parameter_names() const;
 
   /// The compiled DAE and diagnostics.
   const CompiledDae& dae() const;
 
   /// Equation rows (eq (29) with the multipliers, the index-1 constraint rows), E_L, W and omega.
-  std::vector<DerivedEquation> Equations(EquationFormat format) const;
+  std::vector<DerivedEquation> Equations(EquationFormat format) const override;
+
+  std::string formulation() const override;
+  Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress = {},
+                      SimulationReport* report = nullptr) const override;
+  std::vector<double> ConstraintCovectors(double t, const std::vector<double>& q,
+                                          const std::vector<double>& parameters) const override;
 
   /// Names of the trajectory columns a simulation of this system produces:
   /// t, q..., v..., multipliers..., E, residual_<constraint>...
-  std::vector<std::string> TrajectoryColumns() const;
+  std::vector<std::string> TrajectoryColumns() const override;
 
   struct Impl;
 

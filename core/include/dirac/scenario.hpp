@@ -22,6 +22,23 @@ struct Coordinate {
   double initial = 0.0;           ///< q^i(0)
   double initial_velocity = 0.0;  ///< v^i(0)
   std::string unit;               ///< display unit of q^i (free text)
+  std::string momentum;           ///< symbol of p_i (vakonomic formulation), default "p_<name>"
+  double initial_momentum = 0.0;  ///< p_i(0) (vakonomic formulation)
+  SourceLocation where;
+};
+
+/// Which presymplectic system the scenario is built into.
+enum class Formulation {
+  kAuto,                 ///< regular L: index-1 DAE; degenerate L: constraint algorithm
+  kLagrangeDirac,        ///< as kAuto (the Lagrange–Dirac system on TQ, seed D eq (29))
+  kConstraintAlgorithm,  ///< always run the Gotay–Nester–Hinds algorithm on (TQ, Omega_L, E_L)
+  kVakonomic,            ///< Skinner–Rusk on W0 = T*Q x_Q M (seed V)
+};
+
+/// A value for a free function (gauge freedom) left by the constraint algorithm.
+struct GaugeChoice {
+  std::string name;   ///< e.g. "lambda1", as reported by `dirac analyze`
+  std::string value;  ///< expression in t, coordinates, velocities, momenta, parameters
   SourceLocation where;
 };
 
@@ -82,6 +99,8 @@ struct Scenario {
   std::string lagrangian;  ///< L(q, v; parameters, t)
   SourceLocation lagrangian_where;
   std::vector<ConstraintSpec> constraints;
+  Formulation formulation = Formulation::kAuto;
+  std::vector<GaugeChoice> gauge;
   SimulationSpec simulation;
   SceneSpec scene;
   std::vector<PlotSpec> plots;
@@ -103,7 +122,7 @@ Scenario ParseScenario(const std::string& yaml_text, const std::string& origin);
 std::string SaveScenarioToString(const Scenario& scenario);
 
 /// Applies a `--set NAME=VALUE` override. NAME may be a parameter, a coordinate (its initial
-/// value), a velocity symbol (initial velocity) or one of t_end, output_step, rtol, atol,
+/// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of t_end, output_step, rtol, atol,
 /// stabilization. Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
 void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 

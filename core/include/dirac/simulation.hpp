@@ -9,34 +9,10 @@
 
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
+#include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac {
-
-/// Numeric values for one run: parameters in the system's parameter order, initial state.
-struct SimulationInput {
-  std::vector<double> parameters;
-  std::vector<double> q0, v0;
-  SimulationSpec spec;
-  /// Values taken from a scenario (current parameter values, initial conditions, settings).
-  static SimulationInput FromScenario(const Scenario& scenario);
-};
-
-/// Diagnostics of a finished (or cancelled) run.
-struct SimulationReport {
-  bool cancelled = false;
-  long internal_steps = 0;
-  long error_test_failures = 0;          ///< IDAS local error test failures
-  long nonlinear_failures = 0;           ///< IDAS Newton convergence failures
-  int last_order = 0;                    ///< BDF order of the last step
-  double initial_projection = 0.0;       ///< |v0 change| made to put v0 on Delta(q0)
-  double max_constraint_residual = 0.0;  ///< max over samples of |g^r(q, v)|
-  double max_energy_drift = 0.0;         ///< max |E(t) - E(0)|
-  double initial_energy = 0.0;
-};
-
-/// Called with the trajectory so far after each batch of new samples; return false to cancel.
-using SimulationProgress = std::function<bool(const Trajectory& so_far)>;
 
 /// Integrates from t = 0 to spec.t_end, sampling every spec.output_step (and at t_end).
 /// Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic change);

@@ -17,6 +17,7 @@ SimulationInput SimulationInput::FromScenario(const Scenario& scenario) {
   for (const auto& c : scenario.coordinates) {
     in.q0.push_back(c.initial);
     in.v0.push_back(c.initial_velocity);
+    in.p0.push_back(c.initial_momentum);
   }
   in.spec = scenario.simulation;
   return in;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dirac/simulation.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -225,13 +226,36 @@ const std::vector<std::string>& LagrangeDiracSystem::velocity_names() const {
 const std::vector<std::string>& LagrangeDiracSystem::multiplier_names() const {
   return impl_->multiplier_names;
 }
-const std::vector<std::string>& LagrangeDiracSystem::constraint_names() const {
+std::vector<std::string> LagrangeDiracSystem::constraint_names() const {
   return impl_->constraint_names;
 }
 const std::vector<std::string>& LagrangeDiracSystem::parameter_names() const {
   return impl_->parameter_names;
 }
 const CompiledDae& LagrangeDiracSystem::dae() const { return impl_->dae; }
+
+std::string LagrangeDiracSystem::formulation() const {
+  return "Lagrange-d'Alembert-Dirac equations, index-1 DAE (regular Lagrangian)";
+}
+
+Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
+                                         const SimulationProgress& progress,
+                                         SimulationReport* report) const {
+  return dirac::Simulate(*this, input, progress, report);
+}
+
+std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
+    double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
+  const InputLayout& L = impl_->dae.layout;
+  if (q.size() != L.n || parameters.size() != L.num_parameters)
+    throw ModelError("ConstraintCovectors: expected " + std::to_string(L.n) + " coordinates and " +
+                     std::to_string(L.num_parameters) + " parameters");
+  std::vector<double> in(L.size(), 0.0);
+  in[L.t()] = t;
+  std::copy(q.begin(), q.end(), in.begin() + L.q());
+  std::copy(parameters.begin(), parameters.end(), in.begin() + L.parameters());
+  return impl_->dae.constraint_matrix.Evaluate(in);
+}
 
 std::vector<std::string> LagrangeDiracSystem::TrajectoryColumns() const {
   std::vector<std::string> columns{"t"};

@@ -97,27 +97,43 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "simulation", "view"});
+               "formulation", "gauge", "simulation", "view"});
   Scenario s;
   s.source_file = origin;
   s.name = r.String(r.Required(root, "name"), "name");
   s.description = r.OptionalString(root, "description", "");
   SymbolRegistry symbols(r);
+  if (const YAML::Node formulation = root["formulation"]) {
+    const std::string f = r.String(formulation, "formulation");
+    if (f == "auto") s.formulation = Formulation::kAuto;
+    else if (f == "lagrange_dirac") s.formulation = Formulation::kLagrangeDirac;
+    else if (f == "constraint_algorithm") s.formulation = Formulation::kConstraintAlgorithm;
+    else if (f == "vakonomic") s.formulation = Formulation::kVakonomic;
+    else
+      r.Fail(formulation, f,
+             "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic)");
+  }
+  const bool vakonomic = s.formulation == Formulation::kVakonomic;
 
   const YAML::Node coordinates = r.Required(root, "coordinates");
   if (!coordinates.IsSequence() || coordinates.size() == 0)
     r.Fail(coordinates, "coordinates", "expected a non-empty list of coordinates");
   for (const auto& node : coordinates) {
-    r.CheckKeys(node, "coordinates", {"name", "velocity", "initial", "initial_velocity", "unit"});
+    r.CheckKeys(node, "coordinates",
+                {"name", "velocity", "initial", "initial_velocity", "unit", "momentum",
+                 "initial_momentum"});
     Coordinate c;
     c.name = r.String(r.Required(node, "name"), "name");
     c.velocity = r.OptionalString(node, "velocity", "v" + c.name);
     c.initial = r.OptionalNumber(node, "initial", 0.0);
     c.initial_velocity = r.OptionalNumber(node, "initial_velocity", 0.0);
     c.unit = r.OptionalString(node, "unit", "");
+    c.momentum = r.OptionalString(node, "momentum", "p_" + c.name);
+    c.initial_momentum = r.OptionalNumber(node, "initial_momentum", 0.0);
     c.where.line = r.Line(node);
     symbols.Add(c.name, node, "coordinate");
     symbols.Add(c.velocity, node, "velocity");
+    if (vakonomic) symbols.Add(c.momentum, node, "momentum");
     s.coordinates.push_back(c);
   }
 
@@ -183,6 +199,19 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     if (spec.stabilization < 0) r.Fail(sim, "stabilization", "must be >= 0");
   }
 
+  if (const YAML::Node gauge = root["gauge"]) {
+    if (!gauge.IsSequence()) r.Fail(gauge, "gauge", "expected a list of {name, value}");
+    for (const auto& node : gauge) {
+      r.CheckKeys(node, "gauge", {"name", "value"});
+      GaugeChoice g;
+      g.name = r.String(r.Required(node, "name"), "name");
+      g.value = r.String(r.Required(node, "value"), g.name + ".value");
+      g.where.line = r.Line(node);
+      if (!symbolic::IsValidIdentifier(g.name)) r.Fail(node, g.name, "gauge name must be an identifier");
+      s.gauge.push_back(g);
+    }
+  }
+
   // Every expression must parse with the declared symbols only.
   GiNaC::symtab table;
   for (const auto& name : symbols.names()) table[name] = GiNaC::symbol(name);
@@ -191,9 +220,16 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   symbolic::ParseExpression(s.lagrangian, table, {origin, s.lagrangian_where.line, "lagrangian"});
   for (const auto& c : s.constraints)
     symbolic::ParseExpression(c.form, table, {origin, c.where.line, c.name + ".form"});
+  for (const auto& g : s.gauge)
+    symbolic::ParseExpression(g.value, table, {origin, g.where.line, g.name + ".value"});
 
   std::set<std::string> columns;
-  for (const auto& c : s.coordinates) columns.insert({c.name, c.velocity});
+  for (const auto& c : s.coordinates) {
+    columns.insert({c.name, c.velocity, c.name + "_dot", c.velocity + "_dot"});
+    if (vakonomic) columns.insert({c.momentum, c.momentum + "_dot"});
+  }
+  columns.insert("residual_dynamics");
+  for (std::size_t k = 1; k <= 32; ++k) columns.insert("residual_hidden" + std::to_string(k));
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
   columns.insert({"t", "E"});
 
@@ -297,6 +333,9 @@ std::string SaveScenarioToString(const Scenario& s) {
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
         << c.initial << YAML::Key << "initial_velocity" << YAML::Value << c.initial_velocity;
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
+    if (s.formulation == Formulation::kVakonomic)
+      out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key
+          << "initial_momentum" << YAML::Value << c.initial_momentum;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -319,6 +358,17 @@ std::string SaveScenarioToString(const Scenario& s) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name
           << YAML::Key << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key
           << "multiplier" << YAML::Value << c.multiplier << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
+  static const char* kFormulations[] = {"auto", "lagrange_dirac", "constraint_algorithm",
+                                        "vakonomic"};
+  out << YAML::Key << "formulation" << YAML::Value
+      << kFormulations[static_cast<int>(s.formulation)];
+  if (!s.gauge.empty()) {
+    out << YAML::Key << "gauge" << YAML::Value << YAML::BeginSeq;
+    for (const auto& g : s.gauge)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << g.name
+          << YAML::Key << "value" << YAML::Value << YAML::DoubleQuoted << g.value << YAML::EndMap;
     out << YAML::EndSeq;
   }
   const auto& sim = s.simulation;

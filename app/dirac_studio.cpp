@@ -1,0 +1,56 @@
+// dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
+#include <QApplication>
+#include <QTextStream>
+
+#include <memory>
+
+#include "main_window.hpp"
+#include "scripted_capture.hpp"
+#include "studio_application.hpp"
+
+int main(int argc, char** argv) {
+  // --help and --version print text; they must work without a display (no QApplication).
+  if (dirac::ui::IsInformationRequest(argc, argv)) {
+    QCoreApplication info(argc, argv);
+    QString error;
+    int exit_code = 0;
+    dirac::ui::ParseStudioOptions(info.arguments(), &error, &exit_code);
+    return exit_code;
+  }
+  QApplication app(argc, argv);
+  dirac::ui::ConfigureApplication(app);
+
+  QString error;
+  int exit_code = 0;
+  const auto options = dirac::ui::ParseStudioOptions(app.arguments(), &error, &exit_code);
+  if (!options) {
+    if (!error.isEmpty()) QTextStream(stderr) << "dirac-studio: " << error << "\n";
+    return exit_code;
+  }
+  const bool scripted = !options->screenshot.isEmpty();
+
+  dirac::ui::MainWindow window;
+  window.set_error_dialogs(!scripted);
+  window.resize(options->window_size);
+  window.show();
+
+  const QString path =
+      options->scenario_path.isEmpty() ? dirac::ui::DefaultScenarioPath() : options->scenario_path;
+  const bool opened = window.OpenScenario(path, options->overrides);
+  std::unique_ptr<dirac::ui::ScriptedCapture> capture;
+  if (scripted) {
+    if (!opened) {
+      QTextStream(stderr) << "dirac-studio: " << window.last_error() << "\n";
+      return 1;
+    }
+    capture = std::make_unique<dirac::ui::ScriptedCapture>(&window, options->play_to,
+                                                           options->screenshot);
+    // Queued: the capture may finish before app.exec() runs, when exit() would be ignored.
+    QObject::connect(capture.get(), &dirac::ui::ScriptedCapture::finished, &app,
+                     &QApplication::exit, Qt::QueuedConnection);
+    capture->Start();
+  } else if (opened && options->play_to) {
+    window.PlayTo(*options->play_to);
+  }
+  return app.exec();
+}

@@ -1,0 +1,648 @@
+#include "dirac/constrained_system.hpp"
+
+#include <Eigen/Dense>
+#include <ginac/ginac.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "constraints/presymplectic_data.hpp"
+#include "constraints/symbolic_linear_algebra.hpp"
+#include "dirac/error.hpp"
+#include "dynamics/idas_driver.hpp"
+#include "symbolic/expression_compiler.hpp"
+#include "symbolic/expression_parser.hpp"
+
+namespace dirac {
+
+using GiNaC::ex;
+using GiNaC::matrix;
+using GiNaC::symbol;
+using constraints::NullSpace;
+using constraints::ReduceRows;
+using constraints::Simplify;
+
+namespace {
+
+std::string Print(const ex& e, EquationFormat format = EquationFormat::kPlain) {
+  std::ostringstream out;
+  if (format == EquationFormat::kLatex) out << GiNaC::latex;
+  out << e;
+  return out.str();
+}
+
+matrix Column(const std::vector<ex>& values) {
+  matrix m(static_cast<unsigned>(values.size()), 1);
+  for (unsigned i = 0; i < values.size(); ++i) m(i, 0) = values[i];
+  return m;
+}
+
+matrix Identity(unsigned n) {
+  matrix m(n, n);
+  for (unsigned i = 0; i < n; ++i) m(i, i) = 1;
+  return m;
+}
+
+matrix Mul(const matrix& a, const matrix& b) { return a.mul(b); }
+
+// One recorded step of the algorithm, kept for the numeric cross-check.
+struct StepRecord {
+  GiNaC::exmap elimination;  // parametrisation of M_k
+  matrix tangency;           // d(Phi_k) rho on M_k (rows: constraints so far; may be 0 x K)
+  unsigned tangent_rank = 0; // dim E_k
+  unsigned orthogonal = 0;   // dim E_k^perp
+  bool has_new = false;
+};
+
+}  // namespace
+
+struct ConstrainedSystem::Impl {
+  constraints::PresymplecticData data;
+  ConstraintChain chain;
+  GiNaC::exmap elimination;            // eliminated z -> expression in the free coordinates
+  std::vector<unsigned> free_index;    // y = z[free_index]
+  std::vector<ex> found_constraints;   // every phi as found, in z
+  std::vector<StepRecord> records;
+  matrix omega_e, alpha;               // Omega on E (K x K), alpha = rho^T dH (K x 1)
+  std::vector<symbol> gauge_symbols;
+  std::vector<ex> gauge_values;
+  std::vector<ex> rates;               // z' on M_f (N), gauge substituted
+  std::vector<ex> multipliers;         // Lagrange–Dirac multipliers (m)
+  std::vector<ex> dynamics_residual;   // rho^T (Omega^T z' - dH), identically 0 on M_f
+  bool integrable = false;
+
+  CompiledFunction free_rates, free_jacobian, outputs;
+  std::vector<std::string> columns;
+  std::vector<std::string> scenario_constraint_names;
+
+  std::vector<symbol> FreeSymbols() const {
+    std::vector<symbol> y;
+    for (unsigned i : free_index) y.push_back(data.z[i]);
+    return y;
+  }
+  std::vector<symbol> CompileInputs() const {
+    std::vector<symbol> in{data.t};
+    for (const auto& s : FreeSymbols()) in.push_back(s);
+    in.insert(in.end(), data.parameters.begin(), data.parameters.end());
+    return in;
+  }
+  ex OnManifold(const ex& e) const { return Simplify(e.subs(elimination)); }
+  matrix OnManifold(const matrix& m) const { return constraints::Substitute(m, elimination); }
+
+  void RunAlgorithm(std::size_t max_steps);
+  void SolveDynamics(const Scenario& scenario);
+  void CrossCheck();
+  void Compile();
+};
+
+namespace {
+
+// Picks the coordinate to solve phi = 0 for: linear in it with a coefficient free of every
+// coordinate (preferring the last coordinates), else linear with a state-dependent coefficient
+// (returned in `condition`, the verdict then holds where it is nonzero).
+int ChooseElimination(const ex& phi, const std::vector<symbol>& z,
+                      const GiNaC::exmap& eliminated, ex* coefficient, bool* state_dependent) {
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int j = static_cast<int>(z.size()) - 1; j >= 0; --j) {
+      if (eliminated.count(z[j]) || !phi.has(z[j])) continue;
+      const ex c = Simplify(phi.diff(z[j]));
+      if (c.is_zero() || !Simplify(c.diff(z[j])).is_zero()) continue;  // not linear in z_j
+      const bool free_of_state = constraints::IsFreeOf(c, z);
+      if (pass == 0 && !free_of_state) continue;
+      *coefficient = c;
+      *state_dependent = !free_of_state;
+      return j;
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
+  const auto& z = data.z;
+  const unsigned N = static_cast<unsigned>(z.size());
+  const unsigned K = data.rho.cols();
+  std::vector<ex> grad(N);
+  for (unsigned i = 0; i < N; ++i) grad[i] = data.hamiltonian.diff(z[i]);
+  omega_e = constraints::Substitute(Mul(Mul(data.rho.transpose(), data.omega), data.rho), {});
+  alpha = constraints::Substitute(Mul(data.rho.transpose(), Column(grad)), {});
+
+  chain.formulation = data.formulation;
+  chain.coordinates = data.z_names;
+  chain.outcome = ChainOutcome::kNotStabilized;
+  for (std::size_t k = 0; k <= max_steps; ++k) {
+    ConstraintStep step;
+    StepRecord record;
+    step.index = k;
+    step.dimension = N - elimination.size();
+    record.elimination = elimination;
+    // E_k = rho^-1(T M_k): kernel of d(z_j - expr_j) rho over the eliminated coordinates.
+    matrix basis = Identity(K);
+    if (!elimination.empty()) {
+      std::vector<ex> phis;
+      for (const auto& [var, value] : elimination) phis.push_back(var - value);
+      record.tangency = OnManifold(Mul(constraints::Jacobian(phis, z), data.rho));
+      basis = NullSpace(record.tangency);
+    }
+    record.tangent_rank = basis.cols();
+    step.tangent_sections = basis.cols();
+    // (E_k)^perp = {e in E : Omega(e, f) = 0 for all f in E_k} = ker (B^T Omega_E).
+    matrix perp;
+    if (basis.cols() == 0) {
+      perp = Identity(K);
+    } else {
+      perp = NullSpace(OnManifold(Mul(basis.transpose(), omega_e)));
+    }
+    record.orthogonal = perp.cols();
+    step.orthogonal_dimension = perp.cols();
+    bool ended = false;
+    for (unsigned c = 0; c < perp.cols(); ++c) {
+      ex phi = 0;
+      for (unsigned a = 0; a < K; ++a) phi += alpha(a, 0) * perp(a, c);
+      phi = GiNaC::numer(OnManifold(phi));
+      phi = Simplify(phi);
+      if (phi.is_zero()) continue;
+      if (Print(phi).front() == '-') phi = Simplify(-phi);  // "q3 = 0", not "-q3 = 0"
+      record.has_new = true;
+      step.new_constraints.push_back(Print(phi) + " = 0");
+      step.new_constraints_latex.push_back(Print(phi, EquationFormat::kLatex) + " = 0");
+      found_constraints.push_back(phi);
+      if (GiNaC::is_a<GiNaC::numeric>(phi)) {
+        chain.outcome = ChainOutcome::kEmpty;
+        ended = true;
+        break;
+      }
+      ex coefficient;
+      bool state_dependent = false;
+      const int j = ChooseElimination(phi, z, elimination, &coefficient, &state_dependent);
+      if (j < 0)
+        throw ModelError("constraint algorithm, step " + std::to_string(k + 1) + ": the constraint " +
+                         Print(phi) + " = 0 is not linear in any remaining coordinate; " +
+                         "cannot parametrise M_" + std::to_string(k + 1));
+      if (state_dependent) chain.validity_conditions.push_back(Print(coefficient) + " != 0");
+      const ex value = Simplify(z[j] - phi / coefficient);
+      step.solved_as.push_back(data.z_names[j] + " = " + Print(value));
+      for (auto& [var, expr] : elimination) expr = Simplify(expr.subs(GiNaC::lst{z[j]}, GiNaC::lst{value}));
+      elimination[z[j]] = value;
+    }
+    chain.steps.push_back(step);
+    records.push_back(record);
+    if (ended) break;
+    if (!record.has_new) {
+      chain.outcome = ChainOutcome::kStabilized;
+      break;
+    }
+    if (elimination.size() == N) {
+      chain.outcome = ChainOutcome::kIsolatedPoints;
+      ConstraintStep last;
+      last.index = k + 1;
+      last.dimension = 0;
+      chain.steps.push_back(last);
+      break;
+    }
+  }
+  for (unsigned i = 0; i < N; ++i)
+    if (!elimination.count(z[i])) free_index.push_back(i);
+  chain.final_dimension = free_index.size();
+  for (const auto& [var, value] : elimination)
+    chain.final_constraints.push_back(Print(var) + " - (" + Print(value) + ") = 0");
+  std::ostringstream verdict;
+  switch (chain.outcome) {
+    case ChainOutcome::kStabilized:
+      verdict << "stabilised: M_f = M_" << chain.steps.back().index << " of dimension "
+              << chain.final_dimension << " (" << found_constraints.size()
+              << " constraint(s) found)";
+      break;
+    case ChainOutcome::kEmpty:
+      verdict << "the algorithm ends on the empty set: step " << chain.steps.back().index + 1
+              << " requires " << chain.steps.back().new_constraints.back()
+              << " (no dynamics anywhere)";
+      break;
+    case ChainOutcome::kIsolatedPoints:
+      verdict << "the algorithm ends on isolated points (dim M_f = 0): no proper dynamics";
+      break;
+    case ChainOutcome::kNotStabilized:
+      verdict << "not stabilised within " << max_steps << " steps";
+      break;
+  }
+  chain.verdict = verdict.str();
+}
+
+void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
+  const auto& z = data.z;
+  const unsigned N = static_cast<unsigned>(z.size());
+  const unsigned K = data.rho.cols();
+  // E_f and Omega on it.
+  std::vector<ex> phis;
+  for (const auto& [var, value] : elimination) phis.push_back(var - value);
+  matrix tangency(0 == phis.size() ? 1 : static_cast<unsigned>(phis.size()), K);
+  if (!phis.empty()) tangency = OnManifold(Mul(constraints::Jacobian(phis, z), data.rho));
+  const matrix basis = phis.empty() ? Identity(K) : NullSpace(tangency);
+  const matrix omega_f = OnManifold(Mul(Mul(basis.transpose(), omega_e), basis));
+  constraints::RowEchelon echelon = ReduceRows(omega_f);
+  chain.final_rank = echelon.rank();
+  chain.symplectic = basis.cols() > 0 && echelon.rank() == basis.cols();
+  for (const auto& p : echelon.pivots)
+    if (!GiNaC::is_a<GiNaC::numeric>(p)) chain.validity_conditions.push_back(Print(p) + " != 0");
+
+  // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
+  // Columns are taken in reverse order so that the free unknowns (the gauge parameters) are, where
+  // possible, the configuration rates: "q2' = lambda1" rather than a velocity combination.
+  const unsigned rows = static_cast<unsigned>(phis.size()) + K;
+  auto col = [K](unsigned c) { return K - 1 - c; };
+  matrix augmented(rows, K + 1);
+  const matrix omega_t = OnManifold(omega_e.transpose());
+  const matrix alpha_m = OnManifold(alpha);
+  for (unsigned r = 0; r < phis.size(); ++r)
+    for (unsigned c = 0; c < K; ++c) augmented(r, col(c)) = tangency(r, c);
+  for (unsigned r = 0; r < K; ++r) {
+    for (unsigned c = 0; c < K; ++c) augmented(phis.size() + r, col(c)) = omega_t(r, c);
+    augmented(phis.size() + r, K) = alpha_m(r, 0);
+  }
+  const constraints::RowEchelon solved = ReduceRows(augmented);
+  for (unsigned r = 0; r < solved.rank(); ++r)
+    if (solved.pivot_columns[r] == K)
+      throw ModelError("constraint algorithm: i_X Omega = dH has no solution on M_f (" +
+                       Print(solved.pivots[r]) + " != 0); the chain is inconsistent");
+  std::vector<ex> xi(K, 0);
+  for (unsigned r = 0; r < solved.rank(); ++r)
+    xi[col(solved.pivot_columns[r])] = solved.reduced(r, K);
+  matrix lhs(rows, K);
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned c = 0; c < K; ++c) lhs(r, c) = augmented(r, c);
+  const matrix reversed_kernel = NullSpace(lhs);
+  matrix kernel(K, reversed_kernel.cols());
+  for (unsigned c = 0; c < K; ++c)
+    for (unsigned a = 0; a < reversed_kernel.cols(); ++a)
+      kernel(c, a) = reversed_kernel(col(c), reversed_kernel.cols() - 1 - a);
+  for (unsigned a = 0; a < kernel.cols(); ++a) {
+    const std::string name = "lambda" + std::to_string(a + 1);
+    gauge_symbols.emplace_back(name);
+    GaugeDirection direction;
+    direction.name = name;
+    direction.fibre_only = true;
+    for (unsigned i = 0; i < N; ++i) {
+      ex component = 0;
+      for (unsigned c = 0; c < K; ++c) component += data.rho(i, c) * kernel(c, a);
+      component = OnManifold(component);
+      direction.components.push_back(Print(component));
+      if (data.is_configuration[i] && !component.is_zero()) direction.fibre_only = false;
+    }
+    direction.value = "0";
+    for (const auto& choice : scenario.gauge)
+      if (choice.name == name) direction.value = choice.value;
+    chain.gauge.push_back(direction);
+    for (unsigned c = 0; c < K; ++c) xi[c] += gauge_symbols.back() * kernel(c, a);
+  }
+  for (const auto& choice : scenario.gauge) {
+    bool known = false;
+    for (const auto& g : chain.gauge) known |= g.name == choice.name;
+    if (!known)
+      throw ScenarioError(scenario.source_file, choice.where.line, choice.name,
+                          "no such free function: the constraint algorithm leaves " +
+                              std::to_string(chain.gauge.size()) + " gauge direction(s)");
+  }
+  chain.configuration_dynamics_unique = true;
+  for (const auto& g : chain.gauge) chain.configuration_dynamics_unique &= g.fibre_only;
+
+  // z' = rho xi, printed with the free functions, integrated with their chosen values.
+  GiNaC::exmap gauge_map;
+  for (unsigned a = 0; a < gauge_symbols.size(); ++a) {
+    const auto& direction = chain.gauge[a];
+    std::size_t line = 0;
+    for (const auto& choice : scenario.gauge)
+      if (choice.name == direction.name) line = choice.where.line;
+    const ex value = symbolic::ParseExpression(direction.value, data.table,
+                                               {scenario.source_file, line, direction.name});
+    gauge_values.push_back(OnManifold(value));
+    gauge_map[gauge_symbols[a]] = gauge_values.back();
+  }
+  std::vector<ex> rates_with_gauge(N);
+  for (unsigned i = 0; i < N; ++i) {
+    ex rate = 0;
+    for (unsigned c = 0; c < K; ++c) rate += data.rho(i, c) * xi[c];
+    rates_with_gauge[i] = OnManifold(rate);
+    chain.dynamics.push_back({data.z_names[i] + "'", Print(rates_with_gauge[i])});
+    rates.push_back(Simplify(rates_with_gauge[i].subs(gauge_map)));
+  }
+  // Multipliers of a Lagrange–Dirac system: Omega^T X - dH = -(mu_r omega^r, 0).
+  const unsigned m = data.constraint_forms.rows();
+  const unsigned n = static_cast<unsigned>(data.num_configuration);
+  if (m > 0 && !data.multiplier_names.empty()) {
+    matrix residual = Mul(data.omega.transpose(), Column(rates));
+    matrix rq(n, 1);
+    for (unsigned i = 0; i < n; ++i) rq(i, 0) = residual(i, 0) - data.hamiltonian.diff(z[i]);
+    rq = OnManifold(rq);
+    const matrix F = OnManifold(data.constraint_forms);
+    const matrix gram = Mul(F, F.transpose());
+    const matrix mu = Mul(Mul(gram.inverse(), F), rq);
+    for (unsigned r = 0; r < m; ++r) multipliers.push_back(Simplify(-mu(r, 0)));
+  }
+  // rho^T (Omega^T z' - dH): zero on M_f by construction, evaluated along runs as a check.
+  const matrix full = Mul(data.omega.transpose(), Column(rates));
+  for (unsigned c = 0; c < K; ++c) {
+    ex value = 0;
+    for (unsigned i = 0; i < N; ++i)
+      value += data.rho(i, c) * (full(i, 0) - data.hamiltonian.diff(z[i]));
+    dynamics_residual.push_back(OnManifold(value));
+  }
+  integrable = chain.outcome == ChainOutcome::kStabilized && !free_index.empty();
+}
+
+void ConstrainedSystem::Impl::CrossCheck() {
+  std::mt19937 rng(20261201);
+  std::uniform_real_distribution<double> u(-1.2, 1.2);
+  const unsigned N = static_cast<unsigned>(data.z.size());
+  const unsigned K = data.rho.cols();
+  GiNaC::exmap parameter_values;
+  auto evaluate = [&](const matrix& m, const GiNaC::exmap& point) {
+    Eigen::MatrixXd out(m.rows(), m.cols());
+    for (unsigned i = 0; i < m.rows(); ++i)
+      for (unsigned j = 0; j < m.cols(); ++j) {
+        const ex value = GiNaC::evalf(m(i, j).subs(point).subs(parameter_values));
+        if (!GiNaC::is_a<GiNaC::numeric>(value) || !GiNaC::ex_to<GiNaC::numeric>(value).is_real())
+          throw ModelError("not a real number at the sampled point: " + Print(value));
+        out(i, j) = GiNaC::ex_to<GiNaC::numeric>(value).to_double();
+      }
+    return out;
+  };
+  auto rank = [](const Eigen::MatrixXd& m) -> unsigned {
+    if (m.size() == 0) return 0;
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m);
+    const double tol = 1e-9 * std::max(1.0, svd.singularValues()(0));
+    unsigned r = 0;
+    for (int i = 0; i < svd.singularValues().size(); ++i) r += svd.singularValues()(i) > tol;
+    return r;
+  };
+  auto null_space = [](const Eigen::MatrixXd& m, unsigned cols) -> Eigen::MatrixXd {
+    if (m.rows() == 0) return Eigen::MatrixXd::Identity(cols, cols);
+    Eigen::FullPivLU<Eigen::MatrixXd> lu(m);
+    lu.setThreshold(1e-9);
+    return lu.kernel();
+  };
+  for (std::size_t k = 0; k < data.parameters.size(); ++k)
+    parameter_values[data.parameters[k]] = GiNaC::numeric(0.5 + 0.37 * static_cast<double>(k));
+  const std::size_t points = 8;
+  for (std::size_t p = 0; p < points; ++p) {
+    // A point on M_k for every k: sample M_f's free coordinates and reconstruct.
+    GiNaC::exmap point;
+    for (unsigned i : free_index) point[data.z[i]] = GiNaC::numeric(u(rng));
+    for (const auto& [var, value] : elimination)
+      point[var] = GiNaC::evalf(value.subs(point).subs(parameter_values));
+    try {
+      const Eigen::MatrixXd omega_e_num = evaluate(omega_e, point);
+      const Eigen::MatrixXd alpha_num = evaluate(alpha, point);
+      for (std::size_t k = 0; k < records.size(); ++k) {
+        const StepRecord& rec = records[k];
+        Eigen::MatrixXd tangency(0, K);
+        if (!rec.elimination.empty()) tangency = evaluate(rec.tangency, point);
+        const Eigen::MatrixXd basis = null_space(tangency, K);
+        const unsigned tangent_rank = static_cast<unsigned>(basis.cols());
+        const Eigen::MatrixXd f = basis.transpose() * omega_e_num;
+        const Eigen::MatrixXd perp = basis.cols() == 0 ? Eigen::MatrixXd::Identity(K, K)
+                                                       : null_space(f, K);
+        std::ostringstream where;
+        where << "at sample point " << p + 1;
+        if (tangent_rank != rec.tangent_rank || perp.cols() != rec.orthogonal) {
+          chain.check.ranks_agree = false;
+          std::ostringstream msg;
+          msg << "step " << k << ": rank change " << where.str() << ": dim E_k " << tangent_rank
+              << " (symbolic " << rec.tangent_rank << "), dim E_k^perp " << perp.cols()
+              << " (symbolic " << rec.orthogonal << ")";
+          chain.check.messages.push_back(msg.str());
+        }
+        if (!rec.has_new) {
+          const double w = (perp.transpose() * alpha_num).cwiseAbs().maxCoeff();
+          if (perp.cols() > 0 && w > 1e-8) {
+            chain.check.ranks_agree = false;
+            chain.check.messages.push_back("step " + std::to_string(k) +
+                                           ": dH does not vanish on E_k^perp " + where.str());
+          }
+        }
+      }
+      for (const ex& phi : found_constraints) {
+        const ex value = GiNaC::evalf(phi.subs(point).subs(parameter_values));
+        if (GiNaC::is_a<GiNaC::numeric>(value))
+          chain.check.max_constraint_value =
+              std::max(chain.check.max_constraint_value,
+                       std::abs(GiNaC::ex_to<GiNaC::numeric>(value).to_double()));
+      }
+      ++chain.check.points;
+    } catch (const std::exception& e) {
+      chain.check.messages.push_back("sample point " + std::to_string(p + 1) +
+                                     " skipped: " + e.what());
+    }
+  }
+  (void)N;
+}
+
+void ConstrainedSystem::Impl::Compile() {
+  const auto inputs = CompileInputs();
+  const auto y = FreeSymbols();
+  std::vector<ex> f, jac;
+  for (unsigned i : free_index) f.push_back(rates[i]);
+  for (const auto& fi : f)
+    for (const auto& yj : y) jac.push_back(fi.diff(yj));
+  free_rates = symbolic::CompileExpressions(f, inputs);
+  free_jacobian = symbolic::CompileExpressions(jac, inputs);
+  // Output row after t: z (N), z' (N), multipliers, E, residual_hidden*, residual_dynamics parts.
+  std::vector<ex> out;
+  columns = {"t"};
+  for (unsigned i = 0; i < data.z.size(); ++i) {
+    out.push_back(data.z[i].subs(elimination));
+    columns.push_back(data.z_names[i]);
+  }
+  for (unsigned i = 0; i < data.z.size(); ++i) {
+    out.push_back(rates[i]);
+    columns.push_back(data.z_names[i] + "_dot");
+  }
+  for (unsigned r = 0; r < multipliers.size(); ++r) {
+    out.push_back(multipliers[r]);
+    columns.push_back(data.multiplier_names[r]);
+  }
+  out.push_back(OnManifold(data.hamiltonian));
+  columns.push_back("E");
+  GiNaC::exmap full;
+  for (unsigned i = 0; i < data.z.size(); ++i) full[data.z[i]] = data.z[i].subs(elimination);
+  for (std::size_t k = 0; k < found_constraints.size(); ++k) {
+    // phi_k as found, evaluated on the reconstructed point (not simplified with the
+    // elimination first, so the value is a real check of the reconstruction).
+    out.push_back(found_constraints[k].subs(full, GiNaC::subs_options::no_pattern));
+    columns.push_back("residual_hidden" + std::to_string(k + 1));
+  }
+  for (const ex& e : dynamics_residual) out.push_back(e);
+  outputs = symbolic::CompileExpressions(out, inputs);
+  columns.push_back("residual_dynamics");
+}
+
+ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ConstrainedSystem::~ConstrainedSystem() = default;
+
+std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
+                                                                    std::size_t max_steps) {
+  auto impl = std::make_unique<Impl>();
+  impl->data = scenario.formulation == Formulation::kVakonomic
+                   ? constraints::BuildVakonomic(scenario)
+                   : constraints::BuildLagrangeDirac(scenario);
+  for (const auto& c : scenario.constraints) impl->scenario_constraint_names.push_back(c.name);
+  impl->RunAlgorithm(max_steps);
+  if (impl->chain.outcome == ChainOutcome::kStabilized) {
+    impl->SolveDynamics(scenario);
+    impl->CrossCheck();
+    if (impl->integrable) impl->Compile();
+  }
+  return std::shared_ptr<const ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
+}
+
+const ConstraintChain& ConstrainedSystem::chain() const { return impl_->chain; }
+
+std::string ConstrainedSystem::formulation() const {
+  return impl_->data.formulation + ", Gotay-Nester-Hinds constraint algorithm";
+}
+
+std::vector<std::string> ConstrainedSystem::TrajectoryColumns() const { return impl_->columns; }
+
+std::vector<std::string> ConstrainedSystem::constraint_names() const {
+  return impl_->scenario_constraint_names;
+}
+
+std::vector<double> ConstrainedSystem::ConstraintCovectors(
+    double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
+  const auto& d = impl_->data;
+  GiNaC::exmap point{{d.t, t}};
+  const std::size_t n = d.num_configuration;
+  if (q.size() != n || parameters.size() != d.parameters.size())
+    throw ModelError("ConstraintCovectors: wrong number of coordinates or parameters");
+  for (std::size_t i = 0; i < n; ++i) point[d.z[i]] = q[i];
+  for (std::size_t k = 0; k < parameters.size(); ++k) point[d.parameters[k]] = parameters[k];
+  std::vector<double> out;
+  for (unsigned r = 0; r < d.constraint_forms.rows(); ++r)
+    for (unsigned i = 0; i < d.constraint_forms.cols(); ++i)
+      out.push_back(GiNaC::ex_to<GiNaC::numeric>(
+                        GiNaC::evalf(d.constraint_forms(r, i).subs(point)))
+                        .to_double());
+  return out;
+}
+
+std::vector<DerivedEquation> ConstrainedSystem::Equations(EquationFormat format) const {
+  const auto& s = *impl_;
+  std::vector<DerivedEquation> out;
+  out.push_back({"H", Print(s.data.hamiltonian, format)});
+  for (const auto& step : s.chain.steps) {
+    const auto& list = format == EquationFormat::kLatex ? step.new_constraints_latex
+                                                        : step.new_constraints;
+    for (const auto& c : list) out.push_back({"M_" + std::to_string(step.index + 1), c});
+  }
+  for (const auto& eq : s.chain.dynamics) out.push_back(eq);
+  for (std::size_t r = 0; r < s.multipliers.size(); ++r)
+    out.push_back({s.data.multiplier_names[r], Print(s.multipliers[r], format)});
+  return out;
+}
+
+Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
+                                       const SimulationProgress& progress,
+                                       SimulationReport* report_out) const {
+  const Impl& s = *impl_;
+  if (!s.integrable)
+    throw ModelError("nothing to integrate: " + s.chain.verdict);
+  const SimulationSpec& spec = input.spec;
+  const std::size_t ny = s.free_index.size();
+  const std::size_t P = s.data.parameters.size();
+  if (input.parameters.size() != P) throw ModelError("wrong number of parameters");
+  // Initial point: the scenario's values of M_f's free coordinates (q0, v0, p0 by name).
+  std::vector<double> z0 = s.data.initial;
+  for (std::size_t i = 0; i < z0.size(); ++i) {
+    const std::vector<double>& source = s.data.z_kind[i] == 'q'   ? input.q0
+                                        : s.data.z_kind[i] == 'v' ? input.v0
+                                                                  : input.p0;
+    if (s.data.z_coordinate[i] < source.size()) z0[i] = source[s.data.z_coordinate[i]];
+  }
+  std::vector<double> in(1 + ny + P, 0.0);
+  std::copy(input.parameters.begin(), input.parameters.end(), in.begin() + 1 + ny);
+  std::vector<double> y0(ny), yp0(ny, 0.0);
+  for (std::size_t k = 0; k < ny; ++k) y0[k] = z0[s.free_index[k]];
+  std::vector<double> scratch(std::max({s.free_rates.scratch_size(), s.free_jacobian.scratch_size(),
+                                        s.outputs.scratch_size()}));
+  auto load = [&](double t, const double* y) {
+    in[0] = t;
+    std::copy(y, y + ny, in.begin() + 1);
+  };
+  load(0.0, y0.data());
+  s.free_rates.Evaluate(in.data(), yp0.data(), scratch.data());
+
+  dynamics::ImplicitDae problem;
+  problem.size = ny;
+  problem.differential.assign(ny, 1.0);
+  problem.rtol = spec.rtol;
+  problem.atol = spec.atol;
+  std::vector<double> rates(ny), jac(ny * ny);
+  problem.residual = [&](double t, const double* y, const double* yp, double* r) {
+    load(t, y);
+    s.free_rates.Evaluate(in.data(), rates.data(), scratch.data());
+    for (std::size_t i = 0; i < ny; ++i) {
+      r[i] = yp[i] - rates[i];
+      if (!std::isfinite(r[i])) return false;
+    }
+    return true;
+  };
+  problem.jacobian = [&](double t, double cj, const double* y, const double*, double* J) {
+    load(t, y);
+    s.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+    for (std::size_t i = 0; i < ny; ++i) {
+      for (std::size_t j = 0; j < ny; ++j) J[j * ny + i] -= jac[i * ny + j];
+      J[i * ny + i] += cj;
+    }
+  };
+  dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
+
+  Trajectory trajectory(s.columns);
+  std::vector<double> row(trajectory.num_columns());
+  SimulationReport report;
+  const std::size_t residual_begin = 1 + 2 * s.data.z.size() + s.multipliers.size() + 1;
+  const std::size_t residual_end = residual_begin + s.found_constraints.size();
+  std::vector<double> out(s.outputs.num_outputs());
+  double e0 = 0.0;
+  auto record = [&](double t) {
+    load(t, driver.y());
+    s.outputs.Evaluate(in.data(), out.data(), scratch.data());
+    row[0] = t;
+    const std::size_t dyn_begin = residual_end - 1;
+    std::copy(out.begin(), out.begin() + static_cast<long>(dyn_begin), row.begin() + 1);
+    double dyn = 0.0;
+    for (std::size_t k = dyn_begin; k < out.size(); ++k) dyn = std::max(dyn, std::abs(out[k]));
+    row.back() = dyn;
+    const double energy = row[residual_begin - 1];
+    if (trajectory.empty()) e0 = energy;
+    report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
+    for (std::size_t k = residual_begin; k < residual_end; ++k)
+      report.max_constraint_residual = std::max(report.max_constraint_residual, std::abs(row[k]));
+    trajectory.AppendRow(row.data());
+  };
+  record(0.0);
+  report.initial_energy = e0;
+  // The eliminated coordinates follow from M_f: report how far the scenario's values were.
+  double projection = 0.0;
+  for (std::size_t i = 0; i < z0.size(); ++i) projection += std::pow(row[1 + i] - z0[i], 2);
+  report.initial_projection = std::sqrt(projection);
+  const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
+  const long batch = std::max<long>(1, total / 50);
+  for (long k = 1; k <= total; ++k) {
+    record(driver.Advance(std::min(spec.t_end, static_cast<double>(k) * spec.output_step)));
+    if (progress && (k % batch == 0 || k == total) && !progress(trajectory)) {
+      report.cancelled = true;
+      break;
+    }
+  }
+  const auto stats = driver.statistics();
+  report.internal_steps = stats.steps;
+  report.error_test_failures = stats.error_test_failures;
+  report.nonlinear_failures = stats.nonlinear_failures;
+  report.last_order = stats.last_order;
+  if (report_out) *report_out = report;
+  return trajectory;
+}
+
+}  // namespace dirac

@@ -1,0 +1,209 @@
+#include <set>
+
+#include "constraints/presymplectic_data.hpp"
+#include "constraints/symbolic_linear_algebra.hpp"
+#include "dirac/error.hpp"
+#include "symbolic/expression_parser.hpp"
+
+namespace dirac::constraints {
+
+using GiNaC::ex;
+using GiNaC::matrix;
+using GiNaC::symbol;
+
+namespace {
+
+struct CommonSymbols {
+  std::vector<symbol> q, v, p;
+};
+
+// Declares coordinates, velocities (and momenta when asked) and parameters in `data.table`.
+CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_momenta) {
+  CommonSymbols sym;
+  data.table["t"] = data.t;
+  for (const auto& c : s.coordinates) {
+    sym.q.emplace_back(c.name);
+    sym.v.emplace_back(c.velocity);
+    data.table[c.name] = sym.q.back();
+    data.table[c.velocity] = sym.v.back();
+    if (with_momenta) {
+      sym.p.emplace_back(c.momentum);
+      data.table[c.momentum] = sym.p.back();
+    }
+  }
+  for (const auto& par : s.parameters) {
+    data.parameters.emplace_back(par.name);
+    data.parameter_names.push_back(par.name);
+    data.table[par.name] = data.parameters.back();
+  }
+  data.num_configuration = s.coordinates.size();
+  return sym;
+}
+
+// Reads the velocity-linear constraint forms into an m x n matrix omega^r_i(q).
+matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
+                       const std::vector<symbol>& v) {
+  const unsigned m = static_cast<unsigned>(s.constraints.size());
+  const unsigned n = static_cast<unsigned>(v.size());
+  matrix forms(m, n);
+  for (unsigned r = 0; r < m; ++r) {
+    const auto& spec = s.constraints[r];
+    const ex form = symbolic::ParseExpression(spec.form, data.table,
+                                              {s.source_file, spec.where.line, spec.name + ".form"});
+    ex rebuilt = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      forms(r, i) = Simplify(form.diff(v[i]));
+      if (!IsFreeOf(forms(r, i), v))
+        throw ScenarioError(s.source_file, spec.where.line, spec.name,
+                            "constraint form is not linear in the velocities");
+      rebuilt += forms(r, i) * v[i];
+    }
+    if (!Simplify(form - rebuilt).is_zero())
+      throw ScenarioError(s.source_file, spec.where.line, spec.name,
+                          "constraint form must be homogeneous linear in the velocities");
+  }
+  return forms;
+}
+
+}  // namespace
+
+PresymplecticData BuildLagrangeDirac(const Scenario& s) {
+  PresymplecticData data;
+  data.formulation = "Lagrange-Dirac system (TQ, Omega_L, E_L)";
+  CommonSymbols sym = Declare(s, data, false);
+  const unsigned n = static_cast<unsigned>(sym.q.size());
+  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
+                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  for (unsigned i = 0; i < n; ++i) {
+    data.z.push_back(sym.q[i]);
+    data.z_names.push_back(s.coordinates[i].name);
+    data.is_configuration.push_back(true);
+    data.initial.push_back(s.coordinates[i].initial);
+    data.z_kind.push_back('q');
+    data.z_coordinate.push_back(i);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    data.z.push_back(sym.v[i]);
+    data.z_names.push_back(s.coordinates[i].velocity);
+    data.is_configuration.push_back(false);
+    data.initial.push_back(s.coordinates[i].initial_velocity);
+    data.z_kind.push_back('v');
+    data.z_coordinate.push_back(i);
+  }
+  // Omega_L(X, Y) = W_ij (X_q^i Y_v^j - Y_q^i X_v^j) + (M_ij - M_ji) X_q^j Y_q^i (seed D §3.2),
+  // M_ij = d2L/dq^i dv^j: as a matrix [[M^T - M, W], [-W, 0]].
+  data.omega = matrix(2 * n, 2 * n);
+  ex energy = -L;
+  for (unsigned i = 0; i < n; ++i) energy += L.diff(sym.v[i]) * sym.v[i];
+  data.hamiltonian = Simplify(energy);
+  for (unsigned i = 0; i < n; ++i) {
+    for (unsigned j = 0; j < n; ++j) {
+      const ex W = L.diff(sym.v[i]).diff(sym.v[j]);
+      const ex Mij = L.diff(sym.v[j]).diff(sym.q[i]);
+      const ex Mji = L.diff(sym.v[i]).diff(sym.q[j]);
+      data.omega(j, i) = Simplify(Mij - Mji);  // (X_q^j, Y_q^i) entry
+      data.omega(i, n + j) = Simplify(W);
+      data.omega(n + i, j) = Simplify(-W);
+    }
+  }
+  data.constraint_forms = ConstraintForms(s, data, sym.v);
+  const unsigned m = data.constraint_forms.rows();
+  for (const auto& c : s.constraints) {
+    data.multiplier_names.push_back(c.multiplier);
+    data.constraint_names.push_back(c.name);
+  }
+  // E = Delta_TQ = {(dq, dv) : dq in Delta_Q}: rho = blockdiag(basis of ker omega, I_n).
+  matrix basis = m == 0 ? matrix(n, n) : NullSpace(data.constraint_forms);
+  if (m == 0)
+    for (unsigned i = 0; i < n; ++i) basis(i, i) = 1;
+  if (basis.cols() + m != n)
+    throw ScenarioError(s.source_file, s.constraints.front().where.line, "constraints",
+                        "the constraint one-forms are linearly dependent");
+  data.rho = matrix(2 * n, basis.cols() + n);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned a = 0; a < basis.cols(); ++a) data.rho(i, a) = basis(i, a);
+  for (unsigned i = 0; i < n; ++i) data.rho(n + i, basis.cols() + i) = 1;
+  return data;
+}
+
+PresymplecticData BuildVakonomic(const Scenario& s) {
+  PresymplecticData data;
+  data.formulation = "vakonomic problem, Skinner-Rusk presymplectic system on W0 = T*Q x_Q M";
+  CommonSymbols sym = Declare(s, data, true);
+  const unsigned n = static_cast<unsigned>(sym.q.size());
+  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
+                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const matrix forms = ConstraintForms(s, data, sym.v);
+  const unsigned m = forms.rows();
+  // Solve the constraints for m velocities v^alpha = Psi^alpha(q, v^a), preferring the last
+  // coordinates (so "vz - y vx + x vy" is solved for vz).
+  RowEchelon echelon;
+  matrix reversed(m, n);
+  for (unsigned r = 0; r < m; ++r)
+    for (unsigned i = 0; i < n; ++i) reversed(r, i) = forms(r, n - 1 - i);
+  echelon = ReduceRows(reversed);
+  if (echelon.rank() != m)
+    throw ScenarioError(s.source_file, m ? s.constraints.front().where.line : 0, "constraints",
+                        "the constraint one-forms are linearly dependent");
+  std::set<unsigned> solved;
+  GiNaC::exmap psi;
+  for (unsigned r = 0; r < m; ++r) {
+    const unsigned alpha = n - 1 - echelon.pivot_columns[r];
+    solved.insert(alpha);
+  }
+  for (unsigned r = 0; r < m; ++r) {
+    const unsigned alpha = n - 1 - echelon.pivot_columns[r];
+    ex value = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned col = n - 1 - i;
+      if (solved.count(i)) continue;
+      value -= echelon.reduced(r, col) * sym.v[i];
+    }
+    psi[sym.v[alpha]] = Simplify(value);
+  }
+  // Coordinates of W0: (q^A, v^a, p_A); the momenta last so the algorithm solves for them.
+  for (unsigned i = 0; i < n; ++i) {
+    data.z.push_back(sym.q[i]);
+    data.z_names.push_back(s.coordinates[i].name);
+    data.is_configuration.push_back(true);
+    data.initial.push_back(s.coordinates[i].initial);
+    data.z_kind.push_back('q');
+    data.z_coordinate.push_back(i);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    if (solved.count(i)) continue;
+    data.z.push_back(sym.v[i]);
+    data.z_names.push_back(s.coordinates[i].velocity);
+    data.is_configuration.push_back(false);
+    data.initial.push_back(s.coordinates[i].initial_velocity);
+    data.z_kind.push_back('v');
+    data.z_coordinate.push_back(i);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    data.z.push_back(sym.p[i]);
+    data.z_names.push_back(s.coordinates[i].momentum);
+    data.is_configuration.push_back(false);
+    data.initial.push_back(s.coordinates[i].initial_momentum);
+    data.z_kind.push_back('p');
+    data.z_coordinate.push_back(i);
+  }
+  const unsigned N = static_cast<unsigned>(data.z.size());
+  // H_W0 = p_a v^a + p_alpha Psi^alpha - L~ (seed V), L~ = L on M.
+  ex H = -L.subs(psi);
+  for (unsigned i = 0; i < n; ++i) H += sym.p[i] * sym.v[i].subs(psi);
+  data.hamiltonian = Simplify(H);
+  // omega = dq^A ^ dp_A: Omega(X, Y) = X_q . Y_p - X_p . Y_q.
+  data.omega = matrix(N, N);
+  const unsigned p0 = N - n;
+  for (unsigned i = 0; i < n; ++i) {
+    data.omega(i, p0 + i) = 1;
+    data.omega(p0 + i, i) = -1;
+  }
+  data.rho = matrix(N, N);
+  for (unsigned i = 0; i < N; ++i) data.rho(i, i) = 1;
+  data.constraint_forms = forms;
+  for (const auto& c : s.constraints) data.constraint_names.push_back(c.name);
+  return data;
+}
+
+}  // namespace dirac::constraints
