@@ -16,8 +16,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  dirac run SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE] [--quiet]\n"
-    "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted)\n"
+    "  dirac run SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE] [--formulation F]\n"
+    "            [--quiet]\n"
+    "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted);\n"
+    "      F overrides the file's formulation: auto, lagrange_dirac, constraint_algorithm,\n"
+    "      vakonomic\n"
     "  dirac equations SCENARIO [--set NAME=VALUE]... [--latex]\n"
     "      print the equations the engine derives from the scenario\n"
     "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
@@ -29,7 +32,7 @@ struct UsageError {
 };
 
 struct Options {
-  std::string command, scenario, csv;
+  std::string command, scenario, csv, formulation;
   std::vector<std::string> overrides;
   std::optional<double> t_end;
   bool latex = false, quiet = false, json = false;
@@ -62,6 +65,8 @@ Options ParseArguments(int argc, char** argv) {
       o.t_end = ParseNumber(a, value());
     } else if (a == "--csv") {
       o.csv = value();
+    } else if (a == "--formulation") {
+      o.formulation = value();
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--latex") {
@@ -86,6 +91,7 @@ Options ParseArguments(int argc, char** argv) {
 dirac::Scenario LoadWithOverrides(const Options& o) {
   dirac::Scenario scenario = dirac::LoadScenario(o.scenario);
   for (const auto& assignment : o.overrides) dirac::ApplyOverride(scenario, assignment);
+  if (!o.formulation.empty()) dirac::SetFormulation(scenario, o.formulation);
   if (o.t_end) dirac::ApplyOverride(scenario, "t_end", *o.t_end);
   return scenario;
 }

@@ -126,6 +126,10 @@ std::string SaveScenarioToString(const Scenario& scenario);
 /// stabilization. Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
 void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 
+/// Sets the formulation by its file name (auto, lagrange_dirac, constraint_algorithm,
+/// vakonomic). Throws ScenarioError for an unknown name.
+void SetFormulation(Scenario& scenario, const std::string& name);
+
 /// Parses "NAME=VALUE" and applies it (see ApplyOverride). Throws ScenarioError.
 void ApplyOverride(Scenario& scenario, const std::string& assignment);
 

@@ -13,6 +13,15 @@
 namespace dirac {
 namespace {
 
+bool ParseFormulation(const std::string& f, Formulation* out) {
+  if (f == "auto") *out = Formulation::kAuto;
+  else if (f == "lagrange_dirac") *out = Formulation::kLagrangeDirac;
+  else if (f == "constraint_algorithm") *out = Formulation::kConstraintAlgorithm;
+  else if (f == "vakonomic") *out = Formulation::kVakonomic;
+  else return false;
+  return true;
+}
+
 // Reads YAML nodes while remembering the file, so every error says FILE:LINE: 'key': message.
 class Reader {
  public:
@@ -105,15 +114,12 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   SymbolRegistry symbols(r);
   if (const YAML::Node formulation = root["formulation"]) {
     const std::string f = r.String(formulation, "formulation");
-    if (f == "auto") s.formulation = Formulation::kAuto;
-    else if (f == "lagrange_dirac") s.formulation = Formulation::kLagrangeDirac;
-    else if (f == "constraint_algorithm") s.formulation = Formulation::kConstraintAlgorithm;
-    else if (f == "vakonomic") s.formulation = Formulation::kVakonomic;
-    else
+    if (!ParseFormulation(f, &s.formulation))
       r.Fail(formulation, f,
              "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic)");
   }
-  const bool vakonomic = s.formulation == Formulation::kVakonomic;
+  // Momentum symbols are always declared so a scenario can switch formulation (--formulation).
+  const bool vakonomic = true;
 
   const YAML::Node coordinates = r.Required(root, "coordinates");
   if (!coordinates.IsSequence() || coordinates.size() == 0)
@@ -333,7 +339,7 @@ std::string SaveScenarioToString(const Scenario& s) {
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
         << c.initial << YAML::Key << "initial_velocity" << YAML::Value << c.initial_velocity;
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
-    if (s.formulation == Formulation::kVakonomic)
+    if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
       out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key
           << "initial_momentum" << YAML::Value << c.initial_momentum;
     out << YAML::EndMap;
@@ -428,6 +434,13 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
   }
   throw ScenarioError(s.source_file, 0, name,
                       "--set names no parameter, coordinate, velocity or simulation setting");
+}
+
+void SetFormulation(Scenario& s, const std::string& name) {
+  if (!ParseFormulation(name, &s.formulation))
+    throw ScenarioError(s.source_file, 0, name,
+                        "unknown formulation (auto, lagrange_dirac, constraint_algorithm, "
+                        "vakonomic)");
 }
 
 void ApplyOverride(Scenario& s, const std::string& assignment) {

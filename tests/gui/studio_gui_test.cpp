@@ -1,0 +1,414 @@
+// GUI tests of the workbench window, run under Xvfb (see CMakeLists.txt): the real MainWindow
+// with the shipped Heisenberg scenario, driven through its widgets by objectName.
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QHash>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMouseEvent>
+#include <QSet>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "dirac/csv.hpp"
+#include "dirac/error.hpp"
+#include "main_window.hpp"
+#include "parameter_panel.hpp"
+#include "playback_clock.hpp"
+#include "plot_panel.hpp"
+#include "scene_view.hpp"
+#include "simulation_controller.hpp"
+#include "simulation_snapshot.hpp"
+#include "studio_application.hpp"
+
+using dirac::ui::MainWindow;
+using dirac::ui::SnapshotPtr;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+QString ScenarioPath(const char* file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
+QString OutputPath(const char* file) {
+  return QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/") + file;
+}
+
+// A pixel the particle's saturated orange (255, 140, 0) can shade to under lighting.
+bool IsParticleOrange(QRgb c) {
+  const int r = qRed(c), g = qGreen(c), b = qBlue(c);
+  return r > 120 && g > 0.35 * r && g < 0.75 * r && b < 0.25 * r;
+}
+
+struct ImageStats {
+  int orange = 0;
+  int distinct_colors = 0;
+};
+
+ImageStats Analyze(const QImage& image, const QRect& region) {
+  ImageStats stats;
+  QSet<QRgb> colors;
+  const QRect r = region.intersected(image.rect());
+  for (int y = r.top(); y <= r.bottom(); ++y) {
+    for (int x = r.left(); x <= r.right(); ++x) {
+      const QRgb c = image.pixel(x, y) & 0xffffff;
+      if (IsParticleOrange(c)) ++stats.orange;
+      if (colors.size() < 5000) colors.insert(c);
+    }
+  }
+  stats.distinct_colors = static_cast<int>(colors.size());
+  return stats;
+}
+
+// Largest |a.y - b.y| over the sample times both series display (runs share the output grid;
+// decimation may keep different samples of each). NaN if fewer than 100 times are shared.
+double MaxDifference(const QList<QPointF>& a, const QList<QPointF>& b) {
+  QHash<double, double> b_at;
+  for (const QPointF& p : b) b_at.insert(p.x(), p.y());
+  double d = 0.0;
+  int shared = 0;
+  for (const QPointF& p : a) {
+    const auto it = b_at.constFind(p.x());
+    if (it == b_at.constEnd()) continue;
+    ++shared;
+    d = std::max(d, std::abs(p.y() - it.value()));
+  }
+  return shared >= 100 ? d : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Index of the plot showing `column` as its first series, -1 if none.
+int PlotShowing(const MainWindow& window, const std::string& column) {
+  const auto& plots = window.controller()->scenario().plots;
+  for (std::size_t i = 0; i < plots.size(); ++i) {
+    if (!plots[i].series.empty() && plots[i].series.front() == column) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+void SendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons) {
+  QMouseEvent event(type, pos, w->mapToGlobal(pos), button, buttons, Qt::NoModifier);
+  QApplication::sendEvent(w, &event);
+}
+
+}  // namespace
+
+class StudioGuiTest : public QObject {
+  Q_OBJECT
+
+ private:
+  std::unique_ptr<MainWindow> OpenWindow() {
+    auto window = std::make_unique<MainWindow>();
+    window->set_error_dialogs(false);
+    window->resize(1600, 1000);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get())) return nullptr;
+    return window;
+  }
+
+  // Waits until the controller has published a complete run newer than `after_run`.
+  static bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
+    auto* c = window.controller();
+    return QTest::qWaitFor(
+        [&] {
+          const SnapshotPtr s = c->latest();
+          return !c->busy() && s && s->complete && s->run > after_run;
+        },
+        kRunTimeoutMs);
+  }
+
+ private slots:
+  void heisenbergRunParameterChangeExportAndScreenshot();
+  void scrubPlaybackAndMouseDoNotCrash();
+  void longRunStreamsSnapshotsAndRestartsOnEdit();
+  void badScenarioPathShowsError();
+  void malformedScenarioAndUnknownOverrideShowErrors();
+  void decimationKeepsExtremes();
+};
+
+void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY2(window->OpenScenario(ScenarioPath("heisenberg.yaml")), qPrintable(window->last_error()));
+  QVERIFY2(WaitForRun(*window), qPrintable("first run did not finish: " + window->last_error()));
+  QVERIFY(window->controller()->system());
+
+  // Plots: one chart per scenario plot entry, filled from the trajectory.
+  const int mu_plot = PlotShowing(*window, "mu");
+  QVERIFY2(mu_plot >= 0, "the scenario has no plot of mu");
+  QCOMPARE(window->plot_panel()->plot_count(),
+           static_cast<int>(window->controller()->scenario().plots.size()));
+  const SnapshotPtr first = window->controller()->latest();
+  const QList<QPointF> mu_before = window->plot_panel()->SeriesPoints(mu_plot, 0);
+  QVERIFY(mu_before.size() > 10);
+  const std::size_t rows = first->trajectory->num_rows();
+  if (rows <= dirac::ui::PlotPanel::kMaxDisplayedPoints) {
+    QCOMPARE(static_cast<std::size_t>(mu_before.size()), rows);
+  } else {  // decimated to at most ~kMaxDisplayedPoints, min and max of each bucket
+    QVERIFY(mu_before.size() >= dirac::ui::PlotPanel::kMaxDisplayedPoints / 2);
+    QVERIFY(mu_before.size() <= dirac::ui::PlotPanel::kMaxDisplayedPoints + 1);
+  }
+
+  // Play a little: the cursor follows the clock and stops at the requested time.
+  window->PlayTo(0.5);
+  QTRY_VERIFY_WITH_TIMEOUT(!window->clock()->playing(), 10000);
+  QCOMPARE(window->clock()->time(), 0.5);
+
+  // Change ky through its editor in the parameter panel.
+  auto* ky = window->findChild<QDoubleSpinBox*>("parameter.ky");
+  QVERIFY2(ky, "no editor named parameter.ky");
+  QVERIFY(window->findChild<QSlider*>("parameter.ky.slider"));
+  const double old_ky = ky->value();
+  const double new_ky = old_ky + 0.25 * (ky->maximum() - ky->minimum()) <= ky->maximum()
+                            ? old_ky + 0.25 * (ky->maximum() - ky->minimum())
+                            : ky->minimum() + 0.1 * (ky->maximum() - ky->minimum());
+  ky->setValue(new_ky);
+  QVERIFY2(WaitForRun(*window, first->run),
+           qPrintable("run after the ky change did not finish: " + window->last_error()));
+  const auto& scenario = window->controller()->scenario();
+  QCOMPARE(scenario.parameters[*scenario.FindParameter("ky")].value, ky->value());
+
+  const QList<QPointF> mu_after = window->plot_panel()->SeriesPoints(mu_plot, 0);
+  const double plot_change = MaxDifference(mu_before, mu_after);
+  QVERIFY2(plot_change > 1e-6,
+           qPrintable(QString("mu plot unchanged by ky: max diff %1").arg(plot_change)));
+
+  // Export through the menu action's code path and read the file back.
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  const QString csv = dir.filePath("heisenberg.csv");
+  QVERIFY2(window->ExportCsv(csv), qPrintable(window->last_error()));
+  const dirac::Trajectory read = dirac::ReadCsv(csv.toStdString());
+  const SnapshotPtr second = window->controller()->latest();
+  QVERIFY(read.columns() == window->controller()->system()->TrajectoryColumns());
+  QCOMPARE(read.columns().front(), std::string("t"));
+  for (const char* column : {"x", "y", "z", "vx", "vy", "vz", "mu", "E", "residual_heisenberg"}) {
+    QVERIFY2(read.FindColumn(column), column);
+  }
+  QCOMPARE(read.num_rows(), second->trajectory->num_rows());
+  const double t_end = window->controller()->scenario().simulation.t_end;
+  QVERIFY(std::abs(read.at(read.num_rows() - 1, 0) - t_end) < 1e-9);
+  const std::vector<double> mu_first = first->trajectory->Column("mu");
+  const std::vector<double> mu_csv = read.Column("mu");
+  double csv_change = 0.0;
+  for (std::size_t i = 0; i < std::min(mu_first.size(), mu_csv.size()); ++i) {
+    csv_change = std::max(csv_change, std::abs(mu_first[i] - mu_csv[i]));
+  }
+  QVERIFY2(csv_change > 1e-6, "exported mu does not show the ky change");
+  QVERIFY(std::abs(read.at(read.num_rows() / 2, read.ColumnIndex("mu")) -
+                   second->trajectory->at(read.num_rows() / 2, read.ColumnIndex("mu"))) == 0.0);
+
+  // Screenshot: the 3D view shows the orange particle over a non-uniform scene.
+  window->clock()->SetTime(0.5 * t_end);
+  QTest::qWait(300);
+  const QImage shot = window->GrabWindowImage();
+  const QString shot_path = OutputPath("gui_test_window.png");
+  QVERIFY2(shot.save(shot_path), qPrintable("cannot save " + shot_path));
+  QVERIFY(!shot.isNull());
+  dirac::ui::SceneView* view = window->scene_view();
+  const QRect view_rect(view->mapTo(window.get(), QPoint(0, 0)), view->size());
+  const ImageStats in_window = Analyze(shot, view_rect);
+  const QImage scene = view->GrabImage();
+  scene.save(OutputPath("gui_test_scene.png"));
+  const ImageStats in_scene = Analyze(scene, scene.rect());
+  const QString report = QString(
+                             "window %1: %2 orange px, %3 colours in the 3D view; scene "
+                             "image: %4 orange px, %5 colours")
+                             .arg(shot_path)
+                             .arg(in_window.orange)
+                             .arg(in_window.distinct_colors)
+                             .arg(in_scene.orange)
+                             .arg(in_scene.distinct_colors);
+  qInfo("%s", qPrintable(report));
+  QVERIFY2(in_scene.orange >= 100, qPrintable("particle not visible in the 3D view: " + report));
+  QVERIFY2(in_scene.distinct_colors > 20, qPrintable("3D view looks blank: " + report));
+  QVERIFY2(in_window.orange >= 100, qPrintable("particle missing from the window grab: " + report));
+  QVERIFY2(in_window.distinct_colors > 20, qPrintable("window grab looks blank: " + report));
+  QVERIFY(window->last_error().isEmpty());
+}
+
+void StudioGuiTest::scrubPlaybackAndMouseDoNotCrash() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=3"}));
+  QVERIFY(WaitForRun(*window));
+  QCOMPARE(window->clock()->span(), 3.0);
+
+  auto* slider = window->findChild<QSlider*>("playback.slider");
+  QVERIFY(slider);
+  slider->setValue(slider->maximum() / 2);
+  QVERIFY(std::abs(window->clock()->time() - 1.5) < 1e-3);
+  auto* label = window->findChild<QLabel*>("playback.time");
+  QVERIFY(label && label->text().contains("1.500"));
+
+  window->clock()->Reset();
+  window->clock()->Step();
+  QVERIFY(window->clock()->time() > 0.0);
+
+  // Rotate, pan, zoom: forwarded to VTK's trackball style.
+  QWidget* view = window->scene_view();
+  const QPointF c(view->width() / 2.0, view->height() / 2.0);
+  for (Qt::MouseButton button : {Qt::LeftButton, Qt::MiddleButton, Qt::RightButton}) {
+    SendMouse(view, QEvent::MouseButtonPress, c, button, button);
+    for (int i = 1; i <= 5; ++i) {
+      SendMouse(view, QEvent::MouseMove, c + QPointF(12.0 * i, 7.0 * i), Qt::NoButton, button);
+    }
+    SendMouse(view, QEvent::MouseButtonRelease, c + QPointF(60, 35), button, Qt::NoButton);
+  }
+  QWheelEvent wheel(c, view->mapToGlobal(c), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(view, &wheel);
+  window->scene_view()->ResetCamera();
+  QTest::qWait(100);
+
+  // A parameter drag: many edits in a row start one run after the hand rests, none crash.
+  auto* kx_slider = window->findChild<QSlider*>("parameter.kx.slider");
+  QVERIFY(kx_slider);
+  const std::uint64_t before = window->controller()->latest()->run;
+  for (int i = 0; i < 20; ++i) {
+    kx_slider->setValue(kx_slider->maximum() * (i + 5) / 40);
+    QTest::qWait(5);
+  }
+  QVERIFY(WaitForRun(*window, before));
+  QVERIFY(window->last_error().isEmpty());
+}
+
+void StudioGuiTest::longRunStreamsSnapshotsAndRestartsOnEdit() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  dirac::ui::SimulationController* controller = window->controller();
+  int partial = 0;
+  connect(controller, &dirac::ui::SimulationController::snapshotReady, this,
+          [&partial](const SnapshotPtr& s) { partial += s->complete ? 0 : 1; });
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=3000"}));
+  window->clock()->Play();
+  QVERIFY2(QTest::qWaitFor([&] { return partial > 0; }, kRunTimeoutMs), "no partial snapshot");
+  const SnapshotPtr running = controller->latest();
+  QVERIFY(running && !running->complete && controller->busy());
+  // Playback follows the computation: never past the newest sample.
+  QVERIFY(window->clock()->available() < window->clock()->span());
+  QVERIFY(window->clock()->time() <= running->last_time() + 1e-12);
+  QVERIFY(window->plot_panel()->SeriesPoints(0, 0).size() > 0);
+
+  // Editing a parameter mid-run cancels that run; the next one uses the new value.
+  auto* ky = window->findChild<QDoubleSpinBox*>("parameter.ky");
+  QVERIFY(ky);
+  ky->setValue(ky->minimum() + 0.3 * (ky->maximum() - ky->minimum()));
+  const std::size_t ky_index = *controller->scenario().FindParameter("ky");
+  QVERIFY(QTest::qWaitFor(
+      [&] {
+        const SnapshotPtr s = controller->latest();
+        return s && s->run > running->run && !s->complete;
+      },
+      kRunTimeoutMs));
+  const SnapshotPtr restarted = controller->latest();
+  QCOMPARE(restarted->parameters[ky_index], ky->value());
+
+  // Cancel stops the run and keeps the partial result.
+  controller->Cancel();
+  QVERIFY(!controller->busy());
+  QTest::qWait(300);
+  QVERIFY(!controller->latest()->complete);
+  QVERIFY(window->ExportCsv(OutputPath("partial_run.csv")));
+
+  window->clock()->Pause();
+  controller->Restart();
+  QVERIFY(WaitForRun(*window, restarted->run));
+  QCOMPARE(controller->latest()->parameters[ky_index], ky->value());
+  QVERIFY(std::abs(controller->latest()->last_time() - 3000.0) < 1e-6);
+  QCOMPARE(window->clock()->available(), 3000.0);
+}
+
+void StudioGuiTest::badScenarioPathShowsError() {
+  QVERIFY2(!QApplication::windowIcon().isNull(), "application icon not in the resources");
+  auto window = OpenWindow();
+  QVERIFY(window);
+  window->set_error_dialogs(true);
+  const QString missing = OutputPath("does-not-exist.yaml");
+  QVERIFY(!window->OpenScenario(missing));
+  QVERIFY2(window->last_error().contains("does-not-exist.yaml"), qPrintable(window->last_error()));
+  auto* status = window->findChild<QLabel*>("status.error");
+  QVERIFY(status && status->text().contains("does-not-exist.yaml"));
+  auto* dialog = window->findChild<QMessageBox*>("errorDialog");
+  QVERIFY2(dialog, "no error dialog");
+  QVERIFY(dialog->text().contains("does-not-exist.yaml"));
+  dialog->close();
+
+  // The window is still usable: a good scenario loads afterwards and clears the error.
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=1"}));
+  QVERIFY(window->last_error().isEmpty());
+  QVERIFY(WaitForRun(*window));
+  // Exporting to an unwritable place is an error message, not a crash.
+  window->set_error_dialogs(false);
+  QVERIFY(!window->ExportCsv("/nonexistent-folder/out.csv"));
+  QVERIFY(!window->last_error().isEmpty());
+}
+
+void StudioGuiTest::malformedScenarioAndUnknownOverrideShowErrors() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QTemporaryDir dir;
+  const QString bad = dir.filePath("broken.yaml");
+  QFile file(bad);
+  QVERIFY(file.open(QIODevice::WriteOnly));
+  file.write("name: broken\ncoordinates: [ {name: x\nlagrangian: : :\n");
+  file.close();
+  QVERIFY(!window->OpenScenario(bad));
+  QVERIFY2(window->last_error().contains("broken.yaml"), qPrintable(window->last_error()));
+
+  QVERIFY(!window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"no_such_symbol=1"}));
+  QVERIFY2(window->last_error().contains("no_such_symbol"), qPrintable(window->last_error()));
+  QVERIFY(!window->ExportCsv(dir.filePath("nothing.csv")));  // nothing computed: an error
+
+  // An unknown scene type: the 3D view explains itself, the rest of the window works.
+  QFile original(ScenarioPath("heisenberg.yaml"));
+  QVERIFY(original.open(QIODevice::ReadOnly));
+  QByteArray text = original.readAll();
+  QVERIFY(text.contains("type: particle"));
+  text.replace("type: particle", "type: no_such_scene");
+  const QString unknown_scene = dir.filePath("unknown_scene.yaml");
+  QFile copy(unknown_scene);
+  QVERIFY(copy.open(QIODevice::WriteOnly));
+  copy.write(text);
+  copy.close();
+  QVERIFY(window->OpenScenario(unknown_scene, {"t_end=1"}));
+  QVERIFY(WaitForRun(*window));
+  QVERIFY2(window->last_error().contains("no_such_scene"), qPrintable(window->last_error()));
+  QVERIFY(window->plot_panel()->SeriesPoints(0, 0).size() > 10);
+  QVERIFY(window->ExportCsv(dir.filePath("unknown_scene.csv")));
+}
+
+void StudioGuiTest::decimationKeepsExtremes() {
+  std::vector<double> t(100000), y(100000);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    t[i] = 1e-3 * static_cast<double>(i);
+    y[i] = std::sin(t[i]);
+  }
+  y[54321] = 7.0;  // a spike must survive decimation
+  const QList<QPointF> points = dirac::ui::DecimateMinMax(t, y, 4000);
+  QVERIFY(points.size() <= 4001);
+  QCOMPARE(points.front().x(), t.front());
+  QCOMPARE(points.back().x(), t.back());
+  double y_max = -1e9;
+  for (qsizetype i = 0; i < points.size(); ++i) {
+    y_max = std::max(y_max, points[i].y());
+    if (i > 0) QVERIFY(points[i].x() >= points[i - 1].x());
+  }
+  QCOMPARE(y_max, 7.0);
+}
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  dirac::ui::ConfigureApplication(app);
+  StudioGuiTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "studio_gui_test.moc"

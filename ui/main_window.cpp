@@ -1,0 +1,475 @@
+#include "main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QWindow>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "dirac/csv.hpp"
+#include "dirac/error.hpp"
+#include "dirac/scenario.hpp"
+#include "parameter_panel.hpp"
+#include "playback_clock.hpp"
+#include "plot_panel.hpp"
+#include "scene_view.hpp"
+#include "simulation_controller.hpp"
+
+namespace dirac::ui {
+namespace {
+
+constexpr int kSliderResolution = 10000;
+constexpr double kSpeeds[] = {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0};
+constexpr int kDefaultSpeedIndex = 3;
+
+QString FormatSeconds(double t) { return QString::number(t, 'f', t < 100 ? 3 : 1); }
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName("mainWindow");
+  setWindowTitle(tr("Dirac Studio"));
+  controller_ = new SimulationController(this);
+  clock_ = new PlaybackClock(this);
+
+  scene_view_ = new SceneView(this);
+  setCentralWidget(scene_view_);
+
+  BuildActions();
+  BuildToolBar();
+  BuildDocks();
+  BuildStatusBar();
+
+  connect(controller_, &SimulationController::systemReady, this, &MainWindow::OnSystemReady);
+  connect(controller_, &SimulationController::snapshotReady, this, &MainWindow::OnSnapshot);
+  connect(controller_, &SimulationController::failed, this, &MainWindow::OnFailed);
+  connect(controller_, &SimulationController::busyChanged, this, &MainWindow::OnBusyChanged);
+  connect(parameter_panel_, &ParameterPanel::valueChanged, this, &MainWindow::OnValueEdited);
+  connect(clock_, &PlaybackClock::timeChanged, this, &MainWindow::OnTimeChanged);
+  connect(clock_, &PlaybackClock::playingChanged, this, &MainWindow::UpdatePlayAction);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::BuildActions() {
+  QStyle* s = style();
+  open_action_ =
+      new QAction(s->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open scenario…"), this);
+  open_action_->setObjectName("action.open");
+  open_action_->setShortcut(QKeySequence::Open);
+  connect(open_action_, &QAction::triggered, this, &MainWindow::OpenScenarioDialog);
+
+  export_action_ =
+      new QAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export CSV…"), this);
+  export_action_->setObjectName("action.exportCsv");
+  export_action_->setShortcut(tr("Ctrl+E"));
+  connect(export_action_, &QAction::triggered, this, &MainWindow::ExportCsvDialog);
+
+  screenshot_action_ = new QAction(tr("Save &screenshot…"), this);
+  screenshot_action_->setObjectName("action.screenshot");
+  connect(screenshot_action_, &QAction::triggered, this, &MainWindow::SaveScreenshotDialog);
+
+  quit_action_ = new QAction(tr("&Quit"), this);
+  quit_action_->setObjectName("action.quit");
+  quit_action_->setShortcut(QKeySequence::Quit);
+  connect(quit_action_, &QAction::triggered, this, &QWidget::close);
+
+  play_action_ = new QAction(this);
+  play_action_->setObjectName("action.play");
+  play_action_->setShortcut(Qt::Key_Space);
+  connect(play_action_, &QAction::triggered, clock_, &PlaybackClock::TogglePlay);
+  UpdatePlayAction(false);
+
+  step_action_ = new QAction(s->standardIcon(QStyle::SP_MediaSkipForward), tr("S&tep"), this);
+  step_action_->setObjectName("action.step");
+  step_action_->setToolTip(tr("Advance one sample"));
+  step_action_->setShortcut(tr("Ctrl+Right"));  // plain arrows belong to sliders and fields
+  connect(step_action_, &QAction::triggered, clock_, &PlaybackClock::Step);
+
+  reset_action_ = new QAction(s->standardIcon(QStyle::SP_MediaSkipBackward), tr("&Reset"), this);
+  reset_action_->setObjectName("action.reset");
+  reset_action_->setToolTip(tr("Back to t = 0"));
+  reset_action_->setShortcut(tr("Ctrl+Home"));
+  connect(reset_action_, &QAction::triggered, clock_, &PlaybackClock::Reset);
+
+  restart_action_ =
+      new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("Re&run simulation"), this);
+  restart_action_->setObjectName("action.rerun");
+  restart_action_->setShortcut(QKeySequence::Refresh);
+  connect(restart_action_, &QAction::triggered, controller_, &SimulationController::Restart);
+
+  cancel_action_ =
+      new QAction(s->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel simulation"), this);
+  cancel_action_->setObjectName("action.cancel");
+  cancel_action_->setEnabled(false);
+  connect(cancel_action_, &QAction::triggered, controller_, &SimulationController::Cancel);
+
+  reset_camera_action_ = new QAction(tr("Reset &camera"), this);
+  reset_camera_action_->setObjectName("action.resetCamera");
+  reset_camera_action_->setShortcut(tr("Ctrl+R"));
+  connect(reset_camera_action_, &QAction::triggered, scene_view_, &SceneView::ResetCamera);
+
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->setObjectName("menu.file");
+  file->addAction(open_action_);
+  file->addAction(export_action_);
+  file->addAction(screenshot_action_);
+  file->addSeparator();
+  file->addAction(quit_action_);
+
+  QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+  simulation->setObjectName("menu.simulation");
+  simulation->addAction(play_action_);
+  simulation->addAction(step_action_);
+  simulation->addAction(reset_action_);
+  simulation->addSeparator();
+  simulation->addAction(restart_action_);
+  simulation->addAction(cancel_action_);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->setObjectName("menu.view");
+  view->addAction(reset_camera_action_);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->setObjectName("menu.help");
+  help->addAction(tr("&About Dirac Studio"), this, [this] {
+    QMessageBox::about(this, tr("About Dirac Studio"),
+                       tr("<b>Dirac Studio</b> %1<br>A workbench for constrained geometric "
+                          "mechanics: Lagrange–Dirac systems derived from the scenario's "
+                          "Lagrangian and constraints, integrated as index-1 DAEs.")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::BuildToolBar() {
+  QToolBar* bar = addToolBar(tr("Playback"));
+  bar->setObjectName("toolbar.playback");
+  bar->setMovable(false);
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  bar->addAction(open_action_);
+  bar->addSeparator();
+  bar->addAction(play_action_);
+  bar->addAction(step_action_);
+  bar->addAction(reset_action_);
+  bar->addSeparator();
+
+  auto* speed_label = new QLabel(tr(" Speed "), bar);
+  bar->addWidget(speed_label);
+  speed_ = new QComboBox(bar);
+  speed_->setObjectName("playback.speed");
+  speed_->setToolTip(tr("Simulated seconds per second"));
+  for (double v : kSpeeds) speed_->addItem(QStringLiteral("%1×").arg(v), v);
+  speed_->setCurrentIndex(kDefaultSpeedIndex);
+  connect(speed_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { clock_->SetSpeed(speed_->itemData(i).toDouble()); });
+  bar->addWidget(speed_);
+  bar->addSeparator();
+
+  time_slider_ = new QSlider(Qt::Horizontal, bar);
+  time_slider_->setObjectName("playback.slider");
+  time_slider_->setRange(0, kSliderResolution);
+  time_slider_->setToolTip(tr("Scrub through time"));
+  time_slider_->setMinimumWidth(240);
+  connect(time_slider_, &QSlider::valueChanged, this, [this](int v) {
+    clock_->SetTime(clock_->span() * static_cast<double>(v) / kSliderResolution);
+  });
+  bar->addWidget(time_slider_);
+  time_label_ = new QLabel(bar);
+  time_label_->setObjectName("playback.time");
+  time_label_->setMinimumWidth(150);
+  time_label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  QFont mono = time_label_->font();
+  mono.setFamily("monospace");
+  mono.setStyleHint(QFont::TypeWriter);
+  time_label_->setFont(mono);
+  bar->addWidget(time_label_);
+  bar->addSeparator();
+  bar->addAction(restart_action_);
+  bar->addAction(cancel_action_);
+  UpdateTimeWidgets();
+}
+
+void MainWindow::BuildDocks() {
+  parameter_panel_ = new ParameterPanel();
+  auto* scroll = new QScrollArea();
+  scroll->setObjectName("parameterScroll");
+  scroll->setWidget(parameter_panel_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  parameter_dock_ = new QDockWidget(tr("Scenario"), this);
+  parameter_dock_->setObjectName("dock.parameters");
+  parameter_dock_->setWidget(scroll);
+  parameter_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  parameter_dock_->setMinimumWidth(300);
+  addDockWidget(Qt::LeftDockWidgetArea, parameter_dock_);
+
+  plot_panel_ = new PlotPanel();
+  plot_dock_ = new QDockWidget(tr("Plots"), this);
+  plot_dock_->setObjectName("dock.plots");
+  plot_dock_->setWidget(plot_panel_);
+  plot_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  plot_dock_->setMinimumWidth(460);
+  addDockWidget(Qt::RightDockWidgetArea, plot_dock_);
+}
+
+void MainWindow::BuildStatusBar() {
+  error_label_ = new QLabel(this);
+  error_label_->setObjectName("status.error");
+  error_label_->setStyleSheet("color: #c0392b; font-weight: bold;");
+  error_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  diagnostics_label_ = new QLabel(this);
+  diagnostics_label_->setObjectName("status.diagnostics");
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName("status.progress");
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  progress_->setVisible(false);
+  statusBar()->setObjectName("statusBar");
+  statusBar()->addWidget(error_label_, 1);
+  statusBar()->addPermanentWidget(diagnostics_label_);
+  statusBar()->addPermanentWidget(progress_);
+}
+
+bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides) {
+  dirac::Scenario scenario;
+  try {
+    scenario = dirac::LoadScenario(path.toStdString());
+    for (const QString& assignment : overrides)
+      dirac::ApplyOverride(scenario, assignment.toStdString());
+  } catch (const std::exception& e) {
+    ShowError(tr("Cannot open scenario %1:\n%2").arg(path, QString::fromStdString(e.what())), true);
+    return false;
+  }
+  scene_error_.clear();
+  ClearError();
+  scenario_path_ = path;
+  clock_->Pause();
+  clock_->SetSpan(scenario.simulation.t_end);
+  clock_->SetAvailable(0.0);
+  clock_->SetStepSize(scenario.simulation.output_step);
+  clock_->SetTime(0.0);
+  camera_fitted_ = false;
+  scene_view_->SetScene(nullptr);
+  plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
+  QString name = QString::fromStdString(scenario.name);
+  if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
+  setWindowTitle(tr("%1 — Dirac Studio").arg(name));
+  diagnostics_label_->setText(tr("deriving equations…"));
+  controller_->LoadScenario(std::move(scenario));
+  parameter_panel_->SetScenario(controller_->scenario());
+  UpdateTimeWidgets();
+  return true;
+}
+
+bool MainWindow::ExportCsv(const QString& path) {
+  const SnapshotPtr snapshot = controller_->latest();
+  if (!snapshot || !snapshot->trajectory || snapshot->trajectory->empty()) {
+    ShowError(tr("Nothing to export yet: no trajectory has been computed."), false);
+    return false;
+  }
+  try {
+    dirac::WriteCsv(*snapshot->trajectory, path.toStdString());
+  } catch (const std::exception& e) {
+    ShowError(tr("Export failed: %1").arg(QString::fromStdString(e.what())), error_dialogs_);
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1 samples to %2%3")
+                               .arg(snapshot->trajectory->num_rows())
+                               .arg(path, snapshot->complete ? QString() : tr(" (partial run)")),
+                           8000);
+  return true;
+}
+
+void MainWindow::EnsureSpanCovers(double t) {
+  if (!controller_->has_scenario() || t <= controller_->scenario().simulation.t_end) return;
+  if (QDoubleSpinBox* t_end = parameter_panel_->editor("t_end")) {
+    t_end->setValue(t);  // goes through OnValueEdited like a user edit
+  } else {
+    OnValueEdited("t_end", t);
+  }
+  controller_->Restart();
+}
+
+void MainWindow::PlayTo(double t) {
+  EnsureSpanCovers(t);
+  clock_->Reset();
+  clock_->SetStopTime(t);
+  clock_->Play();
+}
+
+QImage MainWindow::GrabWindowImage() {
+  scene_view_->RenderNow();
+  QScreen* screen = windowHandle() ? windowHandle()->screen() : QApplication::primaryScreen();
+  if (!screen) return {};
+  return screen->grabWindow(winId()).toImage();
+}
+
+void MainWindow::OpenScenarioDialog() {
+  const QString start =
+      scenario_path_.isEmpty() ? QString() : QFileInfo(scenario_path_).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
+                                                    tr("Scenarios (*.yaml *.yml);;All files (*)"));
+  if (!path.isEmpty()) OpenScenario(path);
+}
+
+void MainWindow::ExportCsvDialog() {
+  const QString suggestion = scenario_path_.isEmpty()
+                                 ? QStringLiteral("trajectory.csv")
+                                 : QFileInfo(scenario_path_).completeBaseName() + ".csv";
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export trajectory"), suggestion,
+                                                    tr("CSV files (*.csv);;All files (*)"));
+  if (!path.isEmpty()) ExportCsv(path);
+}
+
+void MainWindow::SaveScreenshotDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "dirac-studio.png",
+                                                    tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  if (!GrabWindowImage().save(path, "PNG"))
+    ShowError(tr("Cannot write %1").arg(path), error_dialogs_);
+}
+
+void MainWindow::ShowError(const QString& message, bool dialog) {
+  last_error_ = message;
+  error_label_->setText(QString(message).replace('\n', ' '));
+  error_label_->setToolTip(message);
+  emit errorShown(message);
+  if (dialog && error_dialogs_) {
+    auto* box =
+        new QMessageBox(QMessageBox::Warning, tr("Dirac Studio"), message, QMessageBox::Ok, this);
+    box->setObjectName("errorDialog");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // non-modal for the event loop: a running simulation keeps updating
+  }
+}
+
+void MainWindow::ClearError() {
+  last_error_.clear();
+  error_label_->clear();
+  error_label_->setToolTip(QString());
+  // A scene that cannot be drawn stays reported while its scenario is loaded.
+  if (!scene_error_.isEmpty()) ShowError(scene_error_, false);
+}
+
+void MainWindow::OnSystemReady() {
+  std::unique_ptr<SceneBuilder> scene;
+  try {
+    scene = scenes_.Create(SceneContext{controller_->scenario(), controller_->system()});
+  } catch (const std::exception& e) {
+    scene_error_ = tr("3D view: %1").arg(QString::fromStdString(e.what()));
+    ShowError(scene_error_, false);
+  }
+  scene_view_->SetScene(std::move(scene));
+  scene_view_->SetMessage(scene_error_);
+  if (const SnapshotPtr latest = controller_->latest()) {
+    scene_view_->SetSnapshot(latest);
+    scene_view_->SetTime(clock_->time());
+  }
+  diagnostics_label_->setText(tr("simulating…"));
+}
+
+void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
+  plot_panel_->SetTimeSpan(snapshot->t_end);
+  plot_panel_->SetTrajectory(snapshot->trajectory);
+  clock_->SetSpan(snapshot->t_end);
+  clock_->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
+  scene_view_->SetSnapshot(snapshot);
+  scene_view_->SetTime(clock_->time());
+  plot_panel_->SetCursorTime(clock_->time());
+  // Follow the first run as it grows; afterwards refit to each finished run unless the user has
+  // placed the camera.
+  if (!camera_fitted_) {
+    scene_view_->ResetCamera();
+    camera_fitted_ = snapshot->complete;
+  } else if (snapshot->complete) {
+    scene_view_->FitCameraUnlessUserMoved();
+  }
+  progress_->setValue(snapshot->t_end > 0
+                          ? static_cast<int>(1000 * snapshot->last_time() / snapshot->t_end)
+                          : 1000);
+  if (snapshot->complete) {
+    ClearError();
+    const dirac::SimulationReport& r = snapshot->report;
+    diagnostics_label_->setText(tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
+                                   "%3 samples   ·   %4 s")
+                                    .arg(r.max_constraint_residual, 0, 'e', 2)
+                                    .arg(r.max_energy_drift, 0, 'e', 2)
+                                    .arg(snapshot->trajectory->num_rows())
+                                    .arg(snapshot->wall_seconds, 0, 'f', 2));
+    diagnostics_label_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
+                                      "projection %3")
+                                       .arg(r.initial_energy, 0, 'g', 10)
+                                       .arg(r.internal_steps)
+                                       .arg(r.initial_projection, 0, 'e', 2));
+  } else {
+    diagnostics_label_->setText(
+        tr("simulating… t = %1 s").arg(FormatSeconds(snapshot->last_time())));
+  }
+  UpdateTimeWidgets();
+}
+
+void MainWindow::OnFailed(const QString& message) {
+  const bool derivation_failed = !controller_->system();
+  ShowError(message, derivation_failed);
+  diagnostics_label_->setText(derivation_failed ? tr("no system") : tr("run failed"));
+}
+
+void MainWindow::OnValueEdited(const QString& name, double value) {
+  if (!controller_->SetValue(name, value)) return;
+  if (name == "t_end") {
+    clock_->SetSpan(value);
+    plot_panel_->SetTimeSpan(value);
+    UpdateTimeWidgets();
+  }
+}
+
+void MainWindow::OnTimeChanged(double t) {
+  scene_view_->SetTime(t);
+  plot_panel_->SetCursorTime(t);
+  UpdateTimeWidgets();
+}
+
+void MainWindow::OnBusyChanged(bool busy) {
+  progress_->setVisible(busy);
+  cancel_action_->setEnabled(busy);
+  if (busy) progress_->setValue(0);
+}
+
+void MainWindow::UpdateTimeWidgets() {
+  const double span = clock_->span();
+  const double t = clock_->time();
+  {
+    const QSignalBlocker block(time_slider_);
+    time_slider_->setValue(span > 0 ? static_cast<int>(std::lround(t / span * kSliderResolution))
+                                    : 0);
+  }
+  time_label_->setText(tr("t = %1 / %2 s").arg(FormatSeconds(t), FormatSeconds(span)));
+}
+
+void MainWindow::UpdatePlayAction(bool playing) {
+  play_action_->setIcon(
+      style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  play_action_->setText(playing ? tr("&Pause") : tr("&Play"));
+  play_action_->setToolTip(playing ? tr("Pause (Space)") : tr("Play (Space)"));
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,192 @@
+#include "parameter_panel.hpp"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace dirac::ui {
+namespace {
+
+constexpr int kSliderSteps = 1000;
+constexpr double kUnboundedRange = 1e9;
+
+int DecimalsForRange(double range) {
+  if (!(range > 0.0)) return 4;
+  return std::clamp(3 - static_cast<int>(std::floor(std::log10(range))), 2, 8);
+}
+
+int SliderPosition(double value, double min, double max) {
+  if (!(max > min)) return 0;
+  return static_cast<int>(std::lround((value - min) / (max - min) * kSliderSteps));
+}
+
+double SliderValue(int position, double min, double max) {
+  return min + (max - min) * static_cast<double>(position) / kSliderSteps;
+}
+
+QString UnitSuffix(const std::string& unit) {
+  return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
+}
+
+}  // namespace
+
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName("parameterPanel");
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(8, 8, 8, 8);
+  title_ = new QLabel(this);
+  title_->setObjectName("parameterPanel.title");
+  QFont title_font = title_->font();
+  title_font.setBold(true);
+  title_font.setPointSizeF(title_font.pointSizeF() * 1.15);
+  title_->setFont(title_font);
+  description_ = new QLabel(this);
+  description_->setObjectName("parameterPanel.description");
+  description_->setWordWrap(true);
+  description_->setTextFormat(Qt::PlainText);
+  description_->setStyleSheet("color: #5a5f6a;");
+  layout_->addWidget(title_);
+  layout_->addWidget(description_);
+  layout_->addStretch(1);
+}
+
+void ParameterPanel::Clear() {
+  editors_.clear();
+  defaults_.clear();
+  delete content_;
+  content_ = nullptr;
+}
+
+void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
+  Clear();
+  title_->setText(QString::fromStdString(scenario.name));
+  description_->setText(QString::fromStdString(scenario.description));
+  description_->setVisible(!scenario.description.empty());
+
+  content_ = new QWidget(this);
+  auto* content_layout = new QVBoxLayout(content_);
+  content_layout->setContentsMargins(0, 0, 0, 0);
+
+  if (!scenario.parameters.empty()) {
+    auto* group = new QGroupBox(tr("Parameters"), content_);
+    group->setObjectName("parameterPanel.parameters");
+    auto* grid = new QGridLayout(group);
+    grid->setColumnStretch(1, 1);
+    for (const dirac::Parameter& parameter : scenario.parameters) AddParameterRow(group, parameter);
+    auto* reset = new QPushButton(tr("Reset to defaults"), group);
+    reset->setObjectName("parameterPanel.reset");
+    connect(reset, &QPushButton::clicked, this, &ParameterPanel::ResetToDefaults);
+    grid->addWidget(reset, grid->rowCount(), 0, 1, 3, Qt::AlignRight);
+    content_layout->addWidget(group);
+  }
+
+  if (!scenario.coordinates.empty()) {
+    auto* group = new QGroupBox(tr("Initial conditions"), content_);
+    group->setObjectName("parameterPanel.initial");
+    new QFormLayout(group);
+    for (const dirac::Coordinate& c : scenario.coordinates) {
+      const QString name = QString::fromStdString(c.name);
+      AddSpinRow(group, "initial." + name, name, name + "(0)", QString::fromStdString(c.unit),
+                 c.initial);
+    }
+    for (const dirac::Coordinate& c : scenario.coordinates) {
+      const QString velocity = QString::fromStdString(c.velocity);
+      AddSpinRow(group, "initial." + velocity, velocity, velocity + "(0)", QString(),
+                 c.initial_velocity);
+    }
+    content_layout->addWidget(group);
+  }
+
+  auto* simulation = new QGroupBox(tr("Simulation"), content_);
+  simulation->setObjectName("parameterPanel.simulation");
+  new QFormLayout(simulation);
+  QDoubleSpinBox* t_end = AddSpinRow(simulation, "simulation.t_end", "t_end", tr("final time"), "s",
+                                     scenario.simulation.t_end);
+  t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
+  content_layout->addWidget(simulation);
+
+  layout_->insertWidget(2, content_);
+}
+
+void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {
+  auto* grid = static_cast<QGridLayout*>(group->layout());
+  const int row = grid->rowCount();
+  const QString name = QString::fromStdString(parameter.name);
+  // The range always contains the current value (a --set may lie outside the file's range).
+  const double min = std::min({parameter.min, parameter.max, parameter.value});
+  const double max = std::max({parameter.min, parameter.max, parameter.value});
+
+  auto* label = new QLabel(name, group);
+  label->setObjectName("parameter." + name + ".label");
+  QString tip = QString::fromStdString(parameter.description);
+  if (!parameter.unit.empty())
+    tip += QStringLiteral(" [%1]").arg(QString::fromStdString(parameter.unit));
+  tip += tr("\nrange %1 … %2, default %3").arg(min).arg(max).arg(parameter.default_value);
+  label->setToolTip(tip.trimmed());
+
+  auto* slider = new QSlider(Qt::Horizontal, group);
+  slider->setObjectName("parameter." + name + ".slider");
+  slider->setRange(0, kSliderSteps);
+  slider->setValue(SliderPosition(parameter.value, min, max));
+  slider->setToolTip(label->toolTip());
+
+  auto* spin = new QDoubleSpinBox(group);
+  spin->setObjectName("parameter." + name);
+  spin->setDecimals(DecimalsForRange(max - min));
+  spin->setRange(min, max);
+  spin->setSingleStep((max - min) / 100.0);
+  spin->setSuffix(UnitSuffix(parameter.unit));
+  spin->setKeyboardTracking(false);
+  spin->setValue(parameter.value);
+  spin->setToolTip(label->toolTip());
+  spin->setMinimumWidth(90);
+
+  connect(slider, &QSlider::valueChanged, spin,
+          [spin, min, max](int position) { spin->setValue(SliderValue(position, min, max)); });
+  connect(spin, &QDoubleSpinBox::valueChanged, this, [this, slider, name, min, max](double v) {
+    const QSignalBlocker block(slider);
+    slider->setValue(SliderPosition(v, min, max));
+    emit valueChanged(name, v);
+  });
+
+  grid->addWidget(label, row, 0);
+  grid->addWidget(slider, row, 1);
+  grid->addWidget(spin, row, 2);
+  editors_.insert(name, spin);
+  defaults_.insert(name, parameter.default_value);
+}
+
+QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& object_name,
+                                           const QString& symbol, const QString& label,
+                                           const QString& unit, double value) {
+  auto* spin = new QDoubleSpinBox(group);
+  spin->setObjectName(object_name);
+  spin->setDecimals(4);
+  spin->setRange(-kUnboundedRange, kUnboundedRange);
+  spin->setSingleStep(0.1);
+  spin->setSuffix(unit.isEmpty() ? QString() : " " + unit);
+  spin->setKeyboardTracking(false);
+  spin->setValue(value);
+  connect(spin, &QDoubleSpinBox::valueChanged, this,
+          [this, symbol](double v) { emit valueChanged(symbol, v); });
+  static_cast<QFormLayout*>(group->layout())->addRow(label, spin);
+  editors_.insert(symbol, spin);
+  return spin;
+}
+
+void ParameterPanel::ResetToDefaults() {
+  for (auto it = defaults_.cbegin(); it != defaults_.cend(); ++it) {
+    if (QDoubleSpinBox* spin = editors_.value(it.key())) spin->setValue(it.value());
+  }
+}
+
+}  // namespace dirac::ui

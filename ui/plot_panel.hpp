@@ -1,0 +1,62 @@
+#pragma once
+/// @file plot_panel.hpp
+/// One Qt chart per scenario plot entry, each series a named trajectory column, with a vertical
+/// line at the shared time cursor.
+
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+#include "dirac/trajectory.hpp"
+
+class QChart;
+class QVBoxLayout;
+
+namespace dirac::ui {
+
+/// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName).
+class PlotPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  /// Series with more samples than this are decimated (min/max per bucket) before display.
+  static constexpr int kMaxDisplayedPoints = 4000;
+
+  explicit PlotPanel(QWidget* parent = nullptr);
+  ~PlotPanel() override;
+
+  /// Rebuilds the charts for `plots`; the time axes span [0, t_end].
+  void SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end);
+  /// Changes the time axes' span [s].
+  void SetTimeSpan(double t_end);
+  /// Shows `trajectory` (null clears the series). Missing columns are named in the chart title.
+  void SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
+  /// Moves the time cursor [s].
+  void SetCursorTime(double t);
+
+  int plot_count() const { return static_cast<int>(plots_.size()); }
+  QChart* chart(int plot) const;
+  /// Displayed points of series `series` of plot `plot` (empty if out of range).
+  QList<QPointF> SeriesPoints(int plot, int series) const;
+
+ private:
+  struct Plot;
+  void UpdateCursor(Plot& plot);
+
+  QVBoxLayout* layout_ = nullptr;
+  std::vector<std::unique_ptr<Plot>> plots_;
+  std::shared_ptr<const dirac::Trajectory> trajectory_;
+  double t_end_ = 1.0;
+  double cursor_ = 0.0;
+};
+
+/// Reduces (x[i], y[i]) to at most ~max_points points, keeping each bucket's minimum and
+/// maximum in time order so peaks survive. Returns all points when there are few enough.
+QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
+                              int max_points);
+
+}  // namespace dirac::ui

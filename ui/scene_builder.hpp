@@ -1,0 +1,41 @@
+#pragma once
+/// @file scene_builder.hpp
+/// The interface every 3D scene type implements ("particle", later rigid bodies, planar
+/// multibody, ...). A scene owns its VTK props and moves them to the time cursor.
+
+#include <array>
+#include <memory>
+
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
+#include "simulation_snapshot.hpp"
+
+class vtkRenderer;
+
+namespace dirac::ui {
+
+/// What a scene may read to build itself: the scenario (its `scene` spec) and the derived
+/// system (names, compiled constraint forms). Both outlive the scene.
+struct SceneContext {
+  const dirac::Scenario& scenario;
+  std::shared_ptr<const dirac::LagrangeDiracSystem> system;
+};
+
+/// One scene type. Constructors validate the scene spec and throw dirac::Error naming the
+/// offending key or column; the methods below do not throw.
+class SceneBuilder {
+ public:
+  virtual ~SceneBuilder() = default;
+
+  /// Adds this scene's props to `renderer` (once, before any other call).
+  virtual void AddTo(vtkRenderer* renderer) = 0;
+  /// New simulation data; the snapshot is immutable and may be kept.
+  virtual void SetSnapshot(const SnapshotPtr& snapshot) = 0;
+  /// Moves the scene to simulated time `t` [s] (the shared time cursor).
+  virtual void SetTime(double t) = 0;
+  /// Axis-aligned box (xmin, xmax, ymin, ymax, zmin, zmax) the camera should fit; false if the
+  /// scene has nothing to show yet.
+  virtual bool Bounds(std::array<double, 6>& bounds) const = 0;
+};
+
+}  // namespace dirac::ui

@@ -1,0 +1,261 @@
+#include "scene_view.hpp"
+
+#include <QMouseEvent>
+#include <QTimer>
+#include <QWheelEvent>
+
+#include <vtkCamera.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkImageData.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkWindowToImageFilter.h>
+
+#include <cstring>
+
+namespace dirac::ui {
+
+SceneView::SceneView(QWidget* parent) : QWidget(parent) {
+  setObjectName("sceneView");
+  setAttribute(Qt::WA_NativeWindow);
+  setAttribute(Qt::WA_PaintOnScreen);
+  setAttribute(Qt::WA_NoSystemBackground);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(320, 240);
+
+  renderer_ = vtkSmartPointer<vtkRenderer>::New();
+  renderer_->GradientBackgroundOn();
+  renderer_->SetBackground(0.08, 0.09, 0.12);
+  renderer_->SetBackground2(0.22, 0.24, 0.30);
+  render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
+  render_window_->AddRenderer(renderer_);
+  render_window_->SetMultiSamples(4);
+  time_text_ = vtkSmartPointer<vtkTextActor>::New();
+  time_text_->GetTextProperty()->SetFontSize(18);
+  time_text_->GetTextProperty()->SetColor(0.92, 0.93, 0.96);
+  time_text_->GetTextProperty()->SetFontFamilyToCourier();
+  time_text_->GetTextProperty()->SetVerticalJustificationToTop();
+  time_text_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  time_text_->GetPositionCoordinate()->SetValue(0.015, 0.975);
+  renderer_->AddActor2D(time_text_);
+  message_ = vtkSmartPointer<vtkTextActor>::New();
+  message_->GetTextProperty()->SetFontSize(16);
+  message_->GetTextProperty()->SetColor(0.95, 0.75, 0.70);
+  message_->GetTextProperty()->SetJustificationToCentered();
+  message_->GetTextProperty()->SetVerticalJustificationToCentered();
+  message_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  message_->GetPositionCoordinate()->SetValue(0.5, 0.5);
+  message_->VisibilityOff();
+  renderer_->AddActor2D(message_);
+  interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
+  interactor_->SetRenderWindow(render_window_);
+  auto style = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
+  interactor_->SetInteractorStyle(style);
+}
+
+SceneView::~SceneView() {
+  scene_.reset();
+  // Release the GL context while the native window still exists.
+  if (window_ready_) render_window_->Finalize();
+}
+
+bool SceneView::EnsureWindow() {
+  if (window_ready_) return true;
+  if (!isVisible() || width() <= 0 || height() <= 0) return false;
+  const qreal ratio = devicePixelRatioF();
+  // Size first: vtkXOpenGLRenderWindow::SetSize talks to the X display once a window id is set.
+  render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  render_window_->SetWindowId(reinterpret_cast<void*>(winId()));
+  interactor_->Initialize();
+  window_ready_ = true;
+  return true;
+}
+
+void SceneView::SetScene(std::unique_ptr<SceneBuilder> scene) {
+  renderer_->RemoveAllViewProps();
+  renderer_->AddActor2D(time_text_);
+  renderer_->AddActor2D(message_);
+  time_text_->SetInput("");
+  scene_ = std::move(scene);
+  if (scene_) scene_->AddTo(renderer_);
+  RequestRender();
+}
+
+void SceneView::SetMessage(const QString& message) {
+  // Wrap long messages (VTK text does not wrap) at ~44 characters per line.
+  QStringList lines;
+  for (const QString& paragraph : message.split('\n')) {
+    QString line;
+    for (const QString& word : paragraph.split(' ', Qt::SkipEmptyParts)) {
+      if (!line.isEmpty() && line.size() + word.size() > 44) {
+        lines << line;
+        line.clear();
+      }
+      line += (line.isEmpty() ? "" : " ") + word;
+    }
+    lines << line;
+  }
+  message_->SetInput(lines.join('\n').toUtf8().constData());
+  message_->SetVisibility(!message.isEmpty());
+  RequestRender();
+}
+
+void SceneView::SetSnapshot(const SnapshotPtr& snapshot) {
+  if (!scene_) return;
+  scene_->SetSnapshot(snapshot);
+  RequestRender();
+}
+
+void SceneView::SetTime(double t) {
+  if (!scene_) return;
+  scene_->SetTime(t);
+  time_text_->SetInput(QStringLiteral("t = %1 s").arg(t, 0, 'f', 3).toUtf8().constData());
+  RequestRender();
+}
+
+void SceneView::FitCameraUnlessUserMoved() {
+  if (!camera_moved_by_user_) ResetCamera();
+}
+
+void SceneView::ResetCamera() {
+  camera_moved_by_user_ = false;
+  std::array<double, 6> bounds{};
+  if (!scene_ || !scene_->Bounds(bounds)) {
+    renderer_->ResetCamera();
+    RequestRender();
+    return;
+  }
+  const double center[3] = {0.5 * (bounds[0] + bounds[1]), 0.5 * (bounds[2] + bounds[3]),
+                            0.5 * (bounds[4] + bounds[5])};
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->SetFocalPoint(center);
+  // Oblique view from the (+x, -y, +z) octant, z up: all three axes visible.
+  camera->SetPosition(center[0] + 1.0, center[1] - 1.6, center[2] + 0.9);
+  camera->SetViewUp(0, 0, 1);
+  renderer_->ResetCamera(bounds.data());
+  camera->Zoom(1.15);
+  renderer_->ResetCameraClippingRange();
+  RequestRender();
+}
+
+void SceneView::RequestRender() {
+  if (render_pending_) return;
+  render_pending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    render_pending_ = false;
+    RenderNow();
+  });
+}
+
+void SceneView::RenderNow() {
+  if (!EnsureWindow()) return;
+  renderer_->ResetCameraClippingRange();
+  render_window_->Render();
+}
+
+QImage SceneView::GrabImage() {
+  if (!EnsureWindow()) return {};
+  RenderNow();
+  auto filter = vtkSmartPointer<vtkWindowToImageFilter>::New();
+  filter->SetInput(render_window_);
+  filter->SetInputBufferTypeToRGB();
+  filter->ReadFrontBufferOff();
+  filter->ShouldRerenderOn();
+  filter->Update();
+  vtkImageData* image = filter->GetOutput();
+  int dims[3] = {0, 0, 0};
+  image->GetDimensions(dims);
+  if (dims[0] <= 0 || dims[1] <= 0) return {};
+  QImage result(dims[0], dims[1], QImage::Format_RGB888);
+  const auto* pixels = static_cast<const unsigned char*>(image->GetScalarPointer());
+  for (int y = 0; y < dims[1]; ++y) {  // VTK rows go bottom-up
+    std::memcpy(result.scanLine(dims[1] - 1 - y),
+                pixels + static_cast<std::size_t>(y) * dims[0] * 3,
+                static_cast<std::size_t>(dims[0]) * 3);
+  }
+  return result;
+}
+
+void SceneView::paintEvent(QPaintEvent*) { RenderNow(); }
+
+void SceneView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  if (!window_ready_) return;
+  const qreal ratio = devicePixelRatioF();
+  const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  render_window_->SetSize(w, h);
+  interactor_->UpdateSize(w, h);
+  RequestRender();
+}
+
+void SceneView::ForwardMouse(QMouseEvent* event) {
+  const qreal ratio = devicePixelRatioF();
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
+                                        static_cast<int>(event->position().y() * ratio), ctrl,
+                                        shift, 0, event->type() == QEvent::MouseButtonDblClick);
+}
+
+void SceneView::mousePressEvent(QMouseEvent* event) {
+  if (!EnsureWindow()) return;
+  camera_moved_by_user_ = true;
+  ForwardMouse(event);
+  switch (event->button()) {
+    case Qt::LeftButton:
+      interactor_->LeftButtonPressEvent();
+      break;
+    case Qt::MiddleButton:
+      interactor_->MiddleButtonPressEvent();
+      break;
+    case Qt::RightButton:
+      interactor_->RightButtonPressEvent();
+      break;
+    default:
+      break;
+  }
+}
+
+void SceneView::mouseReleaseEvent(QMouseEvent* event) {
+  if (!EnsureWindow()) return;
+  ForwardMouse(event);
+  switch (event->button()) {
+    case Qt::LeftButton:
+      interactor_->LeftButtonReleaseEvent();
+      break;
+    case Qt::MiddleButton:
+      interactor_->MiddleButtonReleaseEvent();
+      break;
+    case Qt::RightButton:
+      interactor_->RightButtonReleaseEvent();
+      break;
+    default:
+      break;
+  }
+}
+
+void SceneView::mouseMoveEvent(QMouseEvent* event) {
+  if (!EnsureWindow()) return;
+  ForwardMouse(event);
+  interactor_->MouseMoveEvent();
+}
+
+void SceneView::wheelEvent(QWheelEvent* event) {
+  if (!EnsureWindow()) return;
+  camera_moved_by_user_ = true;
+  const qreal ratio = devicePixelRatioF();
+  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
+                                        static_cast<int>(event->position().y() * ratio));
+  if (event->angleDelta().y() > 0) {
+    interactor_->MouseWheelForwardEvent();
+  } else if (event->angleDelta().y() < 0) {
+    interactor_->MouseWheelBackwardEvent();
+  }
+  event->accept();
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,76 @@
+#pragma once
+/// @file scene_view.hpp
+/// The 3D view: a vtkRenderWindow embedded in a native child window (VTK's own Qt module on
+/// this platform is built for Qt 5, so it is not used).
+
+#include <QImage>
+#include <QWidget>
+
+#include <vtkSmartPointer.h>
+
+#include <memory>
+
+#include "scene_builder.hpp"
+
+class vtkGenericRenderWindowInteractor;
+class vtkRenderWindow;
+class vtkRenderer;
+class vtkTextActor;
+
+namespace dirac::ui {
+
+/// Hosts one SceneBuilder. Qt never paints this widget (WA_PaintOnScreen, no paint engine);
+/// VTK renders into its X window. Mouse input drives a trackball camera.
+class SceneView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SceneView(QWidget* parent = nullptr);
+  ~SceneView() override;
+
+  /// Replaces the scene (null: empty view) and renders.
+  void SetScene(std::unique_ptr<SceneBuilder> scene);
+  SceneBuilder* scene() const { return scene_.get(); }
+
+  /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
+  void SetMessage(const QString& message);
+
+  void SetSnapshot(const SnapshotPtr& snapshot);
+  void SetTime(double t);
+
+  /// Fits the camera to the scene's bounds, looking from an oblique angle with z up.
+  void ResetCamera();
+  /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
+  void FitCameraUnlessUserMoved();
+  /// Renders now (if the native window exists).
+  void RenderNow();
+  /// The rendered 3D image (via vtkWindowToImageFilter; QWidget::grab cannot see it).
+  QImage GrabImage();
+
+  QPaintEngine* paintEngine() const override { return nullptr; }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  bool EnsureWindow();
+  void RequestRender();
+  void ForwardMouse(QMouseEvent* event);
+
+  vtkSmartPointer<vtkRenderWindow> render_window_;
+  vtkSmartPointer<vtkRenderer> renderer_;
+  vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
+  vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
+  vtkSmartPointer<vtkTextActor> message_;    // centred notice
+  std::unique_ptr<SceneBuilder> scene_;
+  bool window_ready_ = false;
+  bool render_pending_ = false;
+  bool camera_moved_by_user_ = false;
+};
+
+}  // namespace dirac::ui

@@ -1,0 +1,47 @@
+#pragma once
+/// @file scripted_capture.hpp
+/// `--screenshot`: wait for the run to reach a time, put the cursor there, save a PNG of the
+/// window, report an exit code.
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <optional>
+
+#include "simulation_snapshot.hpp"
+
+namespace dirac::ui {
+
+class MainWindow;
+
+/// Emits finished(0) after writing the PNG, finished(1) if the simulation fails or the file
+/// cannot be written, finished(3) on timeout. Messages go to stderr.
+class ScriptedCapture : public QObject {
+  Q_OBJECT
+
+ public:
+  /// @param time  cursor time of the picture [s]; nothing = the scenario's final time
+  ScriptedCapture(MainWindow* window, std::optional<double> time, QString path,
+                  int timeout_ms = 300000, QObject* parent = nullptr);
+
+  /// Starts waiting (call after the scenario was opened).
+  void Start();
+
+ signals:
+  void finished(int exit_code);
+
+ private:
+  void OnSnapshot(const SnapshotPtr& snapshot);
+  void Capture();
+  void Finish(int exit_code, const QString& message);
+
+  MainWindow* window_;
+  std::optional<double> time_;
+  QString path_;
+  QTimer timeout_;
+  bool capturing_ = false;
+  bool done_ = false;
+};
+
+}  // namespace dirac::ui

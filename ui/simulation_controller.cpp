@@ -1,0 +1,204 @@
+#include "simulation_controller.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <utility>
+
+#include "dirac/error.hpp"
+#include "dirac/simulation.hpp"
+
+namespace dirac::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Partial results are published at most this often: copying the trajectory so far is O(rows).
+constexpr auto kPublishInterval = std::chrono::milliseconds(40);
+constexpr int kDefaultDebounceMs = 80;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+SimulationController::SimulationController(QObject* parent) : QObject(parent) {
+  setObjectName("simulationController");
+  qRegisterMetaType<dirac::ui::SnapshotPtr>();
+  debounce_.setSingleShot(true);
+  debounce_.setInterval(kDefaultDebounceMs);
+  connect(&debounce_, &QTimer::timeout, this, &SimulationController::Submit);
+  worker_ = std::thread([this] { WorkerLoop(); });
+}
+
+SimulationController::~SimulationController() {
+  stopping_ = true;
+  wanted_run_ = 0;
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void SimulationController::LoadScenario(dirac::Scenario scenario) {
+  debounce_.stop();
+  scenario_ = std::move(scenario);
+  ++scenario_id_;
+  system_.reset();
+  latest_.reset();
+  Submit();
+}
+
+bool SimulationController::SetValue(const QString& name, double value) {
+  if (!has_scenario()) return false;
+  try {
+    dirac::ApplyOverride(scenario_, name.toStdString(), value);
+  } catch (const dirac::Error& e) {
+    emit failed(QString::fromStdString(e.what()));
+    return false;
+  }
+  wanted_run_ = ++run_;  // cancel the running job now; the new one starts after the debounce
+  SetBusy(true);
+  debounce_.start();
+  return true;
+}
+
+void SimulationController::Restart() {
+  if (!has_scenario()) return;
+  debounce_.stop();
+  Submit();
+}
+
+void SimulationController::Cancel() {
+  debounce_.stop();
+  wanted_run_ = ++run_;
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+  }
+  SetBusy(false);
+}
+
+void SimulationController::Submit() {
+  if (!has_scenario()) return;
+  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_)};
+  wanted_run_ = job.run;
+  {
+    std::lock_guard lock(mutex_);
+    pending_ = std::move(job);
+  }
+  wake_.notify_one();
+  SetBusy(true);
+}
+
+void SimulationController::SetBusy(bool busy) {
+  if (busy_ == busy) return;
+  busy_ = busy;
+  emit busyChanged(busy);
+}
+
+bool SimulationController::Superseded(std::uint64_t run) const {
+  return stopping_ || wanted_run_.load() != run;
+}
+
+void SimulationController::WorkerLoop() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
+      if (stopping_) return;
+      job = std::move(*pending_);
+      pending_.reset();
+    }
+    RunJob(job);
+  }
+}
+
+void SimulationController::RunJob(const Job& job) {
+  const auto start = Clock::now();
+  try {
+    if (worker_scenario_id_ != job.scenario_id || !worker_system_) {
+      worker_system_.reset();
+      worker_system_ = dirac::LagrangeDiracSystem::Derive(*job.scenario);
+      worker_scenario_id_ = job.scenario_id;
+      QMetaObject::invokeMethod(
+          this,
+          [this, id = job.scenario_id, system = worker_system_] { OnSystemDerived(id, system); },
+          Qt::QueuedConnection);
+    }
+    if (Superseded(job.run)) return;
+
+    const dirac::SimulationInput input = dirac::SimulationInput::FromScenario(*job.scenario);
+    auto make_snapshot = [&](std::shared_ptr<const dirac::Trajectory> trajectory) {
+      auto snapshot = std::make_shared<SimulationSnapshot>();
+      snapshot->run = job.run;
+      snapshot->scenario = job.scenario_id;
+      snapshot->trajectory = std::move(trajectory);
+      snapshot->parameters = input.parameters;
+      snapshot->t_end = input.spec.t_end;
+      snapshot->wall_seconds = SecondsSince(start);
+      return snapshot;
+    };
+    auto publish = [this](std::shared_ptr<SimulationSnapshot> snapshot) {
+      QMetaObject::invokeMethod(
+          this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); },
+          Qt::QueuedConnection);
+    };
+
+    auto last_publish = start;
+    Clock::duration interval = kPublishInterval;
+    const dirac::SimulationProgress progress = [&](const dirac::Trajectory& so_far) {
+      if (Superseded(job.run)) return false;
+      if (Clock::now() - last_publish >= interval) {
+        const auto copy_start = Clock::now();
+        publish(make_snapshot(std::make_shared<const dirac::Trajectory>(so_far)));
+        last_publish = Clock::now();
+        // Copying grows with the run; keep it under ~10% of the worker's time.
+        interval = std::max<Clock::duration>(kPublishInterval, 10 * (last_publish - copy_start));
+      }
+      return true;
+    };
+
+    dirac::SimulationReport report;
+    dirac::Trajectory result = dirac::Simulate(*worker_system_, input, progress, &report);
+    if (report.cancelled || Superseded(job.run)) return;
+    auto snapshot = make_snapshot(std::make_shared<const dirac::Trajectory>(std::move(result)));
+    snapshot->complete = true;
+    snapshot->report = report;
+    publish(std::move(snapshot));
+  } catch (const dirac::Error& e) {
+    const QString message = QString::fromStdString(e.what());
+    QMetaObject::invokeMethod(
+        this, [this, run = job.run, message] { OnFailed(run, message); }, Qt::QueuedConnection);
+  } catch (const std::exception& e) {
+    const QString message = QStringLiteral("Internal error: %1").arg(e.what());
+    QMetaObject::invokeMethod(
+        this, [this, run = job.run, message] { OnFailed(run, message); }, Qt::QueuedConnection);
+  }
+}
+
+void SimulationController::OnSystemDerived(
+    std::uint64_t scenario_id, std::shared_ptr<const dirac::LagrangeDiracSystem> system) {
+  if (scenario_id != scenario_id_) return;  // a newer scenario was loaded meanwhile
+  system_ = std::move(system);
+  emit systemReady();
+}
+
+void SimulationController::OnSnapshot(SnapshotPtr snapshot) {
+  if (snapshot->run != run_ || snapshot->scenario != scenario_id_) return;  // stale
+  latest_ = snapshot;
+  if (snapshot->complete) SetBusy(false);
+  emit snapshotReady(snapshot);
+}
+
+void SimulationController::OnFailed(std::uint64_t run, const QString& message) {
+  if (run != run_) return;
+  SetBusy(false);
+  emit failed(message);
+}
+
+}  // namespace dirac::ui

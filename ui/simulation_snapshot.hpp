@@ -1,0 +1,37 @@
+#pragma once
+/// @file simulation_snapshot.hpp
+/// An immutable result of one simulation run, published by SimulationController to the GUI.
+
+#include <QMetaType>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "dirac/simulation.hpp"
+#include "dirac/trajectory.hpp"
+
+namespace dirac::ui {
+
+/// What the GUI reads: never mutated after publication, so it may be shared freely.
+struct SimulationSnapshot {
+  std::uint64_t run = 0;       ///< id of the run that produced it (increases with each restart)
+  std::uint64_t scenario = 0;  ///< id of the loaded scenario (increases with each load)
+  std::shared_ptr<const dirac::Trajectory> trajectory;  ///< samples computed so far
+  std::vector<double> parameters;  ///< parameter values of the run, in the system's order
+  double t_end = 0.0;              ///< requested final time [s]
+  bool complete = false;           ///< true once the whole span [0, t_end] is computed
+  dirac::SimulationReport report;  ///< diagnostics; meaningful when complete
+  double wall_seconds = 0.0;       ///< wall-clock time the run took so far [s]
+
+  /// Last sampled time, 0 for an empty trajectory [s].
+  double last_time() const {
+    return trajectory && !trajectory->empty() ? trajectory->at(trajectory->num_rows() - 1, 0) : 0.0;
+  }
+};
+
+using SnapshotPtr = std::shared_ptr<const SimulationSnapshot>;
+
+}  // namespace dirac::ui
+
+Q_DECLARE_METATYPE(dirac::ui::SnapshotPtr)

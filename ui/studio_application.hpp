@@ -1,0 +1,44 @@
+#pragma once
+/// @file studio_application.hpp
+/// Application-wide setup and the dirac-studio command line.
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QApplication;
+
+namespace dirac::ui {
+
+/// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]`
+struct StudioOptions {
+  QString scenario_path;          ///< empty: DefaultScenarioPath()
+  std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
+  QString screenshot;             ///< save a PNG of the window and exit
+  QStringList overrides;          ///< NAME=VALUE, applied in order after loading
+  QSize window_size{1600, 1000};  ///< initial window size [px]
+};
+
+/// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before
+/// creating widgets. Call once after constructing the QApplication.
+void ConfigureApplication(QApplication& app);
+
+/// True if the command line asks for --help or --version (answered without a GUI).
+bool IsInformationRequest(int argc, const char* const* argv);
+
+/// Parses the command line (`arguments` includes the program name). On --help/--version prints
+/// and returns nothing with *exit_code = 0; on a bad argument returns nothing, *error set and
+/// *exit_code = 2.
+std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QString* error,
+                                                int* exit_code);
+
+/// The shipped scenarios folder: DIRAC_SCENARIO_DIR of the build, else next to the executable
+/// (../scenarios, ../share/dirac-studio/scenarios), else ./scenarios.
+QString ScenarioDirectory();
+
+/// ScenarioDirectory()/heisenberg.yaml.
+QString DefaultScenarioPath();
+
+}  // namespace dirac::ui
