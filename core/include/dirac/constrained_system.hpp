@@ -63,6 +63,9 @@ struct ConstraintChain {
   std::size_t final_rank = 0;            ///< rank of Omega on E_f
   bool symplectic = false;               ///< Omega restricted to E_f is nondegenerate
   bool configuration_dynamics_unique = false;  ///< every gauge direction is fibre-only
+  /// rank Omega_f + #gauge = rank E_f: Omega_f descends to a symplectic form on E_f / gauge
+  /// (e.g. Lagrangians linear in velocity: symplectic on Q once the fibre gauge is quotiented).
+  bool symplectic_modulo_gauge = false;
   std::vector<std::string> final_constraints;  ///< all equations of M_f in M_0
   std::vector<std::string> validity_conditions;  ///< symbolic pivots: verdict holds where != 0
   std::vector<GaugeDirection> gauge;

@@ -44,7 +44,10 @@ std::string FormatChain(const ConstraintChain& c) {
   out << "\n";
   for (const auto& f : c.final_constraints) out << "  " << f << "\n";
   out << "Omega on E_f: rank " << c.final_rank << " — "
-      << (c.symplectic ? "symplectic" : "presymplectic (degenerate)") << "\n";
+      << (c.symplectic ? "symplectic" : "presymplectic (degenerate)");
+  if (!c.symplectic && c.symplectic_modulo_gauge)
+    out << "; symplectic on the quotient by the gauge directions";
+  out << "\n";
   out << "Gauge (ker Omega ∩ E_f): " << c.gauge.size() << " free function(s)";
   if (!c.gauge.empty())
     out << (c.configuration_dynamics_unique
@@ -111,6 +114,7 @@ std::string ChainToJson(const ConstraintChain& c) {
   out << YAML::Key << "symplectic" << YAML::Value << c.symplectic;
   out << YAML::Key << "configuration_dynamics_unique" << YAML::Value
       << c.configuration_dynamics_unique;
+  out << YAML::Key << "symplectic_modulo_gauge" << YAML::Value << c.symplectic_modulo_gauge;
   out << YAML::Key << "final_constraints" << YAML::Value;
   strings(c.final_constraints);
   out << YAML::Key << "validity_conditions" << YAML::Value;

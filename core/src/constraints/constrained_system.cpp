@@ -182,7 +182,9 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
         throw ModelError("constraint algorithm, step " + std::to_string(k + 1) + ": the constraint " +
                          Print(phi) + " = 0 is not linear in any remaining coordinate; " +
                          "cannot parametrise M_" + std::to_string(k + 1));
-      if (state_dependent) chain.validity_conditions.push_back(Print(coefficient) + " != 0");
+      if (state_dependent)
+        chain.validity_conditions.push_back(Print(GiNaC::numer(coefficient)) + " != 0  (solving for " +
+                                            data.z_names[j] + ")");
       const ex value = Simplify(z[j] - phi / coefficient);
       step.solved_as.push_back(data.z_names[j] + " = " + Print(value));
       for (auto& [var, expr] : elimination) expr = Simplify(expr.subs(GiNaC::lst{z[j]}, GiNaC::lst{value}));
@@ -245,8 +247,14 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   constraints::RowEchelon echelon = ReduceRows(omega_f);
   chain.final_rank = echelon.rank();
   chain.symplectic = basis.cols() > 0 && echelon.rank() == basis.cols();
-  for (const auto& p : echelon.pivots)
-    if (!GiNaC::is_a<GiNaC::numeric>(p)) chain.validity_conditions.push_back(Print(p) + " != 0");
+  chain.symplectic_modulo_gauge = false;  // set below once the gauge is known
+  // The product of the elimination pivots is an r x r minor of Omega_f: the rank holds where
+  // its numerator does not vanish.
+  ex minor = 1;
+  for (const auto& p : echelon.pivots) minor *= p;
+  minor = GiNaC::numer(Simplify(minor));
+  if (!GiNaC::is_a<GiNaC::numeric>(minor))
+    chain.validity_conditions.push_back(Print(GiNaC::factor(minor)) + " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
   // Columns are taken in reverse order so that the free unknowns (the gauge parameters) are, where
@@ -307,6 +315,7 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   }
   chain.configuration_dynamics_unique = true;
   for (const auto& g : chain.gauge) chain.configuration_dynamics_unique &= g.fibre_only;
+  chain.symplectic_modulo_gauge = chain.final_rank + chain.gauge.size() == basis.cols();
 
   // z' = rho xi, printed with the free functions, integrated with their chosen values.
   GiNaC::exmap gauge_map;
