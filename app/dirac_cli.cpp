@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "dirac/constrained_system.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
-#include "dirac/constrained_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation.hpp"

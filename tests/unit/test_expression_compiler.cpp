@@ -320,8 +320,8 @@ TEST(CompiledFunction, HandBuiltTapeEvaluates) {
   using Op = TapeInstruction::Op;
   // out0 = x^-2 - y, out1 = atan2(y, x)
   std::vector<TapeInstruction> tape = {
-      {Op::kInput, 0, 0, 0, 0.0}, {Op::kInput, 1, 1, 0, 0.0}, {Op::kPowInt, 2, 0, -2, 0.0},
-      {Op::kSub, 2, 2, 1, 0.0},   {Op::kAtan2, 3, 1, 0, 0.0},
+      {Op::kInput, 0, 0, 0}, {Op::kInput, 1, 1, 0}, {Op::kPowInt, 2, 0, -2},
+      {Op::kSub, 2, 2, 1},   {Op::kAtan2, 3, 1, 0},
   };
   const CompiledFunction f(2, tape, {2, 3}, 4);
   EXPECT_EQ(f.scratch_size(), 4u);
@@ -332,10 +332,10 @@ TEST(CompiledFunction, HandBuiltTapeEvaluates) {
 
 TEST(CompiledFunction, ConstructorRejectsMalformedTapes) {
   using Op = TapeInstruction::Op;
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 1, 0, 0.0}}, {0}, 1), Error);  // bad input
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 1, 0, 0, 0.0}}, {0}, 1), Error);  // bad dst
-  EXPECT_THROW(CompiledFunction(1, {{Op::kNeg, 0, 3, 0, 0.0}}, {0}, 1), Error);    // bad operand
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 0, 0, 0.0}}, {2}, 1), Error);  // bad output
+  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 1, 0}}, {0}, 1), Error);  // bad input
+  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 1, 0, 0}}, {0}, 1), Error);  // bad dst
+  EXPECT_THROW(CompiledFunction(1, {{Op::kNeg, 0, 3, 0}}, {0}, 1), Error);    // bad operand
+  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 0, 0}}, {2}, 1), Error);  // bad output
 }
 
 }  // namespace

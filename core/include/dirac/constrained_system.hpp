@@ -25,11 +25,11 @@ namespace dirac {
 
 /// One submanifold M_k of the chain.
 struct ConstraintStep {
-  std::size_t index = 0;       ///< k
-  std::size_t dimension = 0;   ///< dim M_k
-  std::size_t tangent_sections = 0;     ///< rank of E_k = rho^-1(T M_k)
-  std::size_t orthogonal_dimension = 0; ///< dim (E_k)^perp; its elements give the new constraints
-  std::vector<std::string> new_constraints;        ///< equations defining M_{k+1} in M_k ("= 0")
+  std::size_t index = 0;                 ///< k
+  std::size_t dimension = 0;             ///< dim M_k
+  std::size_t tangent_sections = 0;      ///< rank of E_k = rho^-1(T M_k)
+  std::size_t orthogonal_dimension = 0;  ///< dim (E_k)^perp; its elements give the new constraints
+  std::vector<std::string> new_constraints;  ///< equations defining M_{k+1} in M_k ("= 0")
   std::vector<std::string> new_constraints_latex;
   std::vector<std::string> solved_as;  ///< how each was used to parametrise M_{k+1}: "v3 = 0"
 };
@@ -58,15 +58,15 @@ struct ConstraintChain {
   std::vector<std::string> coordinates;  ///< coordinates of M_0
   std::vector<ConstraintStep> steps;     ///< steps[k] describes M_k
   ChainOutcome outcome = ChainOutcome::kStabilized;
-  std::string verdict;                   ///< one human sentence
+  std::string verdict;  ///< one human sentence
   std::size_t final_dimension = 0;
-  std::size_t final_rank = 0;            ///< rank of Omega on E_f
-  bool symplectic = false;               ///< Omega restricted to E_f is nondegenerate
+  std::size_t final_rank = 0;                  ///< rank of Omega on E_f
+  bool symplectic = false;                     ///< Omega restricted to E_f is nondegenerate
   bool configuration_dynamics_unique = false;  ///< every gauge direction is fibre-only
   /// rank Omega_f + #gauge = rank E_f: Omega_f descends to a symplectic form on E_f / gauge
   /// (e.g. Lagrangians linear in velocity: symplectic on Q once the fibre gauge is quotiented).
   bool symplectic_modulo_gauge = false;
-  std::vector<std::string> final_constraints;  ///< all equations of M_f in M_0
+  std::vector<std::string> final_constraints;    ///< all equations of M_f in M_0
   std::vector<std::string> validity_conditions;  ///< symbolic pivots: verdict holds where != 0
   std::vector<GaugeDirection> gauge;
   std::vector<DerivedEquation> dynamics;  ///< z' = f(z, lambda) on M_f

@@ -122,8 +122,9 @@ Scenario ParseScenario(const std::string& yaml_text, const std::string& origin);
 std::string SaveScenarioToString(const Scenario& scenario);
 
 /// Applies a `--set NAME=VALUE` override. NAME may be a parameter, a coordinate (its initial
-/// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of t_end, output_step, rtol, atol,
-/// stabilization. Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
+/// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of
+/// t_end, output_step, rtol, atol, stabilization. Throws ScenarioError naming NAME if it is unknown
+/// or VALUE is not a number.
 void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 
 /// Sets the formulation by its file name (auto, lagrange_dirac, constraint_algorithm,

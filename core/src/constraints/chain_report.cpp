@@ -9,10 +9,14 @@ namespace {
 
 const char* OutcomeName(ChainOutcome outcome) {
   switch (outcome) {
-    case ChainOutcome::kStabilized: return "stabilized";
-    case ChainOutcome::kEmpty: return "empty";
-    case ChainOutcome::kIsolatedPoints: return "isolated_points";
-    case ChainOutcome::kNotStabilized: return "not_stabilized";
+    case ChainOutcome::kStabilized:
+      return "stabilized";
+    case ChainOutcome::kEmpty:
+      return "empty";
+    case ChainOutcome::kIsolatedPoints:
+      return "isolated_points";
+    case ChainOutcome::kNotStabilized:
+      return "not_stabilized";
   }
   return "unknown";
 }
@@ -28,8 +32,8 @@ std::string FormatChain(const ConstraintChain& c) {
   for (const auto& step : c.steps) {
     out << "  M_" << step.index << ": dim " << step.dimension;
     if (step.tangent_sections || step.orthogonal_dimension)
-      out << ", rank rho^-1(TM_" << step.index << ") = " << step.tangent_sections << ", dim ⊥ = "
-          << step.orthogonal_dimension;
+      out << ", rank rho^-1(TM_" << step.index << ") = " << step.tangent_sections
+          << ", dim ⊥ = " << step.orthogonal_dimension;
     out << "\n";
     for (std::size_t k = 0; k < step.new_constraints.size(); ++k) {
       out << "      new constraint: " << step.new_constraints[k];
@@ -56,8 +60,7 @@ std::string FormatChain(const ConstraintChain& c) {
   out << "\n";
   for (const auto& g : c.gauge) {
     out << "  " << g.name << " along (";
-    for (std::size_t i = 0; i < g.components.size(); ++i)
-      out << (i ? ", " : "") << g.components[i];
+    for (std::size_t i = 0; i < g.components.size(); ++i) out << (i ? ", " : "") << g.components[i];
     out << ")" << (g.fibre_only ? " [fibre only]" : " [moves configuration]")
         << ", integrated with " << g.name << " = " << g.value << "\n";
   }
@@ -69,8 +72,8 @@ std::string FormatChain(const ConstraintChain& c) {
   out << "Dynamics on M_f:\n";
   for (const auto& eq : c.dynamics) out << "  " << eq.label << " = " << eq.text << "\n";
   out << "Numeric cross-check: " << c.check.points << " points sampled on M_f, ranks "
-      << (c.check.ranks_agree ? "agree" : "DISAGREE") << " with the symbolic verdict, max |phi| = "
-      << c.check.max_constraint_value << "\n";
+      << (c.check.ranks_agree ? "agree" : "DISAGREE")
+      << " with the symbolic verdict, max |phi| = " << c.check.max_constraint_value << "\n";
   for (const auto& m : c.check.messages) out << "  " << m << "\n";
   return out.str();
 }

@@ -1,7 +1,7 @@
 #include "dirac/constrained_system.hpp"
 
-#include <Eigen/Dense>
 #include <ginac/ginac.h>
+#include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
@@ -17,12 +17,12 @@
 
 namespace dirac {
 
-using GiNaC::ex;
-using GiNaC::matrix;
-using GiNaC::symbol;
 using constraints::NullSpace;
 using constraints::ReduceRows;
 using constraints::Simplify;
+using GiNaC::ex;
+using GiNaC::matrix;
+using GiNaC::symbol;
 
 namespace {
 
@@ -49,10 +49,10 @@ matrix Mul(const matrix& a, const matrix& b) { return a.mul(b); }
 
 // One recorded step of the algorithm, kept for the numeric cross-check.
 struct StepRecord {
-  GiNaC::exmap elimination;  // parametrisation of M_k
-  matrix tangency;           // d(Phi_k) rho on M_k (rows: constraints so far; may be 0 x K)
-  unsigned tangent_rank = 0; // dim E_k
-  unsigned orthogonal = 0;   // dim E_k^perp
+  GiNaC::exmap elimination;   // parametrisation of M_k
+  matrix tangency;            // d(Phi_k) rho on M_k (rows: constraints so far; may be 0 x K)
+  unsigned tangent_rank = 0;  // dim E_k
+  unsigned orthogonal = 0;    // dim E_k^perp
   bool has_new = false;
 };
 
@@ -61,16 +61,16 @@ struct StepRecord {
 struct ConstrainedSystem::Impl {
   constraints::PresymplecticData data;
   ConstraintChain chain;
-  GiNaC::exmap elimination;            // eliminated z -> expression in the free coordinates
-  std::vector<unsigned> free_index;    // y = z[free_index]
-  std::vector<ex> found_constraints;   // every phi as found, in z
+  GiNaC::exmap elimination;           // eliminated z -> expression in the free coordinates
+  std::vector<unsigned> free_index;   // y = z[free_index]
+  std::vector<ex> found_constraints;  // every phi as found, in z
   std::vector<StepRecord> records;
-  matrix omega_e, alpha;               // Omega on E (K x K), alpha = rho^T dH (K x 1)
+  matrix omega_e, alpha;  // Omega on E (K x K), alpha = rho^T dH (K x 1)
   std::vector<symbol> gauge_symbols;
   std::vector<ex> gauge_values;
-  std::vector<ex> rates;               // z' on M_f (N), gauge substituted
-  std::vector<ex> multipliers;         // Lagrange–Dirac multipliers (m)
-  std::vector<ex> dynamics_residual;   // rho^T (Omega^T z' - dH), identically 0 on M_f
+  std::vector<ex> rates;              // z' on M_f (N), gauge substituted
+  std::vector<ex> multipliers;        // Lagrange–Dirac multipliers (m)
+  std::vector<ex> dynamics_residual;  // rho^T (Omega^T z' - dH), identically 0 on M_f
   bool integrable = false;
 
   CompiledFunction free_rates, free_jacobian, outputs;
@@ -102,8 +102,8 @@ namespace {
 // Picks the coordinate to solve phi = 0 for: linear in it with a coefficient free of every
 // coordinate (preferring the last coordinates), else linear with a state-dependent coefficient
 // (returned in `condition`, the verdict then holds where it is nonzero).
-int ChooseElimination(const ex& phi, const std::vector<symbol>& z,
-                      const GiNaC::exmap& eliminated, ex* coefficient, bool* state_dependent) {
+int ChooseElimination(const ex& phi, const std::vector<symbol>& z, const GiNaC::exmap& eliminated,
+                      ex* coefficient, bool* state_dependent) {
   for (int pass = 0; pass < 2; ++pass) {
     for (int j = static_cast<int>(z.size()) - 1; j >= 0; --j) {
       if (eliminated.count(z[j]) || !phi.has(z[j])) continue;
@@ -179,15 +179,17 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
       bool state_dependent = false;
       const int j = ChooseElimination(phi, z, elimination, &coefficient, &state_dependent);
       if (j < 0)
-        throw ModelError("constraint algorithm, step " + std::to_string(k + 1) + ": the constraint " +
-                         Print(phi) + " = 0 is not linear in any remaining coordinate; " +
+        throw ModelError("constraint algorithm, step " + std::to_string(k + 1) +
+                         ": the constraint " + Print(phi) +
+                         " = 0 is not linear in any remaining coordinate; " +
                          "cannot parametrise M_" + std::to_string(k + 1));
       if (state_dependent)
-        chain.validity_conditions.push_back(Print(GiNaC::numer(coefficient)) + " != 0  (solving for " +
-                                            data.z_names[j] + ")");
+        chain.validity_conditions.push_back(Print(GiNaC::numer(coefficient)) +
+                                            " != 0  (solving for " + data.z_names[j] + ")");
       const ex value = Simplify(z[j] - phi / coefficient);
       step.solved_as.push_back(data.z_names[j] + " = " + Print(value));
-      for (auto& [var, expr] : elimination) expr = Simplify(expr.subs(GiNaC::lst{z[j]}, GiNaC::lst{value}));
+      for (auto& [var, expr] : elimination)
+        expr = Simplify(expr.subs(GiNaC::lst{z[j]}, GiNaC::lst{value}));
       elimination[z[j]] = value;
     }
     chain.steps.push_back(step);
@@ -254,7 +256,8 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   for (const auto& p : echelon.pivots) minor *= p;
   minor = GiNaC::numer(Simplify(minor));
   if (!GiNaC::is_a<GiNaC::numeric>(minor))
-    chain.validity_conditions.push_back(Print(GiNaC::factor(minor)) + " != 0  (rank of Omega on E_f)");
+    chain.validity_conditions.push_back(Print(GiNaC::factor(minor)) +
+                                        " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
   // Columns are taken in reverse order so that the free unknowns (the gauge parameters) are, where
@@ -411,8 +414,8 @@ void ConstrainedSystem::Impl::CrossCheck() {
         const Eigen::MatrixXd basis = null_space(tangency, K);
         const unsigned tangent_rank = static_cast<unsigned>(basis.cols());
         const Eigen::MatrixXd f = basis.transpose() * omega_e_num;
-        const Eigen::MatrixXd perp = basis.cols() == 0 ? Eigen::MatrixXd::Identity(K, K)
-                                                       : null_space(f, K);
+        const Eigen::MatrixXd perp =
+            basis.cols() == 0 ? Eigen::MatrixXd::Identity(K, K) : null_space(f, K);
         std::ostringstream where;
         where << "at sample point " << p + 1;
         if (tangent_rank != rec.tangent_rank || perp.cols() != rec.orthogonal) {
@@ -530,8 +533,7 @@ std::vector<double> ConstrainedSystem::ConstraintCovectors(
   std::vector<double> out;
   for (unsigned r = 0; r < d.constraint_forms.rows(); ++r)
     for (unsigned i = 0; i < d.constraint_forms.cols(); ++i)
-      out.push_back(GiNaC::ex_to<GiNaC::numeric>(
-                        GiNaC::evalf(d.constraint_forms(r, i).subs(point)))
+      out.push_back(GiNaC::ex_to<GiNaC::numeric>(GiNaC::evalf(d.constraint_forms(r, i).subs(point)))
                         .to_double());
   return out;
 }
@@ -541,8 +543,8 @@ std::vector<DerivedEquation> ConstrainedSystem::Equations(EquationFormat format)
   std::vector<DerivedEquation> out;
   out.push_back({"H", Print(s.data.hamiltonian, format)});
   for (const auto& step : s.chain.steps) {
-    const auto& list = format == EquationFormat::kLatex ? step.new_constraints_latex
-                                                        : step.new_constraints;
+    const auto& list =
+        format == EquationFormat::kLatex ? step.new_constraints_latex : step.new_constraints;
     for (const auto& c : list) out.push_back({"M_" + std::to_string(step.index + 1), c});
   }
   for (const auto& eq : s.chain.dynamics) out.push_back(eq);
@@ -555,8 +557,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
                                        const SimulationProgress& progress,
                                        SimulationReport* report_out) const {
   const Impl& s = *impl_;
-  if (!s.integrable)
-    throw ModelError("nothing to integrate: " + s.chain.verdict);
+  if (!s.integrable) throw ModelError("nothing to integrate: " + s.chain.verdict);
   const SimulationSpec& spec = input.spec;
   const std::size_t ny = s.free_index.size();
   const std::size_t P = s.data.parameters.size();
@@ -573,8 +574,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   std::copy(input.parameters.begin(), input.parameters.end(), in.begin() + 1 + ny);
   std::vector<double> y0(ny), yp0(ny, 0.0);
   for (std::size_t k = 0; k < ny; ++k) y0[k] = z0[s.free_index[k]];
-  std::vector<double> scratch(std::max({s.free_rates.scratch_size(), s.free_jacobian.scratch_size(),
-                                        s.outputs.scratch_size()}));
+  std::vector<double> scratch(std::max(
+      {s.free_rates.scratch_size(), s.free_jacobian.scratch_size(), s.outputs.scratch_size()}));
   auto load = [&](double t, const double* y) {
     in[0] = t;
     std::copy(y, y + ny, in.begin() + 1);

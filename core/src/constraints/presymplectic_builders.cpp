@@ -48,8 +48,8 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   matrix forms(m, n);
   for (unsigned r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
-    const ex form = symbolic::ParseExpression(spec.form, data.table,
-                                              {s.source_file, spec.where.line, spec.name + ".form"});
+    const ex form = symbolic::ParseExpression(
+        spec.form, data.table, {s.source_file, spec.where.line, spec.name + ".form"});
     ex rebuilt = 0;
     for (unsigned i = 0; i < n; ++i) {
       forms(r, i) = Simplify(form.diff(v[i]));

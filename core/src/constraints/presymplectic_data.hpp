@@ -13,7 +13,7 @@ namespace dirac::constraints {
 struct PresymplecticData {
   std::string formulation;
   GiNaC::symbol t{"t"};
-  std::vector<GiNaC::symbol> z;        ///< coordinates of M (N)
+  std::vector<GiNaC::symbol> z;  ///< coordinates of M (N)
   std::vector<std::string> z_names;
   std::vector<bool> is_configuration;  ///< z_i is a configuration coordinate q (not v or p)
   std::vector<GiNaC::symbol> parameters;

@@ -9,10 +9,10 @@ namespace dirac::constraints {
 
 /// Result of Gauss–Jordan elimination over the field of rational functions of the symbols.
 struct RowEchelon {
-  GiNaC::matrix reduced;               ///< reduced row echelon form
-  std::vector<unsigned> pivot_columns; ///< one per nonzero row
-  std::vector<GiNaC::ex> pivots;       ///< the pivot values before normalisation (generic
-                                       ///< rank holds where all are nonzero)
+  GiNaC::matrix reduced;                ///< reduced row echelon form
+  std::vector<unsigned> pivot_columns;  ///< one per nonzero row
+  std::vector<GiNaC::ex> pivots;        ///< the pivot values before normalisation (generic
+                                        ///< rank holds where all are nonzero)
   unsigned rank() const { return static_cast<unsigned>(pivot_columns.size()); }
 };
 

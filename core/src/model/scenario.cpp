@@ -14,11 +14,16 @@ namespace dirac {
 namespace {
 
 bool ParseFormulation(const std::string& f, Formulation* out) {
-  if (f == "auto") *out = Formulation::kAuto;
-  else if (f == "lagrange_dirac") *out = Formulation::kLagrangeDirac;
-  else if (f == "constraint_algorithm") *out = Formulation::kConstraintAlgorithm;
-  else if (f == "vakonomic") *out = Formulation::kVakonomic;
-  else return false;
+  if (f == "auto")
+    *out = Formulation::kAuto;
+  else if (f == "lagrange_dirac")
+    *out = Formulation::kLagrangeDirac;
+  else if (f == "constraint_algorithm")
+    *out = Formulation::kConstraintAlgorithm;
+  else if (f == "vakonomic")
+    *out = Formulation::kVakonomic;
+  else
+    return false;
   return true;
 }
 
@@ -119,7 +124,7 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
              "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic)");
   }
   // Momentum symbols are always declared so a scenario can switch formulation (--formulation).
-  const bool vakonomic = true;
+  constexpr bool vakonomic = true;
 
   const YAML::Node coordinates = r.Required(root, "coordinates");
   if (!coordinates.IsSequence() || coordinates.size() == 0)
@@ -213,7 +218,8 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
       g.name = r.String(r.Required(node, "name"), "name");
       g.value = r.String(r.Required(node, "value"), g.name + ".value");
       g.where.line = r.Line(node);
-      if (!symbolic::IsValidIdentifier(g.name)) r.Fail(node, g.name, "gauge name must be an identifier");
+      if (!symbolic::IsValidIdentifier(g.name))
+        r.Fail(node, g.name, "gauge name must be an identifier");
       s.gauge.push_back(g);
     }
   }
@@ -340,8 +346,8 @@ std::string SaveScenarioToString(const Scenario& s) {
         << c.initial << YAML::Key << "initial_velocity" << YAML::Value << c.initial_velocity;
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
     if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
-      out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key
-          << "initial_momentum" << YAML::Value << c.initial_momentum;
+      out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key << "initial_momentum"
+          << YAML::Value << c.initial_momentum;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -415,6 +421,10 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
     }
     if (c.velocity == name) {
       c.initial_velocity = value;
+      return;
+    }
+    if (c.momentum == name) {
+      c.initial_momentum = value;
       return;
     }
   }
