@@ -1,14 +1,18 @@
 #pragma once
 /// @file lagrange_dirac_system.hpp
 /// The Lagrange–d'Alembert–Dirac equations (seed D §3.2, eq (29)) derived symbolically from a
-/// scenario, and their compiled numeric form as an index-1 DAE for IDAS.
+/// scenario, and their compiled numeric form as an index-1 DAE for IDAS. The same derivation
+/// covers Euler–Lagrange equations on a Lie algebroid E -> Q (seed L §3.1 eq (17), with
+/// constraints the Euler–Poincaré–Suslov / Lagrange–Dirac form of seed D §4.4, §6.2): TQ is the
+/// algebroid with anchor rho = identity and zero structure functions.
 ///
-/// Unknowns y = (q, v, mu) with n coordinates and m constraints. Residual F(t, y, y') = 0:
-///   F_q  = q' - v                                                        (second-order condition)
-///   F_v  = d/dt(dL/dv) - dL/dq - D1D2L (q' - v) - mu_r omega^r           (eq (29), first row)
-///   F_mu = dg/dq v + dg/dv v' + alpha g,  g^r = <omega^r(q), v>          (differentiated
-///   constraint)
-/// d/dt(dL/dv) is expanded by the chain rule, so F is affine in (q', v') and mu is algebraic.
+/// Unknowns (q, y, mu): n base coordinates, k fibre coordinates (k = n, y = v on TQ), m
+/// constraints. Residual F(t, ., .') = 0:
+///   F_q  = q' - rho(q) y                                         (admissibility / second order)
+///   F_y  = d/dt(dL/dy_A) - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C - mu_r A^r_A
+///          (on TQ also - D1D2L (q' - v), eq (29))
+///   F_mu = d/dt g^r (on q' = rho y) + alpha g^r,  g^r = <A^r(q), y>      (index-1 constraint)
+/// d/dt(dL/dy) is expanded by the chain rule, so F is affine in (q', y') and mu is algebraic.
 /// The original constraint g = 0 is an invariant; its value is reported as a residual.
 
 #include <cstddef>
@@ -23,20 +27,22 @@
 namespace dirac {
 
 /// Position of each block in the input vector shared by all compiled functions:
-/// [t, q(n), v(n), mu(m), q'(n), v'(n), parameters(P), alpha], alpha = Baumgarte rate.
+/// [t, q(n), y(k), mu(m), q'(n), y'(k), parameters(P), alpha], alpha = Baumgarte rate.
+/// (On TQ, k = n and y = v; the names v()/vdot() refer to the fibre block.)
 struct InputLayout {
   std::size_t n = 0, m = 0, num_parameters = 0;
+  std::size_t k = 0;  ///< fibre dimension
   std::size_t t() const { return 0; }
   std::size_t q() const { return 1; }
   std::size_t v() const { return 1 + n; }
-  std::size_t mu() const { return 1 + 2 * n; }
-  std::size_t qdot() const { return 1 + 2 * n + m; }
-  std::size_t vdot() const { return 1 + 3 * n + m; }
-  std::size_t parameters() const { return 1 + 4 * n + m; }
-  std::size_t stabilization() const { return 1 + 4 * n + m + num_parameters; }
-  std::size_t size() const { return 2 + 4 * n + m + num_parameters; }
-  /// Number of DAE unknowns, 2n + m.
-  std::size_t dae_size() const { return 2 * n + m; }
+  std::size_t mu() const { return 1 + n + k; }
+  std::size_t qdot() const { return 1 + n + k + m; }
+  std::size_t vdot() const { return 1 + 2 * n + k + m; }
+  std::size_t parameters() const { return 1 + 2 * n + 2 * k + m; }
+  std::size_t stabilization() const { return parameters() + num_parameters; }
+  std::size_t size() const { return stabilization() + 1; }
+  /// Number of DAE unknowns, n + k + m.
+  std::size_t dae_size() const { return n + k + m; }
 };
 
 /// A sparse matrix-valued compiled function: output k is entry (rows[k], cols[k]).
@@ -52,10 +58,13 @@ struct CompiledDae {
   CompiledFunction residual;           ///< F, dae_size() outputs
   CompiledSparseMatrix jacobian_y;     ///< dF/dy  (dae_size x dae_size), structural nonzeros only
   CompiledSparseMatrix jacobian_yp;    ///< dF/dy'
-  CompiledFunction energy;             ///< E_L = dL/dv . v - L, 1 output
-  CompiledFunction constraints;        ///< g^r(q, v), m outputs
-  CompiledFunction constraint_matrix;  ///< omega^r_i(q), m*n outputs, row-major
-  CompiledFunction mass_matrix;        ///< W_ij = d2L/dv^i dv^j, n*n outputs, row-major
+  CompiledFunction energy;             ///< E_L = dL/dy . y - L, 1 output
+  CompiledFunction constraints;        ///< g^r(q, y), m outputs
+  CompiledFunction constraint_matrix;  ///< A^r_A(q) (omega^r_i on TQ), m*k outputs, row-major
+  CompiledFunction mass_matrix;        ///< W_AB = d2L/dy^A dy^B, k*k outputs, row-major
+  CompiledFunction anchor;             ///< rho^i_A(q), n*k outputs, row-major
+  CompiledFunction body_velocity;      ///< reconstruction xi(q, y), 3 outputs (or none)
+  CompiledFunction fibre_momentum;     ///< dL/dy^A, k outputs
 };
 
 /// A Lagrangian system with nonholonomic constraints, derived from a Scenario.
@@ -92,8 +101,13 @@ class LagrangeDiracSystem : public Model {
                                           const std::vector<double>& parameters) const override;
 
   /// Names of the trajectory columns a simulation of this system produces:
-  /// t, q..., v..., multipliers..., E, residual_<constraint>...
+  /// t, q..., y... (v on TQ), multipliers..., E, residual_<constraint>..., then for a
+  /// reconstruction on SE2 its three names (x, y, theta), on SO3 R11..R33, orthogonality_error
+  /// and spatial_momentum_x/y/z (= R dL/dy).
   std::vector<std::string> TrajectoryColumns() const override;
+
+  /// The scenario's reconstruction request (group empty if none).
+  const ReconstructionSpec& reconstruction() const;
 
   struct Impl;
 

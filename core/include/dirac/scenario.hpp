@@ -54,8 +54,9 @@ struct Parameter {
   SourceLocation where;
 };
 
-/// A nonholonomic constraint <omega^r(q), v> = 0, written as an expression linear in the
-/// velocities (e.g. "vz - y*vx + x*vy"). Its multiplier is named `multiplier`.
+/// A nonholonomic constraint <omega^r(q), v> = 0 (on a Lie algebroid: <A^r(q), y> = 0),
+/// written as an expression linear in the velocities (fibre coordinates) (e.g. "vz - y*vx + x*vy").
+/// Its multiplier is named `multiplier`.
 struct ConstraintSpec {
   std::string name;        ///< used for the residual column "residual_<name>"
   std::string form;        ///< expression linear (homogeneous) in the velocities
@@ -89,6 +90,50 @@ struct PlotSpec {
   SourceLocation where;
 };
 
+/// A fibre coordinate y^A of a Lie algebroid E -> Q (the component along the section X_A).
+struct FibreCoordinate {
+  std::string name;
+  double initial = 0.0;
+  std::string unit;
+  SourceLocation where;
+};
+
+/// A symbolic term list "sum_k value_k * basis_k", basis named by coordinate or section.
+using Components = std::vector<std::pair<std::string, std::string>>;
+
+/// rho(X_section) = sum_i components_i d/dq^i.
+struct AnchorSpec {
+  std::string section;
+  Components components;
+  SourceLocation where;
+};
+
+/// [X_a, X_b] = sum_C value_C X_C (the structure functions C^C_ab(q)).
+struct BracketSpec {
+  std::string a, b;
+  Components value;
+  SourceLocation where;
+};
+
+/// Lie algebroid data (seed L §2.1): base coordinates are the scenario's coordinates; TQ is the
+/// case without this section (rho = identity, zero brackets). A Lie algebra has no coordinates.
+struct AlgebroidSpec {
+  bool present = false;
+  std::vector<FibreCoordinate> fibre;
+  std::vector<AnchorSpec> anchor;     ///< sections not listed have zero anchor
+  std::vector<BracketSpec> brackets;  ///< pairs not listed commute
+  SourceLocation where;
+};
+
+/// Reconstruction of the motion on a group from a body velocity (g' = g xi^, Lie group method).
+struct ReconstructionSpec {
+  std::string group;                       ///< "" (none), "SO3" or "SE2"
+  std::vector<std::string> body_velocity;  ///< 3 expressions: SO3 Omega; SE2 (u, v, omega)
+  std::vector<std::string> names;          ///< SE2: [x, y, theta] columns; SO3: prefix "R"
+  std::vector<double> initial;             ///< SE2: x, y, theta; SO3: 9 entries row-major
+  SourceLocation where;
+};
+
 /// A whole scenario file.
 struct Scenario {
   std::string source_file;  ///< path it was loaded from ("" if built in memory)
@@ -99,6 +144,8 @@ struct Scenario {
   std::string lagrangian;  ///< L(q, v; parameters, t)
   SourceLocation lagrangian_where;
   std::vector<ConstraintSpec> constraints;
+  AlgebroidSpec algebroid;
+  ReconstructionSpec reconstruction;
   Formulation formulation = Formulation::kAuto;
   std::vector<GaugeChoice> gauge;
   SimulationSpec simulation;

@@ -8,6 +8,7 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "geometry/lie_group.hpp"
 
 namespace dirac {
 
@@ -18,6 +19,11 @@ SimulationInput SimulationInput::FromScenario(const Scenario& scenario) {
     in.q0.push_back(c.initial);
     in.v0.push_back(c.initial_velocity);
     in.p0.push_back(c.initial_momentum);
+  }
+  // On a Lie algebroid the "velocities" are the fibre coordinates y^A.
+  if (scenario.algebroid.present) {
+    in.v0.clear();
+    for (const auto& y : scenario.algebroid.fibre) in.v0.push_back(y.initial);
   }
   in.spec = scenario.simulation;
   return in;
@@ -33,12 +39,14 @@ struct DaeContext {
   void Load(double t, const double* y, const double* yp) {
     const InputLayout& L = dae->layout;
     input[L.t()] = t;
-    std::copy(y, y + 2 * L.n + L.m, input.begin() + L.q());  // q, v, mu are contiguous
-    std::copy(yp, yp + 2 * L.n, input.begin() + L.qdot());   // q', v' are contiguous
+    std::copy(y, y + L.dae_size(), input.begin() + L.q());    // q, y, mu are contiguous
+    std::copy(yp, yp + L.n + L.k, input.begin() + L.qdot());  // q', y' are contiguous
   }
 };
 
 std::size_t Max(std::size_t a, std::size_t b) { return a > b ? a : b; }
+
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 }  // namespace
 
@@ -46,10 +54,12 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
                     const SimulationProgress& progress, SimulationReport* report_out) {
   const CompiledDae& dae = system.dae();
   const InputLayout& layout = dae.layout;
-  const std::size_t n = layout.n, m = layout.m, N = layout.dae_size();
-  if (input.q0.size() != n || input.v0.size() != n ||
+  const std::size_t n = layout.n, k = layout.k, m = layout.m, N = layout.dae_size();
+  if (input.q0.size() != n || input.v0.size() != k ||
       input.parameters.size() != layout.num_parameters)
-    throw ModelError("simulation input sizes do not match the system");
+    throw ModelError("simulation input sizes do not match the system (" + std::to_string(n) +
+                     " coordinates, " + std::to_string(k) + " velocities, " +
+                     std::to_string(layout.num_parameters) + " parameters)");
   const SimulationSpec& spec = input.spec;
   if (!(spec.t_end > 0) || !(spec.output_step > 0))
     throw ModelError("t_end and output_step must be positive");
@@ -63,34 +73,32 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   std::size_t scratch = 0;
   for (const CompiledFunction* f :
        {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
-        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix})
+        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
+        &dae.fibre_momentum})
     scratch = Max(scratch, f->scratch_size());
   ctx.scratch.assign(scratch, 0.0);
 
   SimulationReport report;
 
-  // Put v0 on Delta(q0) with the least kinetic change: v -= W^-1 w^T (w W^-1 w^T)^-1 w v.
+  // Put y0 on the constraint with the least kinetic change: y -= W^-1 A^T (A W^-1 A^T)^-1 A y.
   Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(input.q0.data(), n);
-  Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), n);
+  Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), k);
   auto load_state = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
     std::copy(q.data(), q.data() + n, ctx.input.begin() + layout.q());
-    std::copy(v.data(), v.data() + n, ctx.input.begin() + layout.v());
+    std::copy(v.data(), v.data() + k, ctx.input.begin() + layout.v());
   };
   if (m > 0) {
     const Eigen::VectorXd original = v0;
     for (int pass = 0; pass < 3; ++pass) {
       load_state(q0, v0);
-      Eigen::MatrixXd W(n, n), omega(m, n);
-      Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Wr(n, n), wr(m, n);
+      RowMajor Wr(k, k), wr(m, k);
       dae.mass_matrix.Evaluate(ctx.input.data(), Wr.data(), ctx.scratch.data());
       dae.constraint_matrix.Evaluate(ctx.input.data(), wr.data(), ctx.scratch.data());
-      W = Wr;
-      omega = wr;
+      const Eigen::MatrixXd W = Wr, omega = wr;
       const Eigen::VectorXd g = omega * v0;
       if (g.norm() == 0.0) break;
       const Eigen::MatrixXd WinvWt = W.lu().solve(omega.transpose());
-      const Eigen::MatrixXd S = omega * WinvWt;
-      Eigen::FullPivLU<Eigen::MatrixXd> lu(S);
+      Eigen::FullPivLU<Eigen::MatrixXd> lu(omega * WinvWt);
       if (!lu.isInvertible())
         throw ModelError(
             "the constraint one-forms are linearly dependent at q0 "
@@ -101,21 +109,18 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   }
 
   std::vector<double> y0(N, 0.0), yp0(N, 0.0), differential(N, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    y0[i] = q0[i];
-    y0[n + i] = v0[i];
-    yp0[i] = v0[i];
-  }
-  std::fill(differential.begin(), differential.begin() + 2 * n, 1.0);
+  std::copy(q0.data(), q0.data() + n, y0.begin());
+  std::copy(v0.data(), v0.data() + k, y0.begin() + n);
+  std::fill(differential.begin(), differential.begin() + n + k, 1.0);
 
   dynamics::ImplicitDae problem;
   problem.size = N;
   problem.differential = differential;
   problem.rtol = spec.rtol;
   problem.atol = spec.atol;
-  // mu is fixed by the discrete constraint through the BDF derivative v', so its local error
-  // estimate is one order worse than that of (q, v); testing it throttles the step size ~50x
-  // for no accuracy gain in (q, v). See docs/ARCHITECTURE.md.
+  // mu is fixed by the discrete constraint through the BDF derivative y', so its local error
+  // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
+  // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
   problem.suppress_algebraic_error = true;
   problem.residual = [&ctx, N](double t, const double* y, const double* yp, double* r) {
     ctx.Load(t, y, yp);
@@ -127,70 +132,111 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   problem.jacobian = [&ctx, N](double t, double cj, const double* y, const double* yp,
                                double* jac) {
     ctx.Load(t, y, yp);
-    auto add = [&](const CompiledSparseMatrix& m, double scale) {
-      ctx.jac_values.resize(m.rows.size());
-      m.values.Evaluate(ctx.input.data(), ctx.jac_values.data(), ctx.scratch.data());
-      for (std::size_t k = 0; k < m.rows.size(); ++k)
-        jac[m.cols[k] * N + m.rows[k]] += scale * ctx.jac_values[k];  // column-major
+    auto add = [&](const CompiledSparseMatrix& mat, double scale) {
+      ctx.jac_values.resize(mat.rows.size());
+      mat.values.Evaluate(ctx.input.data(), ctx.jac_values.data(), ctx.scratch.data());
+      for (std::size_t e = 0; e < mat.rows.size(); ++e)
+        jac[mat.cols[e] * N + mat.rows[e]] += scale * ctx.jac_values[e];  // column-major
     };
     add(ctx.dae->jacobian_y, 1.0);
     add(ctx.dae->jacobian_yp, cj);
   };
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
-  // Algebraic mu(0) and y'(0) from the differential state (q0, v0): IDAS's own Newton solve.
+  // Algebraic mu(0) and y'(0) from the differential state (q0, y0): IDAS's own Newton solve.
   driver.ComputeConsistentInitialValues(std::min(spec.output_step, spec.t_end));
   const double* y = driver.y();
   const double* yp = driver.yp();
 
-  // The reported multipliers solve the index-1 algebraic system exactly at the sampled (q, v):
-  //   [W  -omega^T; omega  0] [v'; mu] = -F(q, v, q' = v, v' = 0, mu = 0, alpha = 0),
+  // The reported multipliers solve the index-1 algebraic system exactly at the sampled (q, y):
+  //   [W  -A^T; A  0] [y'; mu] = -F(q, y, q' = rho y, y' = 0, mu = 0, alpha = 0),
   // i.e. the physical constraint force (without the Baumgarte term), to rounding.
-  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  RowMajor W(n, n), omega(m, n);
-  Eigen::MatrixXd kkt(n + m, n + m);
-  Eigen::VectorXd rhs(n + m), r0(N);
+  RowMajor W(k, k), omega(m, k), rho(n, k);
+  Eigen::MatrixXd kkt(k + m, k + m);
+  Eigen::VectorXd rhs(k + m), r0(N);
   auto exact_multipliers = [&](double t, double* mu_out) {
     if (m == 0) return;
     std::vector<double>& in = ctx.input;
     in[layout.t()] = t;
-    std::copy(y, y + 2 * n, in.begin() + layout.q());
+    std::copy(y, y + n + k, in.begin() + layout.q());
     std::fill(in.begin() + layout.mu(), in.begin() + layout.mu() + m, 0.0);
-    std::copy(y + n, y + 2 * n, in.begin() + layout.qdot());
-    std::fill(in.begin() + layout.vdot(), in.begin() + layout.vdot() + n, 0.0);
+    dae.anchor.Evaluate(in.data(), rho.data(), ctx.scratch.data());
+    const Eigen::VectorXd qdot = rho * Eigen::Map<const Eigen::VectorXd>(y + n, k);
+    std::copy(qdot.data(), qdot.data() + n, in.begin() + layout.qdot());
+    std::fill(in.begin() + layout.vdot(), in.begin() + layout.vdot() + k, 0.0);
     in[layout.stabilization()] = 0.0;
     dae.residual.Evaluate(in.data(), r0.data(), ctx.scratch.data());
     dae.mass_matrix.Evaluate(in.data(), W.data(), ctx.scratch.data());
     dae.constraint_matrix.Evaluate(in.data(), omega.data(), ctx.scratch.data());
     in[layout.stabilization()] = spec.stabilization;
     kkt.setZero();
-    kkt.topLeftCorner(n, n) = W;
-    kkt.topRightCorner(n, m) = -omega.transpose();
-    kkt.bottomLeftCorner(m, n) = omega;
-    rhs = -r0.tail(n + m);
+    kkt.topLeftCorner(k, k) = W;
+    kkt.topRightCorner(k, m) = -omega.transpose();
+    kkt.bottomLeftCorner(m, k) = omega;
+    rhs = -r0.tail(k + m);
     const Eigen::VectorXd solution = kkt.partialPivLu().solve(rhs);
-    for (std::size_t r = 0; r < m; ++r) mu_out[r] = solution[n + r];
+    for (std::size_t r = 0; r < m; ++r) mu_out[r] = solution[k + r];
   };
+
+  // Reconstruction on the group with the fourth-order Magnus method, fed by the DAE's dense
+  // output at the Gauss points of each substep.
+  const ReconstructionSpec& rec = system.reconstruction();
+  const bool reconstruct = !rec.group.empty();
+  const auto group = rec.group == "SO3" ? geometry::MatrixGroup::kSO3 : geometry::MatrixGroup::kSE2;
+  Eigen::Matrix3d g = Eigen::Matrix3d::Identity();
+  if (rec.group == "SE2" && rec.initial.size() == 3) {
+    g = geometry::Exp(group, {0, 0, rec.initial[2]});
+    g(0, 2) = rec.initial[0];
+    g(1, 2) = rec.initial[1];
+  }
+  if (rec.group == "SO3" && rec.initial.size() == 9)
+    g = Eigen::Map<const RowMajor>(rec.initial.data(), 3, 3);
+  double unwrapped_angle = rec.group == "SE2" && rec.initial.size() == 3 ? rec.initial[2] : 0.0;
+  auto body_velocity = [&](double t) {
+    ctx.Load(t, y, yp);
+    Eigen::Vector3d xi;
+    dae.body_velocity.Evaluate(ctx.input.data(), xi.data(), ctx.scratch.data());
+    return xi;
+  };
+  const int substeps = 4;
+  const double gauss = std::sqrt(3.0) / 6.0;
 
   Trajectory trajectory(system.TrajectoryColumns());
   std::vector<double> row(trajectory.num_columns());
-  std::vector<double> g(m);
+  std::vector<double> constraint_values(m), momentum(k);
   double e0 = 0.0;
   auto record = [&](double t) {
     ctx.Load(t, y, yp);
     row[0] = t;
-    std::copy(y, y + 2 * n, row.begin() + 1);
-    exact_multipliers(t, row.data() + 1 + 2 * n);
+    std::copy(y, y + n + k, row.begin() + 1);
+    exact_multipliers(t, row.data() + 1 + n + k);
     ctx.Load(t, y, yp);
     double energy = 0.0;
     dae.energy.Evaluate(ctx.input.data(), &energy, ctx.scratch.data());
-    dae.constraints.Evaluate(ctx.input.data(), g.data(), ctx.scratch.data());
+    dae.constraints.Evaluate(ctx.input.data(), constraint_values.data(), ctx.scratch.data());
     if (trajectory.empty()) e0 = energy;
-    row[1 + N] = energy;
+    std::size_t c = 1 + N;
+    row[c++] = energy;
     for (std::size_t r = 0; r < m; ++r) {
-      row[2 + N + r] = g[r];
-      report.max_constraint_residual = std::max(report.max_constraint_residual, std::abs(g[r]));
+      row[c++] = constraint_values[r];
+      report.max_constraint_residual =
+          std::max(report.max_constraint_residual, std::abs(constraint_values[r]));
     }
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
+    if (rec.group == "SE2") {
+      const double angle = std::atan2(g(1, 0), g(0, 0));
+      unwrapped_angle += std::remainder(angle - unwrapped_angle, 2 * M_PI);
+      row[c++] = g(0, 2);
+      row[c++] = g(1, 2);
+      row[c++] = unwrapped_angle;
+    } else if (rec.group == "SO3") {
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) row[c++] = g(i, j);
+      row[c++] = (g.transpose() * g - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+      dae.fibre_momentum.Evaluate(ctx.input.data(), momentum.data(), ctx.scratch.data());
+      Eigen::Vector3d spatial = Eigen::Vector3d::Zero();
+      if (k == 3) spatial = g * Eigen::Map<const Eigen::Vector3d>(momentum.data());
+      for (int i = 0; i < 3; ++i) row[c++] = spatial[i];
+    }
     trajectory.AppendRow(row.data());
   };
   record(0.0);
@@ -198,10 +244,23 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
 
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
   const long batch = std::max<long>(1, total / 50);
-  for (long k = 1; k <= total; ++k) {
-    const double tout = std::min(spec.t_end, k * spec.output_step);
+  double t_prev = 0.0;
+  for (long step = 1; step <= total; ++step) {
+    const double tout = std::min(spec.t_end, static_cast<double>(step) * spec.output_step);
+    if (reconstruct) {
+      const double h = (tout - t_prev) / substeps;
+      for (int s = 0; s < substeps; ++s) {
+        const double t0 = t_prev + s * h;
+        driver.Advance(t0 + (0.5 - gauss) * h);
+        const Eigen::Vector3d xi1 = body_velocity(t0 + (0.5 - gauss) * h);
+        driver.Advance(t0 + (0.5 + gauss) * h);
+        const Eigen::Vector3d xi2 = body_velocity(t0 + (0.5 + gauss) * h);
+        g = geometry::MagnusStep(group, g, xi1, xi2, h);
+      }
+    }
     record(driver.Advance(tout));
-    if (progress && (k % batch == 0 || k == total) && !progress(trajectory)) {
+    t_prev = tout;
+    if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) {
       report.cancelled = true;
       break;
     }

@@ -2,6 +2,7 @@
 
 #include <ginac/ginac.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "dirac/error.hpp"
@@ -20,11 +21,17 @@ struct LagrangeDiracSystem::Impl {
   symbol t{"t"}, alpha{"alpha", "\\alpha"};
   std::vector<symbol> q, v, mu, qd, vd, p;
   ex lagrangian, energy;
-  GiNaC::matrix hessian, omega;                                      // W (n x n), omega (m x n)
+  GiNaC::matrix hessian, omega;                         // W (k x k), A = omega (m x k)
+  GiNaC::matrix anchor;                                 // rho (n x k)
+  std::vector<std::vector<std::vector<ex>>> structure;  // C[c][a][b] = C^c_ab
+  bool algebroid = false;
+  std::vector<ex> body_velocity;
+  ReconstructionSpec reconstruction;
   std::vector<ex> g, second_order, euler_lagrange, constraint_rate;  // constraint_rate: dg/dt
   CompiledDae dae;
 
   std::size_t n() const { return q.size(); }
+  std::size_t k() const { return v.size(); }
   std::size_t m() const { return mu.size(); }
 
   std::vector<symbol> Inputs() const {
@@ -35,10 +42,15 @@ struct LagrangeDiracSystem::Impl {
     return in;
   }
 
-  // Substitution q' -> v: on the second-order manifold the rows simplify to the textbook form.
+  // Substitution q' -> rho(q) y: on the admissible (second-order) set the rows take the
+  // textbook form.
   GiNaC::exmap SecondOrderSubstitution() const {
     GiNaC::exmap map;
-    for (std::size_t i = 0; i < n(); ++i) map[qd[i]] = v[i];
+    for (std::size_t i = 0; i < n(); ++i) {
+      ex rate = 0;
+      for (std::size_t a = 0; a < k(); ++a) rate += anchor(i, a) * v[a];
+      map[qd[i]] = rate;
+    }
     return map;
   }
 };
@@ -80,6 +92,56 @@ std::vector<ex> Flatten(const GiNaC::matrix& matrix) {
 
 }  // namespace
 
+namespace {
+
+// Refuses inconsistent algebroid data (seed L §2.1): the bracket must satisfy the Jacobi identity
+//   sum_cyc ( C^D_ab C^E_dc - rho^i_c d_i C^E_ab ) = 0
+// and the anchor must be a bracket homomorphism:
+//   rho^j_a d_j rho^i_b - rho^j_b d_j rho^i_a = C^c_ab rho^i_c.
+void CheckAlgebroid(const LagrangeDiracSystem::Impl& s, const Scenario& scenario) {
+  const std::size_t n = s.n(), k = s.k();
+  const std::string& file = scenario.source_file;
+  const std::size_t line = scenario.algebroid.where.line;
+  const auto& C = s.structure;
+  auto rho_derivative = [&](std::size_t a, const ex& f) {
+    ex out = 0;
+    for (std::size_t i = 0; i < n; ++i) out += s.anchor(i, a) * f.diff(s.q[i]);
+    return out;
+  };
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = a + 1; b < k; ++b)
+      for (std::size_t i = 0; i < n; ++i) {
+        ex lhs = rho_derivative(a, s.anchor(i, b)) - rho_derivative(b, s.anchor(i, a));
+        for (std::size_t c = 0; c < k; ++c) lhs -= C[c][a][b] * s.anchor(i, c);
+        if (!GiNaC::normal(lhs.expand()).is_zero())
+          throw ScenarioError(
+              file, line, "[" + s.velocity_names[a] + ", " + s.velocity_names[b] + "]",
+              "the anchor is not a bracket homomorphism along " + s.coordinate_names[i] +
+                  ": rho([X_a, X_b]) - [rho X_a, rho X_b] = " +
+                  Print(GiNaC::normal(-lhs), EquationFormat::kPlain));
+      }
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = a + 1; b < k; ++b)
+      for (std::size_t c = b + 1; c < k; ++c)
+        for (std::size_t e = 0; e < k; ++e) {
+          ex sum = 0;
+          const std::size_t triple[3][3] = {{a, b, c}, {b, c, a}, {c, a, b}};
+          for (const auto& t : triple) {
+            for (std::size_t d = 0; d < k; ++d) sum += C[d][t[0]][t[1]] * C[e][d][t[2]];
+            sum -= rho_derivative(t[2], C[e][t[0]][t[1]]);
+          }
+          if (!GiNaC::normal(sum.expand()).is_zero())
+            throw ScenarioError(file, line,
+                                "[" + s.velocity_names[a] + ", " + s.velocity_names[b] + ", " +
+                                    s.velocity_names[c] + "]",
+                                "the bracket violates the Jacobi identity (component along " +
+                                    s.velocity_names[e] + ": " +
+                                    Print(GiNaC::normal(sum), EquationFormat::kPlain) + ")");
+        }
+}
+
+}  // namespace
+
 LagrangeDiracSystem::LagrangeDiracSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LagrangeDiracSystem::~LagrangeDiracSystem() = default;
 
@@ -89,15 +151,24 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   const std::string& file = scenario.source_file;
   GiNaC::symtab table;
   table["t"] = s.t;
+  s.algebroid = scenario.algebroid.present;
   for (const auto& c : scenario.coordinates) {
     s.coordinate_names.push_back(c.name);
-    s.velocity_names.push_back(c.velocity);
     s.q.emplace_back(c.name);
-    s.v.emplace_back(c.velocity);
     s.qd.emplace_back(c.name + "'", "\\dot{" + c.name + "}");
-    s.vd.emplace_back(c.velocity + "'", "\\dot{" + c.velocity + "}");
     table[c.name] = s.q.back();
-    table[c.velocity] = s.v.back();
+  }
+  // Fibre coordinates: the velocities on TQ, the algebroid's y^A otherwise.
+  auto add_fibre = [&](const std::string& name) {
+    s.velocity_names.push_back(name);
+    s.v.emplace_back(name);
+    s.vd.emplace_back(name + "'", "\\dot{" + name + "}");
+    table[name] = s.v.back();
+  };
+  if (s.algebroid) {
+    for (const auto& y : scenario.algebroid.fibre) add_fibre(y.name);
+  } else {
+    for (const auto& c : scenario.coordinates) add_fibre(c.velocity);
   }
   for (const auto& par : scenario.parameters) {
     s.parameter_names.push_back(par.name);
@@ -109,23 +180,50 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
     s.multiplier_names.push_back(c.multiplier);
     s.mu.emplace_back(c.multiplier);
   }
-  const std::size_t n = s.n(), m = s.m();
+  const std::size_t n = s.n(), k = s.k(), m = s.m();
+
+  // Anchor rho^i_A(q) and structure functions C^C_AB(q); TQ: identity and zero.
+  s.anchor = GiNaC::matrix(n, k);
+  s.structure.assign(k, std::vector<std::vector<ex>>(k, std::vector<ex>(k, ex(0))));
+  if (!s.algebroid) {
+    for (std::size_t i = 0; i < n; ++i) s.anchor(i, i) = 1;
+  } else {
+    auto index_of = [&](const std::string& name, const std::vector<std::string>& names) {
+      return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    };
+    for (const auto& a : scenario.algebroid.anchor)
+      for (const auto& [coordinate, text] : a.components)
+        s.anchor(index_of(coordinate, s.coordinate_names), index_of(a.section, s.velocity_names)) =
+            symbolic::ParseExpression(text, table,
+                                      {file, a.where.line, "anchor[" + a.section + "]"});
+    for (const auto& b : scenario.algebroid.brackets) {
+      const std::size_t ia = index_of(b.a, s.velocity_names), ib = index_of(b.b, s.velocity_names);
+      for (const auto& [section, text] : b.value) {
+        const ex value = symbolic::ParseExpression(
+            text, table, {file, b.where.line, "[" + b.a + ", " + b.b + "]." + section});
+        const std::size_t ic = index_of(section, s.velocity_names);
+        s.structure[ic][ia][ib] = value;
+        s.structure[ic][ib][ia] = -value;  // antisymmetry
+      }
+    }
+    CheckAlgebroid(s, scenario);
+  }
 
   s.lagrangian = symbolic::ParseExpression(scenario.lagrangian, table,
                                            {file, scenario.lagrangian_where.line, "lagrangian"});
 
-  // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.v - L (seed D Prop 3.4).
-  std::vector<ex> dLdv(n), dLdq(n);
-  s.hessian = GiNaC::matrix(n, n);
+  // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
+  std::vector<ex> dLdv(k), dLdq(n);
+  s.hessian = GiNaC::matrix(k, k);
   s.energy = -s.lagrangian;
-  for (std::size_t i = 0; i < n; ++i) {
-    dLdv[i] = s.lagrangian.diff(s.v[i]);
-    dLdq[i] = s.lagrangian.diff(s.q[i]);
-    s.energy += dLdv[i] * s.v[i];
+  for (std::size_t a = 0; a < k; ++a) {
+    dLdv[a] = s.lagrangian.diff(s.v[a]);
+    s.energy += dLdv[a] * s.v[a];
   }
+  for (std::size_t i = 0; i < n; ++i) dLdq[i] = s.lagrangian.diff(s.q[i]);
   s.energy = s.energy.expand();
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) s.hessian(i, j) = dLdv[i].diff(s.v[j]);
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = 0; b < k; ++b) s.hessian(a, b) = dLdv[a].diff(s.v[b]);
 
   const ex det = GiNaC::normal(s.hessian.determinant());
   if (det.is_zero()) {
@@ -135,22 +233,22 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
                      "integrator needs a regular Lagrangian");
   }
 
-  // Constraint one-forms omega^r_i(q) read off the velocity-linear forms g^r = omega^r_i v^i.
-  s.omega = GiNaC::matrix(m, n);
+  // Constraint forms A^r_A(q) (omega^r_i on TQ) read off g^r = A^r_A y^A.
+  s.omega = GiNaC::matrix(m, k);
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = scenario.constraints[r];
     const ex form =
         symbolic::ParseExpression(spec.form, table, {file, spec.where.line, spec.name + ".form"});
     ex rebuilt = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      s.omega(r, i) = form.diff(s.v[i]);
-      for (std::size_t k = 0; k < n; ++k) {
-        if (!GiNaC::normal(s.omega(r, i).diff(s.v[k])).is_zero())
+    for (std::size_t a = 0; a < k; ++a) {
+      s.omega(r, a) = form.diff(s.v[a]);
+      for (std::size_t b = 0; b < k; ++b) {
+        if (!GiNaC::normal(s.omega(r, a).diff(s.v[b])).is_zero())
           throw ScenarioError(file, spec.where.line, spec.name,
                               "constraint form is not linear in the velocities (coefficient of " +
-                                  s.velocity_names[i] + " depends on " + s.velocity_names[k] + ")");
+                                  s.velocity_names[a] + " depends on " + s.velocity_names[b] + ")");
       }
-      rebuilt += s.omega(r, i) * s.v[i];
+      rebuilt += s.omega(r, a) * s.v[a];
     }
     if (!GiNaC::normal(form - rebuilt).is_zero())
       throw ScenarioError(file, spec.where.line, spec.name,
@@ -158,34 +256,43 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
                           "<omega(q), v>; it has a velocity-free part " +
                               Print(GiNaC::normal(form - rebuilt), EquationFormat::kPlain));
     bool all_zero = true;
-    for (std::size_t i = 0; i < n; ++i) all_zero &= s.omega(r, i).is_zero();
+    for (std::size_t a = 0; a < k; ++a) all_zero &= s.omega(r, a).is_zero();
     if (all_zero) throw ScenarioError(file, spec.where.line, spec.name, "constraint form is zero");
     s.g.push_back(rebuilt);
   }
 
-  // Eq (29) of seed D, first row, with d/dt D2L expanded by the chain rule:
-  //   W v' + (d2L/dq^j dv^i) q'^j + d2L/dt dv^i - dL/dq^i - (d2L/dq^i dv^j)(q'^j - v^j)
-  //   - mu_r omega^r_i = 0.
-  for (std::size_t i = 0; i < n; ++i) {
-    ex row = dLdv[i].diff(s.t) - dLdq[i];
-    for (std::size_t j = 0; j < n; ++j) {
-      row += s.hessian(i, j) * s.vd[j] + dLdv[i].diff(s.q[j]) * s.qd[j] -
-             dLdv[j].diff(s.q[i]) * (s.qd[j] - s.v[j]);
-    }
-    for (std::size_t r = 0; r < m; ++r) row -= s.mu[r] * s.omega(r, i);
+  // Euler–Lagrange on the algebroid (seed L eq (17)) = eq (29) of seed D on TQ, with
+  // d/dt dL/dy expanded by the chain rule:
+  //   W y' + (d2L/dq^j dy^A) q'^j + d2L/dt dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C
+  //   [TQ: - (d2L/dq^i dv^j)(q'^j - v^j)] - mu_r A^r_A = 0.
+  for (std::size_t a = 0; a < k; ++a) {
+    ex row = dLdv[a].diff(s.t);
+    for (std::size_t b = 0; b < k; ++b) row += s.hessian(a, b) * s.vd[b];
+    for (std::size_t j = 0; j < n; ++j) row += dLdv[a].diff(s.q[j]) * s.qd[j];
+    for (std::size_t i = 0; i < n; ++i) row -= s.anchor(i, a) * dLdq[i];
+    for (std::size_t b = 0; b < k; ++b)
+      for (std::size_t c = 0; c < k; ++c)
+        if (!s.structure[c][a][b].is_zero()) row += s.structure[c][a][b] * s.v[b] * dLdv[c];
+    if (!s.algebroid)
+      for (std::size_t j = 0; j < n; ++j) row -= dLdv[j].diff(s.q[a]) * (s.qd[j] - s.v[j]);
+    for (std::size_t r = 0; r < m; ++r) row -= s.mu[r] * s.omega(r, a);
     s.euler_lagrange.push_back(row);
-    s.second_order.push_back(s.qd[i] - s.v[i]);
   }
-  // Index-1 constraint rows: d/dt g^r along (q', v'); the residual uses it on q' = v (so the row
-  // couples to v' only) and adds the Baumgarte term alpha g.
+  for (std::size_t i = 0; i < n; ++i) {
+    ex rate = 0;
+    for (std::size_t a = 0; a < k; ++a) rate += s.anchor(i, a) * s.v[a];
+    s.second_order.push_back(s.qd[i] - rate);
+  }
+  // Index-1 constraint rows: d/dt g^r along (q', y'); the residual uses it on q' = rho y (so the
+  // row couples to y' only) and adds the Baumgarte term alpha g.
   for (std::size_t r = 0; r < m; ++r) {
     ex rate = s.g[r].diff(s.t);
-    for (std::size_t k = 0; k < n; ++k)
-      rate += s.g[r].diff(s.q[k]) * s.qd[k] + s.g[r].diff(s.v[k]) * s.vd[k];
+    for (std::size_t i = 0; i < n; ++i) rate += s.g[r].diff(s.q[i]) * s.qd[i];
+    for (std::size_t a = 0; a < k; ++a) rate += s.g[r].diff(s.v[a]) * s.vd[a];
     s.constraint_rate.push_back(rate);
   }
 
-  // Compile: residual F = (F_q, F_v, F_mu) and its exact Jacobians.
+  // Compile: residual F = (F_q, F_y, F_mu) and its exact Jacobians.
   std::vector<ex> residual;
   residual.insert(residual.end(), s.second_order.begin(), s.second_order.end());
   residual.insert(residual.end(), s.euler_lagrange.begin(), s.euler_lagrange.end());
@@ -201,6 +308,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   const auto inputs = s.Inputs();
   CompiledDae& dae = s.dae;
   dae.layout.n = n;
+  dae.layout.k = k;
   dae.layout.m = m;
   dae.layout.num_parameters = s.p.size();
   dae.residual = symbolic::CompileExpressions(residual, inputs);
@@ -211,6 +319,13 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   dae.constraints = symbolic::CompileExpressions(s.g, inputs);
   dae.constraint_matrix = symbolic::CompileExpressions(Flatten(s.omega), inputs);
   dae.mass_matrix = symbolic::CompileExpressions(Flatten(s.hessian), inputs);
+  dae.anchor = symbolic::CompileExpressions(Flatten(s.anchor), inputs);
+  for (const auto& text : scenario.reconstruction.body_velocity)
+    s.body_velocity.push_back(symbolic::ParseExpression(
+        text, table, {file, scenario.reconstruction.where.line, "body_velocity"}));
+  dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs);
+  dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs);
+  s.reconstruction = scenario.reconstruction;
 
   return std::shared_ptr<const LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
 }
@@ -257,6 +372,10 @@ std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
   return impl_->dae.constraint_matrix.Evaluate(in);
 }
 
+const ReconstructionSpec& LagrangeDiracSystem::reconstruction() const {
+  return impl_->reconstruction;
+}
+
 std::vector<std::string> LagrangeDiracSystem::TrajectoryColumns() const {
   std::vector<std::string> columns{"t"};
   const Impl& s = *impl_;
@@ -265,6 +384,16 @@ std::vector<std::string> LagrangeDiracSystem::TrajectoryColumns() const {
   columns.insert(columns.end(), s.multiplier_names.begin(), s.multiplier_names.end());
   columns.push_back("E");
   for (const auto& name : s.constraint_names) columns.push_back("residual_" + name);
+  const auto& rec = s.reconstruction;
+  if (rec.group == "SE2") columns.insert(columns.end(), rec.names.begin(), rec.names.end());
+  if (rec.group == "SO3") {
+    for (int i = 1; i <= 3; ++i)
+      for (int j = 1; j <= 3; ++j)
+        columns.push_back(rec.names[0] + std::to_string(i) + std::to_string(j));
+    for (const char* name :
+         {"orthogonality_error", "spatial_momentum_x", "spatial_momentum_y", "spatial_momentum_z"})
+      columns.push_back(name);
+  }
   return columns;
 }
 
@@ -275,26 +404,27 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
   out.push_back({"E_L", Print(s.energy, format)});
   out.push_back({"W = D2D2L", Print(s.hessian, format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
-    GiNaC::matrix row(1, s.n());
-    for (std::size_t i = 0; i < s.n(); ++i) row(0, i) = s.omega(r, i);
+    GiNaC::matrix row(1, s.k());
+    for (std::size_t i = 0; i < s.k(); ++i) row(0, i) = s.omega(r, i);
     out.push_back({"omega[" + s.constraint_names[r] + "]", Print(row, format)});
   }
   for (std::size_t i = 0; i < s.n(); ++i)
     out.push_back(
         {"second_order[" + s.coordinate_names[i] + "]", Print(s.second_order[i], format)});
-  for (std::size_t i = 0; i < s.n(); ++i)
-    out.push_back({"EL[" + s.coordinate_names[i] + "]", Print(s.euler_lagrange[i], format)});
+  for (std::size_t a = 0; a < s.k(); ++a)
+    out.push_back({"EL[" + (s.algebroid ? s.velocity_names[a] : s.coordinate_names[a]) + "]",
+                   Print(s.euler_lagrange[a], format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
     out.push_back({"constraint[" + s.constraint_names[r] + "]", Print(s.g[r], format)});
     out.push_back(
         {"d/dt constraint[" + s.constraint_names[r] + "]", Print(s.constraint_rate[r], format)});
   }
   // Solved form on q' = v: v' and mu from the linear system [W -omega^T; omega 0].
-  const std::size_t unknowns = s.n() + s.m();
+  const std::size_t unknowns = s.k() + s.m();
   if (unknowns <= 8) {
     const auto on_shell = s.SecondOrderSubstitution();
     GiNaC::lst equations, variables;
-    for (std::size_t i = 0; i < s.n(); ++i) {
+    for (std::size_t i = 0; i < s.k(); ++i) {
       equations.append(s.euler_lagrange[i].subs(on_shell) == 0);
       variables.append(s.vd[i]);
     }

@@ -111,7 +111,7 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "formulation", "gauge", "simulation", "view"});
+               "formulation", "gauge", "algebroid", "reconstruction", "simulation", "view"});
   Scenario s;
   s.source_file = origin;
   s.name = r.String(r.Required(root, "name"), "name");
@@ -126,8 +126,12 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   // Momentum symbols are always declared so a scenario can switch formulation (--formulation).
   constexpr bool vakonomic = true;
 
-  const YAML::Node coordinates = r.Required(root, "coordinates");
-  if (!coordinates.IsSequence() || coordinates.size() == 0)
+  const YAML::Node algebroid = root["algebroid"];
+  s.algebroid.present = static_cast<bool>(algebroid);
+  const YAML::Node coordinates = s.algebroid.present && !root["coordinates"]
+                                     ? YAML::Node(YAML::NodeType::Sequence)
+                                     : r.Required(root, "coordinates");
+  if (!coordinates.IsSequence() || (coordinates.size() == 0 && !s.algebroid.present))
     r.Fail(coordinates, "coordinates", "expected a non-empty list of coordinates");
   for (const auto& node : coordinates) {
     r.CheckKeys(node, "coordinates",
@@ -143,9 +147,81 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     c.initial_momentum = r.OptionalNumber(node, "initial_momentum", 0.0);
     c.where.line = r.Line(node);
     symbols.Add(c.name, node, "coordinate");
-    symbols.Add(c.velocity, node, "velocity");
-    if (vakonomic) symbols.Add(c.momentum, node, "momentum");
+    if (!s.algebroid.present) symbols.Add(c.velocity, node, "velocity");
+    if (vakonomic && !s.algebroid.present) symbols.Add(c.momentum, node, "momentum");
     s.coordinates.push_back(c);
+  }
+  if (s.algebroid.present) {
+    r.CheckKeys(algebroid, "algebroid", {"fibre", "anchor", "brackets"});
+    s.algebroid.where.line = r.Line(algebroid);
+    const YAML::Node fibre = r.Required(algebroid, "fibre");
+    if (!fibre.IsSequence() || fibre.size() == 0)
+      r.Fail(fibre, "fibre", "expected a non-empty list of fibre coordinates");
+    for (const auto& node : fibre) {
+      r.CheckKeys(node, "algebroid.fibre", {"name", "initial", "unit"});
+      FibreCoordinate y;
+      y.name = r.String(r.Required(node, "name"), "name");
+      y.initial = r.OptionalNumber(node, "initial", 0.0);
+      y.unit = r.OptionalString(node, "unit", "");
+      y.where.line = r.Line(node);
+      symbols.Add(y.name, node, "fibre coordinate");
+      s.algebroid.fibre.push_back(y);
+    }
+    auto section_known = [&](const std::string& name) {
+      for (const auto& y : s.algebroid.fibre)
+        if (y.name == name) return true;
+      return false;
+    };
+    auto read_components = [&](const YAML::Node& map, const std::string& key, bool sections) {
+      if (!map.IsMap()) r.Fail(map, key, "expected a mapping {name: expression}");
+      Components out;
+      for (const auto& item : map) {
+        const std::string name = item.first.Scalar();
+        bool known = sections ? section_known(name) : false;
+        if (!sections)
+          for (const auto& c : s.coordinates) known |= c.name == name;
+        if (!known)
+          r.Fail(item.first, name,
+                 sections ? "names no fibre coordinate (section)" : "names no base coordinate");
+        out.emplace_back(name, r.String(item.second, name));
+      }
+      return out;
+    };
+    if (const YAML::Node anchor = algebroid["anchor"]) {
+      if (!anchor.IsSequence())
+        r.Fail(anchor, "anchor", "expected a list of {section, components}");
+      for (const auto& node : anchor) {
+        r.CheckKeys(node, "algebroid.anchor", {"section", "components"});
+        AnchorSpec a;
+        a.section = r.String(r.Required(node, "section"), "section");
+        if (!section_known(a.section)) r.Fail(node, a.section, "names no fibre coordinate");
+        a.components = read_components(r.Required(node, "components"), a.section, false);
+        a.where.line = r.Line(node);
+        s.algebroid.anchor.push_back(a);
+      }
+    }
+    if (const YAML::Node brackets = algebroid["brackets"]) {
+      if (!brackets.IsSequence()) r.Fail(brackets, "brackets", "expected a list of {pair, value}");
+      for (const auto& node : brackets) {
+        r.CheckKeys(node, "algebroid.brackets", {"pair", "value"});
+        BracketSpec b;
+        const YAML::Node pair = r.Required(node, "pair");
+        if (!pair.IsSequence() || pair.size() != 2)
+          r.Fail(node, "pair", "expected [X_a, X_b] as two fibre names");
+        b.a = r.String(pair[0], "pair");
+        b.b = r.String(pair[1], "pair");
+        for (const auto& name : {b.a, b.b})
+          if (!section_known(name)) r.Fail(pair, name, "names no fibre coordinate (section)");
+        if (b.a == b.b) r.Fail(pair, b.a, "[X, X] = 0 by antisymmetry; do not list it");
+        b.value = read_components(r.Required(node, "value"), "[" + b.a + ", " + b.b + "]", true);
+        b.where.line = r.Line(node);
+        for (const auto& other : s.algebroid.brackets)
+          if ((other.a == b.a && other.b == b.b) || (other.a == b.b && other.b == b.a))
+            r.Fail(node, "[" + b.a + ", " + b.b + "]",
+                   "bracket given twice (the other order follows by antisymmetry)");
+        s.algebroid.brackets.push_back(b);
+      }
+    }
   }
 
   if (const YAML::Node parameters = root["parameters"]) {
@@ -224,6 +300,37 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     }
   }
 
+  if (const YAML::Node rec = root["reconstruction"]) {
+    r.CheckKeys(rec, "reconstruction", {"group", "body_velocity", "names", "initial"});
+    auto& spec = s.reconstruction;
+    spec.where.line = r.Line(rec);
+    spec.group = r.String(r.Required(rec, "group"), "group");
+    if (spec.group != "SO3" && spec.group != "SE2")
+      r.Fail(rec["group"], spec.group, "reconstruction group must be SO3 or SE2");
+    const YAML::Node xi = r.Required(rec, "body_velocity");
+    if (!xi.IsSequence() || xi.size() != 3)
+      r.Fail(xi, "body_velocity", "expected three expressions");
+    for (const auto& e : xi) spec.body_velocity.push_back(r.String(e, "body_velocity"));
+    if (const YAML::Node names = rec["names"]) {
+      for (const auto& e : names) spec.names.push_back(r.String(e, "names"));
+    }
+    if (spec.names.empty())
+      spec.names = spec.group == "SE2" ? std::vector<std::string>{"gx", "gy", "gtheta"}
+                                       : std::vector<std::string>{"R"};
+    const std::size_t expected_names = spec.group == "SE2" ? 3 : 1;
+    if (spec.names.size() != expected_names)
+      r.Fail(rec, "names",
+             spec.group == "SE2" ? "SE2 needs three names [x, y, theta]"
+                                 : "SO3 needs one name (a prefix, e.g. R)");
+    for (const auto& n : spec.names) symbols.Add(n, rec, "reconstruction column");
+    if (const YAML::Node initial = rec["initial"]) {
+      for (const auto& e : initial) spec.initial.push_back(r.Number(e, "initial"));
+      const std::size_t expected = spec.group == "SE2" ? 3 : 9;
+      if (spec.initial.size() != expected)
+        r.Fail(initial, "initial", "expected " + std::to_string(expected) + " numbers");
+    }
+  }
+
   // Every expression must parse with the declared symbols only.
   GiNaC::symtab table;
   for (const auto& name : symbols.names()) table[name] = GiNaC::symbol(name);
@@ -234,6 +341,15 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     symbolic::ParseExpression(c.form, table, {origin, c.where.line, c.name + ".form"});
   for (const auto& g : s.gauge)
     symbolic::ParseExpression(g.value, table, {origin, g.where.line, g.name + ".value"});
+  for (const auto& a : s.algebroid.anchor)
+    for (const auto& [name, e] : a.components)
+      symbolic::ParseExpression(e, table, {origin, a.where.line, "anchor[" + a.section + "]"});
+  for (const auto& b : s.algebroid.brackets)
+    for (const auto& [name, e] : b.value)
+      symbolic::ParseExpression(e, table,
+                                {origin, b.where.line, "[" + b.a + ", " + b.b + "]." + name});
+  for (const auto& e : s.reconstruction.body_velocity)
+    symbolic::ParseExpression(e, table, {origin, s.reconstruction.where.line, "body_velocity"});
 
   std::set<std::string> columns;
   for (const auto& c : s.coordinates) {
@@ -241,6 +357,16 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     if (vakonomic) columns.insert({c.momentum, c.momentum + "_dot"});
   }
   columns.insert("residual_dynamics");
+  for (const auto& y : s.algebroid.fibre) columns.insert(y.name);
+  if (s.reconstruction.group == "SE2")
+    for (const auto& n : s.reconstruction.names) columns.insert(n);
+  if (s.reconstruction.group == "SO3") {
+    for (int i = 1; i <= 3; ++i)
+      for (int j = 1; j <= 3; ++j)
+        columns.insert(s.reconstruction.names[0] + std::to_string(i) + std::to_string(j));
+    columns.insert(
+        {"orthogonality_error", "spatial_momentum_x", "spatial_momentum_y", "spatial_momentum_z"});
+  }
   for (std::size_t k = 1; k <= 32; ++k) columns.insert("residual_hidden" + std::to_string(k));
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
   columns.insert({"t", "E"});
@@ -255,9 +381,7 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
           r.Fail(position, "position", "expected a list of three coordinate names");
         for (const auto& p : position) {
           const std::string name = r.String(p, "position");
-          bool known = false;
-          for (const auto& c : s.coordinates) known |= c.name == name;
-          if (!known) r.Fail(p, name, "scene position names an unknown coordinate");
+          if (!columns.count(name)) r.Fail(p, name, "scene position names no trajectory column");
           s.scene.position.push_back(name);
         }
       }
@@ -339,7 +463,7 @@ std::string SaveScenarioToString(const Scenario& s) {
   out << YAML::Key << "name" << YAML::Value << s.name;
   if (!s.description.empty())
     out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
-  out << YAML::Key << "coordinates" << YAML::Value << YAML::BeginSeq;
+  out << YAML::Key << "coordinates" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const auto& c : s.coordinates) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
@@ -371,6 +495,50 @@ std::string SaveScenarioToString(const Scenario& s) {
           << YAML::Key << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key
           << "multiplier" << YAML::Value << c.multiplier << YAML::EndMap;
     out << YAML::EndSeq;
+  }
+  if (s.algebroid.present) {
+    out << YAML::Key << "algebroid" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "fibre" << YAML::Value << YAML::BeginSeq;
+    for (const auto& y : s.algebroid.fibre) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << y.name
+          << YAML::Key << "initial" << YAML::Value << y.initial;
+      if (!y.unit.empty()) out << YAML::Key << "unit" << YAML::Value << y.unit;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    auto components = [&](const Components& list) {
+      out << YAML::Flow << YAML::BeginMap;
+      for (const auto& [name, e] : list)
+        out << YAML::Key << name << YAML::Value << YAML::DoubleQuoted << e;
+      out << YAML::EndMap;
+    };
+    out << YAML::Key << "anchor" << YAML::Value << YAML::BeginSeq;
+    for (const auto& a : s.algebroid.anchor) {
+      out << YAML::BeginMap << YAML::Key << "section" << YAML::Value << a.section << YAML::Key
+          << "components" << YAML::Value;
+      components(a.components);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
+    out << YAML::Key << "brackets" << YAML::Value << YAML::BeginSeq;
+    for (const auto& b : s.algebroid.brackets) {
+      out << YAML::BeginMap << YAML::Key << "pair" << YAML::Value << YAML::Flow
+          << std::vector<std::string>{b.a, b.b} << YAML::Key << "value" << YAML::Value;
+      components(b.value);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+  }
+  if (!s.reconstruction.group.empty()) {
+    const auto& rec = s.reconstruction;
+    out << YAML::Key << "reconstruction" << YAML::Value << YAML::BeginMap << YAML::Key << "group"
+        << YAML::Value << rec.group << YAML::Key << "body_velocity" << YAML::Value << YAML::Flow
+        << YAML::BeginSeq;
+    for (const auto& e : rec.body_velocity) out << YAML::DoubleQuoted << e;
+    out << YAML::EndSeq << YAML::Key << "names" << YAML::Value << YAML::Flow << rec.names;
+    if (!rec.initial.empty())
+      out << YAML::Key << "initial" << YAML::Value << YAML::Flow << rec.initial;
+    out << YAML::EndMap;
   }
   static const char* kFormulations[] = {"auto", "lagrange_dirac", "constraint_algorithm",
                                         "vakonomic"};
@@ -425,6 +593,12 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
     }
     if (c.momentum == name) {
       c.initial_momentum = value;
+      return;
+    }
+  }
+  for (auto& y : s.algebroid.fibre) {
+    if (y.name == name) {
+      y.initial = value;
       return;
     }
   }

@@ -1,0 +1,28 @@
+#pragma once
+// Internal: SO(3) and SE(2) as 3x3 matrix groups, their exponentials, and a fourth-order Magnus
+// (Lie group) integrator for the reconstruction equation g' = g xi^(t).
+
+#include <Eigen/Dense>
+
+namespace dirac::geometry {
+
+enum class MatrixGroup { kSO3, kSE2 };
+
+/// so(3): w^ with w^ u = w x u.
+Eigen::Matrix3d HatSO3(const Eigen::Vector3d& w);
+/// se(2) in homogeneous form for xi = (u, v, omega): [[0, -omega, u], [omega, 0, v], [0, 0, 0]].
+Eigen::Matrix3d HatSE2(const Eigen::Vector3d& xi);
+Eigen::Matrix3d Hat(MatrixGroup group, const Eigen::Vector3d& xi);
+/// Inverse of Hat (reads the algebra coordinates of a matrix in the algebra).
+Eigen::Vector3d Vee(MatrixGroup group, const Eigen::Matrix3d& m);
+/// Closed-form exponentials: Rodrigues for SO(3), the SE(2) formula with V(omega).
+Eigen::Matrix3d Exp(MatrixGroup group, const Eigen::Vector3d& xi);
+
+/// One step of g' = g A(t) with the fourth-order Magnus method:
+///   g1 = g0 exp(h/2 (A1 + A2) + sqrt(3)/12 h^2 [A1, A2]),
+/// A1, A2 = xi^ at the Gauss points t0 + (1/2 -+ sqrt(3)/6) h. The result stays in the group to
+/// rounding (the exponential is exact), whatever the step size.
+Eigen::Matrix3d MagnusStep(MatrixGroup group, const Eigen::Matrix3d& g0, const Eigen::Vector3d& xi1,
+                           const Eigen::Vector3d& xi2, double h);
+
+}  // namespace dirac::geometry
