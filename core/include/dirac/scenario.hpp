@@ -74,13 +74,25 @@ struct SimulationSpec {
   double stabilization = 1.0;
 };
 
+/// A planar rigid body drawn by the "planar_bodies" scene: centre (x, y) and orientation given
+/// by trajectory columns (the angle is the sum of the listed columns, e.g. [theta, psi]).
+struct PlanarBodySpec {
+  std::string x, y;
+  std::vector<std::string> angle;
+  double length = 1.0, width = 0.5;  ///< drawn size [scene units]
+  std::string label;
+};
+
 /// What the 3D view shows. `type` selects a scene builder in the GUI.
 struct SceneSpec {
-  std::string type = "particle";      ///< "particle" (a point in R^3)
-  std::vector<std::string> position;  ///< coordinate names mapped to the 3D x, y, z axes
-  int trail = 500;                    ///< number of trail samples (0: none)
-  std::string constraint_plane;       ///< constraint whose plane Delta(q) is drawn ("" = none)
-  double scale = 1.0;                 ///< size of drawn glyphs [scene units]
+  std::string type = "particle";       ///< "particle" (a point in R^3)
+  std::vector<std::string> position;   ///< coordinate names mapped to the 3D x, y, z axes
+  int trail = 500;                     ///< number of trail samples (0: none)
+  std::string constraint_plane;        ///< constraint whose plane Delta(q) is drawn ("" = none)
+  double scale = 1.0;                  ///< size of drawn glyphs [scene units]
+  std::string attitude;                ///< "rigid_body": prefix of the R11..R33 columns
+  std::vector<double> box;             ///< "rigid_body": box side lengths (3 numbers)
+  std::vector<PlanarBodySpec> bodies;  ///< "planar_bodies": the bodies
 };
 
 /// One plot: a title and the trajectory columns it shows.

@@ -22,6 +22,9 @@ bool IsDegenerate(const Scenario& scenario) {
 }  // namespace
 
 std::shared_ptr<const Model> BuildModel(const Scenario& scenario) {
+  // Lagrangians on a Lie algebroid use the algebroid Euler–Lagrange (–Suslov) DAE; the
+  // constraint algorithm's builders cover TQ and the Skinner–Rusk W0 (see ARCHITECTURE.md).
+  if (scenario.algebroid.present) return LagrangeDiracSystem::Derive(scenario);
   switch (scenario.formulation) {
     case Formulation::kVakonomic:
     case Formulation::kConstraintAlgorithm:

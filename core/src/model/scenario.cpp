@@ -374,7 +374,43 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (const YAML::Node view = root["view"]) {
     r.CheckKeys(view, "view", {"scene", "plots"});
     if (const YAML::Node scene = view["scene"]) {
-      r.CheckKeys(scene, "view.scene", {"type", "position", "trail", "constraint_plane", "scale"});
+      r.CheckKeys(
+          scene, "view.scene",
+          {"type", "position", "trail", "constraint_plane", "scale", "attitude", "box", "bodies"});
+      auto column = [&](const YAML::Node& node, const std::string& key) {
+        const std::string name = r.String(node, key);
+        if (!columns.count(name)) r.Fail(node, name, "names no trajectory column");
+        return name;
+      };
+      if (const YAML::Node attitude = scene["attitude"]) {
+        s.scene.attitude = r.String(attitude, "attitude");
+        if (!columns.count(s.scene.attitude + "11"))
+          r.Fail(attitude, s.scene.attitude,
+                 "attitude names no SO3 reconstruction (columns <prefix>11..<prefix>33)");
+      }
+      if (const YAML::Node box = scene["box"]) {
+        for (const auto& e : box) s.scene.box.push_back(r.Number(e, "box"));
+        if (s.scene.box.size() != 3) r.Fail(box, "box", "expected three side lengths");
+      }
+      if (const YAML::Node bodies = scene["bodies"]) {
+        if (!bodies.IsSequence()) r.Fail(bodies, "bodies", "expected a list of planar bodies");
+        for (const auto& node : bodies) {
+          r.CheckKeys(node, "view.scene.bodies", {"x", "y", "angle", "length", "width", "label"});
+          PlanarBodySpec b;
+          b.x = column(r.Required(node, "x"), "x");
+          b.y = column(r.Required(node, "y"), "y");
+          const YAML::Node angle = r.Required(node, "angle");
+          if (angle.IsSequence()) {
+            for (const auto& e : angle) b.angle.push_back(column(e, "angle"));
+          } else {
+            b.angle.push_back(column(angle, "angle"));
+          }
+          b.length = r.OptionalNumber(node, "length", b.length);
+          b.width = r.OptionalNumber(node, "width", b.width);
+          b.label = r.OptionalString(node, "label", "");
+          s.scene.bodies.push_back(b);
+        }
+      }
       s.scene.type = r.OptionalString(scene, "type", "particle");
       if (const YAML::Node position = scene["position"]) {
         if (!position.IsSequence() || position.size() != 3)
@@ -418,7 +454,7 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
       }
     }
   }
-  if (s.scene.position.empty()) {
+  if (s.scene.position.empty() && s.coordinates.size() >= 3) {
     for (std::size_t i = 0; i < 3 && i < s.coordinates.size(); ++i)
       s.scene.position.push_back(s.coordinates[i].name);
   }
@@ -559,9 +595,22 @@ std::string SaveScenarioToString(const Scenario& s) {
       << YAML::EndMap;
   out << YAML::Key << "view" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "scene" << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value
-      << s.scene.type << YAML::Key << "position" << YAML::Value << YAML::Flow << s.scene.position
-      << YAML::Key << "trail" << YAML::Value << s.scene.trail << YAML::Key << "scale" << YAML::Value
-      << s.scene.scale;
+      << s.scene.type << YAML::Key << "trail" << YAML::Value << s.scene.trail << YAML::Key
+      << "scale" << YAML::Value << s.scene.scale;
+  if (!s.scene.position.empty())
+    out << YAML::Key << "position" << YAML::Value << YAML::Flow << s.scene.position;
+  if (!s.scene.attitude.empty()) out << YAML::Key << "attitude" << YAML::Value << s.scene.attitude;
+  if (!s.scene.box.empty()) out << YAML::Key << "box" << YAML::Value << YAML::Flow << s.scene.box;
+  if (!s.scene.bodies.empty()) {
+    out << YAML::Key << "bodies" << YAML::Value << YAML::BeginSeq;
+    for (const auto& b : s.scene.bodies)
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "x" << YAML::Value << b.x << YAML::Key
+          << "y" << YAML::Value << b.y << YAML::Key << "angle" << YAML::Value << YAML::Flow
+          << b.angle << YAML::Key << "length" << YAML::Value << b.length << YAML::Key << "width"
+          << YAML::Value << b.width << YAML::Key << "label" << YAML::Value << b.label
+          << YAML::EndMap;
+    out << YAML::EndSeq;
+  }
   if (!s.scene.constraint_plane.empty())
     out << YAML::Key << "constraint_plane" << YAML::Value << s.scene.constraint_plane;
   out << YAML::EndMap;
