@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   dirac::ui::MainWindow window;
   window.set_error_dialogs(!scripted);
   window.resize(options->window_size);
+  window.SetCompare(options->compare);
   window.show();
 
   const QString path =

@@ -1,37 +1,43 @@
 #pragma once
 /// @file constraint_geometry.hpp
-/// Geometry of the constraint distribution Delta(q) evaluated from the compiled system, for
-/// drawing (no Qt, no VTK).
+/// Geometry of the constraint distribution Delta(q) at trajectory samples, for drawing (no Qt,
+/// no VTK): omega^r(q) from dirac::Model::ConstraintCovectors, plane normals.
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
-#include "dirac/trajectory.hpp"
+#include "dirac/model.hpp"
 
 namespace dirac::ui {
 
-/// Evaluates the one-forms omega^r(q) of a system at trajectory samples. Construction resolves
-/// names once; Evaluate() is cheap (one tape evaluation, no allocation after the first call).
-class ConstraintFormEvaluator {
+/// Evaluates the one-forms omega^r(q) of a model at trajectory samples. Construction resolves
+/// the coordinate columns once.
+class ConstraintCovectorSampler {
  public:
-  /// @param system     the derived system (must outlive this object)
-  /// @param columns    trajectory column names the samples are laid out by
-  /// Throws dirac::Error if a coordinate, velocity or multiplier column is missing.
-  ConstraintFormEvaluator(const dirac::LagrangeDiracSystem& system,
-                          const std::vector<std::string>& columns);
+  /// @param model        the derived model (kept alive by this object)
+  /// @param coordinates  names of the scenario's coordinates q^1..q^n, in order
+  /// @param columns      trajectory column names the samples are laid out by
+  /// Throws dirac::Error if a coordinate has no column.
+  ConstraintCovectorSampler(std::shared_ptr<const dirac::Model> model,
+                            const std::vector<std::string>& coordinates,
+                            const std::vector<std::string>& columns);
 
-  /// omega (m x n, row-major) at the sample `row` (num_columns values) with `parameters` in the
-  /// system's parameter order.
-  const std::vector<double>& Evaluate(const double* row, const std::vector<double>& parameters);
+  /// omega (m x n, row-major) at the sample `row` (t first, then the columns) with `parameters`
+  /// in the scenario's order. Nothing if the model cannot be evaluated right now: the worker
+  /// holds SymbolicMutex() (some models evaluate symbolically) or the evaluation failed.
+  std::optional<std::vector<double>> Evaluate(const double* row,
+                                              const std::vector<double>& parameters);
+
+  std::size_t num_coordinates() const { return q_columns_.size(); }
 
  private:
-  const dirac::CompiledDae& dae_;
-  std::vector<std::size_t> q_columns_, v_columns_, mu_columns_;
-  std::vector<double> inputs_, outputs_, scratch_;
+  std::shared_ptr<const dirac::Model> model_;
+  std::vector<std::size_t> q_columns_;
+  std::vector<double> q_;
 };
 
 /// Normal of the plane Delta(q) restricted to three coordinates: the row `constraint` of omega

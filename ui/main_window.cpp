@@ -7,6 +7,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHash>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -23,7 +24,11 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "constraint_panel.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
 #include "dirac/scenario.hpp"
@@ -58,7 +63,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   BuildDocks();
   BuildStatusBar();
 
-  connect(controller_, &SimulationController::systemReady, this, &MainWindow::OnSystemReady);
+  connect(controller_, &SimulationController::modelReady, this, &MainWindow::OnModelReady);
   connect(controller_, &SimulationController::snapshotReady, this, &MainWindow::OnSnapshot);
   connect(controller_, &SimulationController::failed, this, &MainWindow::OnFailed);
   connect(controller_, &SimulationController::busyChanged, this, &MainWindow::OnBusyChanged);
@@ -144,17 +149,30 @@ void MainWindow::BuildActions() {
   simulation->addAction(restart_action_);
   simulation->addAction(cancel_action_);
 
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->setObjectName("menu.view");
-  view->addAction(reset_camera_action_);
+  compare_action_ = new QAction(tr("Compare with &nonholonomic motion"), this);
+  compare_action_->setObjectName("compare.nonholonomic");
+  compare_action_->setCheckable(true);
+  compare_action_->setEnabled(false);
+  compare_action_->setToolTip(
+      tr("Also simulate this vakonomic scenario as a nonholonomic (Lagrange–Dirac) system from "
+         "the same initial point and draw it in magenta"));
+  connect(compare_action_, &QAction::toggled, this, &MainWindow::UpdateComparison);
+
+  view_menu_ = menuBar()->addMenu(tr("&View"));
+  view_menu_->setObjectName("menu.view");
+  view_menu_->addAction(reset_camera_action_);
+  view_menu_->addAction(compare_action_);
+  view_menu_->addSeparator();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->setObjectName("menu.help");
   help->addAction(tr("&About Dirac Studio"), this, [this] {
     QMessageBox::about(this, tr("About Dirac Studio"),
                        tr("<b>Dirac Studio</b> %1<br>A workbench for constrained geometric "
-                          "mechanics: Lagrange–Dirac systems derived from the scenario's "
-                          "Lagrangian and constraints, integrated as index-1 DAEs.")
+                          "mechanics: Lagrange–Dirac and vakonomic systems derived from the "
+                          "scenario's Lagrangian and constraints, run through the "
+                          "Gotay–Nester–Hinds constraint algorithm when degenerate, and "
+                          "integrated with SUNDIALS IDAS.")
                            .arg(QApplication::applicationVersion()));
   });
 }
@@ -204,6 +222,9 @@ void MainWindow::BuildToolBar() {
   bar->addSeparator();
   bar->addAction(restart_action_);
   bar->addAction(cancel_action_);
+  bar->addSeparator();
+  bar->addAction(compare_action_);
+  compare_action_->setVisible(false);  // shown for scenarios it applies to
   UpdateTimeWidgets();
 }
 
@@ -228,6 +249,26 @@ void MainWindow::BuildDocks() {
   plot_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
   plot_dock_->setMinimumWidth(460);
   addDockWidget(Qt::RightDockWidgetArea, plot_dock_);
+
+  // The chain goes under the 3D view; the side docks keep the full height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  constraint_panel_ = new ConstraintPanel();
+  constraint_dock_ = new QDockWidget(tr("Constraints"), this);
+  constraint_dock_->setObjectName("dock.constraints");
+  constraint_dock_->setWidget(constraint_panel_);
+  constraint_dock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                                QDockWidget::DockWidgetClosable);
+  constraint_dock_->setMinimumHeight(160);
+  addDockWidget(Qt::BottomDockWidgetArea, constraint_dock_);
+  resizeDocks({constraint_dock_}, {340}, Qt::Vertical);
+  constraint_dock_->setVisible(false);  // shown for models with a constraint chain
+
+  for (QDockWidget* dock : {parameter_dock_, plot_dock_, constraint_dock_}) {
+    QAction* toggle = dock->toggleViewAction();
+    toggle->setObjectName("action.show." + dock->objectName().section('.', 1));
+    view_menu_->addAction(toggle);
+  }
 }
 
 void MainWindow::BuildStatusBar() {
@@ -269,15 +310,31 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   clock_->SetTime(0.0);
   camera_fitted_ = false;
   scene_view_->SetScene(nullptr);
+  parameter_panel_->SetModelDescription(QString());
+  constraint_panel_->ShowMessage(tr("Deriving the model…"));
   plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
   QString name = QString::fromStdString(scenario.name);
   if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
   setWindowTitle(tr("%1 — Dirac Studio").arg(name));
   diagnostics_label_->setText(tr("deriving equations…"));
+  const bool vakonomic = scenario.formulation == dirac::Formulation::kVakonomic;
   controller_->LoadScenario(std::move(scenario));
   parameter_panel_->SetScenario(controller_->scenario());
+  compare_action_->setEnabled(vakonomic);
+  compare_action_->setVisible(vakonomic);
+  UpdateComparison();
   UpdateTimeWidgets();
   return true;
+}
+
+void MainWindow::SetCompare(bool enabled) { compare_action_->setChecked(enabled); }
+
+void MainWindow::UpdateComparison() {
+  const bool applies = controller_->has_scenario() &&
+                       controller_->scenario().formulation == dirac::Formulation::kVakonomic;
+  controller_->SetComparison(applies && compare_action_->isChecked()
+                                 ? std::optional(dirac::Formulation::kLagrangeDirac)
+                                 : std::nullopt);
 }
 
 bool MainWindow::ExportCsv(const QString& path) {
@@ -370,19 +427,69 @@ void MainWindow::ClearError() {
   if (!scene_error_.isEmpty()) ShowError(scene_error_, false);
 }
 
-void MainWindow::OnSystemReady() {
+void MainWindow::OnModelReady() {
+  const std::shared_ptr<const dirac::Model> model = controller_->model();
+  const dirac::Scenario& scenario = controller_->scenario();
   std::unique_ptr<SceneBuilder> scene;
   try {
-    scene = scenes_.Create(SceneContext{controller_->scenario(), controller_->system()});
+    scene = scenes_.Create(SceneContext{scenario, model});
   } catch (const std::exception& e) {
     scene_error_ = tr("3D view: %1").arg(QString::fromStdString(e.what()));
     ShowError(scene_error_, false);
   }
   scene_view_->SetScene(std::move(scene));
   scene_view_->SetMessage(scene_error_);
+
+  // The scenario's plots, and the hidden-constraint residuals if the algorithm found any.
+  std::vector<dirac::PlotSpec> plots = scenario.plots;
+  dirac::PlotSpec hidden{"Hidden-constraint residuals", {}, {}};
+  for (const std::string& column : model->TrajectoryColumns()) {
+    if (column.rfind("residual_hidden", 0) == 0) hidden.series.push_back(column);
+  }
+  if (!hidden.series.empty()) {
+    plots.push_back(hidden);
+    plot_panel_->SetPlots(plots, scenario.simulation.t_end);
+  }
+
+  // The constraint chain (shown when there is one) and what it fixes.
+  constraint_panel_->SetModel(model.get(), scenario);
+  constraint_dock_->setVisible(constraint_panel_->has_chain());
+  parameter_panel_->SetModelDescription(
+      tr("Model: %1").arg(QString::fromStdString(model->formulation())));
+  QHash<QString, QString> fixed;
+  if (const dirac::ConstraintChain* chain = model->constraint_chain()) {
+    for (const auto& [name, equation] : EliminatedCoordinates(*chain)) {
+      fixed.insert(QString::fromStdString(name),
+                   tr("Fixed on M_f by the constraint algorithm: %1 (not a free initial "
+                      "condition)")
+                       .arg(QString::fromStdString(equation)));
+    }
+    // Scenario symbols that are no coordinates of M_0 (e.g. the constrained velocities of a
+    // vakonomic problem, M_0 = T*Q x_Q M) are not initial conditions of this model either.
+    const std::vector<std::string>& z = chain->coordinates;
+    auto is_coordinate = [&z](const std::string& name) {
+      return std::find(z.begin(), z.end(), name) != z.end();
+    };
+    for (const dirac::Coordinate& c : scenario.coordinates) {
+      std::vector<std::string> symbols{c.name, c.velocity};
+      if (scenario.formulation == dirac::Formulation::kVakonomic) symbols.push_back(c.momentum);
+      for (const std::string& symbol : symbols) {
+        const QString name = QString::fromStdString(symbol);
+        if (!is_coordinate(symbol) && !fixed.contains(name)) {
+          fixed.insert(name, tr("%1 is not a coordinate of M_0 in this formulation: the "
+                                "constraints determine it")
+                                 .arg(name));
+        }
+      }
+    }
+  }
+  parameter_panel_->MarkFixed(fixed);
+
   if (const SnapshotPtr latest = controller_->latest()) {
     scene_view_->SetSnapshot(latest);
     scene_view_->SetTime(clock_->time());
+    plot_panel_->SetTrajectory(latest->trajectory);
+    plot_panel_->SetCursorTime(clock_->time());
   }
   diagnostics_label_->setText(tr("simulating…"));
 }
@@ -408,13 +515,19 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
                           : 1000);
   if (snapshot->complete) {
     ClearError();
+    if (!snapshot->comparison_error.empty())
+      ShowError(QString::fromStdString(snapshot->comparison_error), false);
     const dirac::SimulationReport& r = snapshot->report;
-    diagnostics_label_->setText(tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
-                                   "%3 samples   ·   %4 s")
-                                    .arg(r.max_constraint_residual, 0, 'e', 2)
-                                    .arg(r.max_energy_drift, 0, 'e', 2)
-                                    .arg(snapshot->trajectory->num_rows())
-                                    .arg(snapshot->wall_seconds, 0, 'f', 2));
+    QString text = tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
+                      "%3 samples   ·   %4 s")
+                       .arg(r.max_constraint_residual, 0, 'e', 2)
+                       .arg(r.max_energy_drift, 0, 'e', 2)
+                       .arg(snapshot->trajectory->num_rows())
+                       .arg(snapshot->wall_seconds, 0, 'f', 2);
+    if (snapshot->comparison) {
+      text += tr("   ·   compared with %1").arg(QString::fromStdString(snapshot->comparison_label));
+    }
+    diagnostics_label_->setText(text);
     diagnostics_label_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
                                       "projection %3")
                                        .arg(r.initial_energy, 0, 'g', 10)
@@ -428,9 +541,10 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
 }
 
 void MainWindow::OnFailed(const QString& message) {
-  const bool derivation_failed = !controller_->system();
+  const bool derivation_failed = !controller_->model();
   ShowError(message, derivation_failed);
-  diagnostics_label_->setText(derivation_failed ? tr("no system") : tr("run failed"));
+  if (derivation_failed) constraint_panel_->ShowMessage(tr("No model: %1").arg(message));
+  diagnostics_label_->setText(derivation_failed ? tr("no model") : tr("run failed"));
 }
 
 void MainWindow::OnValueEdited(const QString& name, double value) {

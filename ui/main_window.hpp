@@ -15,11 +15,13 @@ class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QSlider;
 
 namespace dirac::ui {
 
+class ConstraintPanel;
 class ParameterPanel;
 class PlaybackClock;
 class PlotPanel;
@@ -58,6 +60,14 @@ class MainWindow : public QMainWindow {
   ParameterPanel* parameter_panel() const { return parameter_panel_; }
   PlotPanel* plot_panel() const { return plot_panel_; }
   SceneView* scene_view() const { return scene_view_; }
+  ConstraintPanel* constraint_panel() const { return constraint_panel_; }
+  QDockWidget* constraint_dock() const { return constraint_dock_; }
+  /// "Compare with nonholonomic motion" (objectName "compare.nonholonomic"): enabled for
+  /// vakonomic scenarios; checked, each run also simulates the scenario as a Lagrange–Dirac
+  /// (nonholonomic) system and the 3D view draws it in magenta.
+  QAction* compare_action() const { return compare_action_; }
+  /// Checks or unchecks the comparison (as the menu action does).
+  void SetCompare(bool enabled);
 
  public slots:
   void OpenScenarioDialog();
@@ -76,7 +86,8 @@ class MainWindow : public QMainWindow {
   void ShowError(const QString& message, bool dialog);
   void ClearError();
 
-  void OnSystemReady();
+  void OnModelReady();
+  void UpdateComparison();
   void OnSnapshot(const SnapshotPtr& snapshot);
   void OnFailed(const QString& message);
   void OnValueEdited(const QString& name, double value);
@@ -102,6 +113,8 @@ class MainWindow : public QMainWindow {
   QAction* restart_action_ = nullptr;
   QAction* cancel_action_ = nullptr;
   QAction* reset_camera_action_ = nullptr;
+  QAction* compare_action_ = nullptr;
+  QMenu* view_menu_ = nullptr;
   QComboBox* speed_ = nullptr;
   QSlider* time_slider_ = nullptr;
   QLabel* time_label_ = nullptr;
@@ -110,6 +123,8 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_ = nullptr;
   QDockWidget* parameter_dock_ = nullptr;
   QDockWidget* plot_dock_ = nullptr;
+  QDockWidget* constraint_dock_ = nullptr;
+  ConstraintPanel* constraint_panel_ = nullptr;
 
   QString scenario_path_;
   QString last_error_;

@@ -49,19 +49,29 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
   title_font.setBold(true);
   title_font.setPointSizeF(title_font.pointSizeF() * 1.15);
   title_->setFont(title_font);
+  title_->setWordWrap(true);
   description_ = new QLabel(this);
   description_->setObjectName("parameterPanel.description");
   description_->setWordWrap(true);
   description_->setTextFormat(Qt::PlainText);
   description_->setStyleSheet("color: #5a5f6a;");
+  model_ = new QLabel(this);
+  model_->setObjectName("parameterPanel.model");
+  model_->setWordWrap(true);
+  model_->setTextFormat(Qt::PlainText);
+  model_->setStyleSheet("color: #2c6e91;");
+  model_->setVisible(false);
   layout_->addWidget(title_);
   layout_->addWidget(description_);
+  layout_->addWidget(model_);
   layout_->addStretch(1);
 }
 
 void ParameterPanel::Clear() {
   editors_.clear();
   defaults_.clear();
+  tooltips_.clear();
+  fixed_note_ = nullptr;
   delete content_;
   content_ = nullptr;
 }
@@ -89,7 +99,7 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
     content_layout->addWidget(group);
   }
 
-  if (!scenario.coordinates.empty()) {
+  if (!scenario.coordinates.empty() || !scenario.algebroid.fibre.empty()) {
     auto* group = new QGroupBox(tr("Initial conditions"), content_);
     group->setObjectName("parameterPanel.initial");
     new QFormLayout(group);
@@ -99,10 +109,34 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
                  c.initial);
     }
     for (const dirac::Coordinate& c : scenario.coordinates) {
+      if (c.velocity.empty()) continue;  // a Lie algebroid's base: its velocities are fibre ones
       const QString velocity = QString::fromStdString(c.velocity);
       AddSpinRow(group, "initial." + velocity, velocity, velocity + "(0)", QString(),
                  c.initial_velocity);
     }
+    for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) {
+      const QString name = QString::fromStdString(y.name);
+      AddSpinRow(group, "initial." + name, name, name + "(0)", QString::fromStdString(y.unit),
+                 y.initial);
+    }
+    if (scenario.formulation == dirac::Formulation::kVakonomic) {
+      // Skinner–Rusk: the momenta (Lagrange multipliers of the constraint) start free too.
+      for (const dirac::Coordinate& c : scenario.coordinates) {
+        const QString momentum = QString::fromStdString(c.momentum);
+        AddSpinRow(group, "initial." + momentum, momentum, momentum + "(0)", QString(),
+                   c.initial_momentum);
+      }
+    }
+    for (QDoubleSpinBox* spin : group->findChildren<QDoubleSpinBox*>())
+      tooltips_.insert(editors_.key(spin), spin->toolTip());
+    fixed_note_ = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
+                                "the equation."),
+                             group);
+    fixed_note_->setObjectName("parameterPanel.fixedNote");
+    fixed_note_->setWordWrap(true);
+    fixed_note_->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    fixed_note_->setVisible(false);
+    static_cast<QFormLayout*>(group->layout())->addRow(fixed_note_);
     content_layout->addWidget(group);
   }
 
@@ -114,7 +148,8 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
   t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
   content_layout->addWidget(simulation);
 
-  layout_->insertWidget(2, content_);
+  layout_->insertWidget(3, content_);
+  SetModelDescription(QString());
 }
 
 void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {
@@ -181,6 +216,29 @@ QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& object
   static_cast<QFormLayout*>(group->layout())->addRow(label, spin);
   editors_.insert(symbol, spin);
   return spin;
+}
+
+void ParameterPanel::SetModelDescription(const QString& text) {
+  model_->setText(text);
+  model_->setVisible(!text.isEmpty());
+}
+
+void ParameterPanel::MarkFixed(const QHash<QString, QString>& fixed) {
+  bool any = false;
+  for (auto it = tooltips_.cbegin(); it != tooltips_.cend(); ++it) {
+    QDoubleSpinBox* spin = editors_.value(it.key());
+    if (!spin) continue;
+    const bool is_fixed = fixed.contains(it.key());
+    any = any || is_fixed;
+    spin->setEnabled(!is_fixed);
+    spin->setToolTip(is_fixed ? fixed.value(it.key()) : it.value());
+    auto* form = qobject_cast<QFormLayout*>(spin->parentWidget()->layout());
+    if (QWidget* label = form ? form->labelForField(spin) : nullptr) {
+      label->setEnabled(!is_fixed);
+      label->setToolTip(spin->toolTip());
+    }
+  }
+  if (fixed_note_) fixed_note_->setVisible(any);
 }
 
 void ParameterPanel::ResetToDefaults() {

@@ -17,7 +17,7 @@ namespace dirac::ui {
 
 /// Every editor is named after the scenario symbol it sets, so tests and scripts can find it:
 /// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<coordinate>",
-/// "initial.<velocity>", "simulation.t_end".
+/// "initial.<velocity>", "initial.<momentum>" (vakonomic scenarios), "simulation.t_end".
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
@@ -27,7 +27,16 @@ class ParameterPanel : public QWidget {
   /// Rebuilds all editors for `scenario` (its current values).
   void SetScenario(const dirac::Scenario& scenario);
 
-  /// The spin box editing `name` (a parameter, coordinate, velocity or "t_end"), or null.
+  /// One line under the description naming the derived model ("" hides it).
+  void SetModelDescription(const QString& text);
+
+  /// Greys out the initial-condition editors of `fixed` (symbol -> why, shown as tooltip):
+  /// values the model derives itself, e.g. coordinates eliminated by the constraint algorithm.
+  /// Replaces the previous marks.
+  void MarkFixed(const QHash<QString, QString>& fixed);
+
+  /// The spin box editing `name` (a parameter, coordinate, velocity, momentum or "t_end"), or
+  /// null.
   QDoubleSpinBox* editor(const QString& name) const { return editors_.value(name, nullptr); }
 
  public slots:
@@ -47,9 +56,12 @@ class ParameterPanel : public QWidget {
   QVBoxLayout* layout_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* description_ = nullptr;
+  QLabel* model_ = nullptr;
   QWidget* content_ = nullptr;
   QHash<QString, QDoubleSpinBox*> editors_;
   QHash<QString, double> defaults_;
+  QHash<QString, QString> tooltips_;  // of the initial-condition editors, before MarkFixed
+  QLabel* fixed_note_ = nullptr;
 };
 
 }  // namespace dirac::ui

@@ -32,6 +32,7 @@ using Vec3 = std::array<double, 3>;
 constexpr double kTrailColor[3] = {0.35, 0.75, 1.0};
 constexpr double kPlaneColor[3] = {0.30, 0.80, 0.75};
 constexpr double kVelocityColor[3] = {0.95, 0.95, 0.95};
+constexpr double kBackground[3] = {0.12, 0.13, 0.17};  // what old trail samples fade towards
 
 std::optional<std::size_t> IndexOf(const std::vector<std::string>& names, const std::string& name) {
   const auto it = std::find(names.begin(), names.end(), name);
@@ -74,53 +75,83 @@ void SetPolyline(vtkPolyData* data, vtkPoints* points) {
   data->Modified();
 }
 
+// Fills `data` with the last `samples` points of `columns` of `trajectory` up to `row`, coloured
+// from the background towards `color` as the samples get newer.
+void FillTrail(vtkPolyData* data, const dirac::Trajectory& trajectory,
+               const std::array<std::size_t, 3>& columns, std::size_t row, std::size_t samples,
+               const double color[3]) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  colors->SetNumberOfComponents(3);
+  colors->SetName("trail_colors");
+  if (samples > 0 && row < trajectory.num_rows()) {
+    const std::size_t first = row + 1 > samples ? row + 1 - samples : 0;
+    const std::size_t count = row - first + 1;
+    points->SetNumberOfPoints(static_cast<vtkIdType>(count));
+    colors->SetNumberOfTuples(static_cast<vtkIdType>(count));
+    for (std::size_t r = first; r <= row; ++r) {
+      const double p[3] = {trajectory.at(r, columns[0]), trajectory.at(r, columns[1]),
+                           trajectory.at(r, columns[2])};
+      const vtkIdType i = static_cast<vtkIdType>(r - first);
+      points->SetPoint(i, p);
+      const double w = count > 1 ? 0.15 + 0.85 * static_cast<double>(i) / (count - 1) : 1.0;
+      const unsigned char rgb[3] = {
+          static_cast<unsigned char>(255 * (kBackground[0] + w * (color[0] - kBackground[0]))),
+          static_cast<unsigned char>(255 * (kBackground[1] + w * (color[1] - kBackground[1]))),
+          static_cast<unsigned char>(255 * (kBackground[2] + w * (color[2] - kBackground[2])))};
+      colors->SetTypedTuple(i, rgb);
+    }
+  }
+  SetPolyline(data, points);
+  data->GetPointData()->SetScalars(colors);
+}
+
 }  // namespace
 
-ParticleScene::ParticleScene(const SceneContext& context) : system_(context.system) {
+ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model) {
   const dirac::SceneSpec& spec = context.scenario.scene;
-  if (!system_) throw dirac::Error("particle scene: no derived system");
+  if (!model_) throw dirac::Error("particle scene: no derived model");
   if (spec.position.size() != 3) {
-    throw dirac::Error("scene.position must name 3 trajectory columns (x, y, z), got " +
+    throw dirac::Error("scene.position must name 3 coordinates (x, y, z), got " +
                        std::to_string(spec.position.size()));
   }
-  const std::vector<std::string> columns = system_->TrajectoryColumns();
-  const std::vector<std::string>& coordinates = system_->coordinate_names();
-  const std::vector<std::string>& velocities = system_->velocity_names();
-  std::array<std::size_t, 3> q_indices{}, v_columns{};
-  bool all_coordinates = true;
+  for (const dirac::Coordinate& c : context.scenario.coordinates)
+    coordinate_names_.push_back(c.name);
+  const std::vector<std::string> columns = model_->TrajectoryColumns();
+  std::array<std::size_t, 3> v_columns{};
+  bool has_velocity = true;
   for (std::size_t k = 0; k < 3; ++k) {
     position_names_[k] = spec.position[k];
+    const auto q = IndexOf(coordinate_names_, spec.position[k]);
+    if (!q) {
+      throw dirac::Error("scene.position: '" + spec.position[k] +
+                         "' is not a coordinate of the scenario");
+    }
+    coordinate_indices_[k] = *q;
     const auto column = IndexOf(columns, spec.position[k]);
     if (!column) {
       throw dirac::Error("scene.position: '" + spec.position[k] + "' is not a trajectory column");
     }
     position_columns_[k] = *column;
-    const auto q = IndexOf(coordinates, spec.position[k]);
-    if (q && *q < velocities.size()) {
-      q_indices[k] = *q;
-      v_columns[k] = IndexOf(columns, velocities[*q]).value_or(0);
-      all_coordinates = all_coordinates && v_columns[k] != 0;
-    } else {
-      all_coordinates = false;
-    }
+    // The rate q' (constraint-algorithm models) or the velocity v (index-1 DAE, where q' = v).
+    auto rate = IndexOf(columns, spec.position[k] + "_dot");
+    if (!rate) rate = IndexOf(columns, context.scenario.coordinates[*q].velocity);
+    has_velocity = has_velocity && rate.has_value();
+    v_columns[k] = rate.value_or(0);
   }
-  if (all_coordinates) {
-    coordinate_indices_ = q_indices;
-    velocity_columns_ = v_columns;
-  }
+  if (has_velocity) velocity_columns_ = v_columns;
   if (!spec.constraint_plane.empty()) {
-    plane_constraint_ = IndexOf(system_->constraint_names(), spec.constraint_plane);
+    plane_constraint_ = IndexOf(model_->constraint_names(), spec.constraint_plane);
     if (!plane_constraint_) {
       throw dirac::Error("scene.constraint_plane: '" + spec.constraint_plane +
                          "' is not a constraint of the scenario");
     }
-    if (!coordinate_indices_) {
-      throw dirac::Error("scene.constraint_plane needs scene.position to name coordinates");
-    }
     plane_name_ = spec.constraint_plane;
+    covectors_ = std::make_unique<ConstraintCovectorSampler>(model_, coordinate_names_, columns);
   }
   trail_samples_ = static_cast<std::size_t>(std::max(spec.trail, 0));
   scale_ = spec.scale > 0.0 ? spec.scale : 1.0;
+  glyph_ = scale_;
 
   // Particle.
   sphere_ = vtkSmartPointer<vtkSphereSource>::New();
@@ -216,17 +247,63 @@ ParticleScene::ParticleScene(const SceneContext& context) : system_(context.syst
   floor_->GetProperty()->LightingOff();
   floor_->VisibilityOff();
 
+  // The comparison trajectory: faint full path, fading trail and a smaller sphere, magenta.
+  const double magenta[3] = {kComparisonColor[0] / 255.0, kComparisonColor[1] / 255.0,
+                             kComparisonColor[2] / 255.0};
+  comparison_path_data_ = vtkSmartPointer<vtkPolyData>::New();
+  comparison_path_ = MakeActor(comparison_path_data_);
+  comparison_path_->GetProperty()->SetColor(magenta[0], magenta[1], magenta[2]);
+  comparison_path_->GetProperty()->SetOpacity(0.35);
+  comparison_path_->GetProperty()->SetLineWidth(1.0);
+  comparison_path_->GetProperty()->LightingOff();
+  comparison_path_->VisibilityOff();
+  comparison_trail_data_ = vtkSmartPointer<vtkPolyData>::New();
+  comparison_trail_ = MakeActor(comparison_trail_data_);
+  comparison_trail_->GetProperty()->SetLineWidth(3.5);
+  comparison_trail_->GetProperty()->LightingOff();
+  comparison_trail_->VisibilityOff();
+  comparison_sphere_ = vtkSmartPointer<vtkSphereSource>::New();
+  comparison_sphere_->SetRadius(0.07 * scale_);
+  comparison_sphere_->SetThetaResolution(32);
+  comparison_sphere_->SetPhiResolution(24);
+  auto comparison_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
+  comparison_mapper->SetInputConnection(comparison_sphere_->GetOutputPort());
+  comparison_particle_ = vtkSmartPointer<vtkActor>::New();
+  comparison_particle_->SetMapper(comparison_mapper);
+  comparison_particle_->GetProperty()->SetColor(magenta[0], magenta[1], magenta[2]);
+  comparison_particle_->GetProperty()->SetAmbient(0.4);
+  comparison_particle_->GetProperty()->SetDiffuse(0.7);
+  comparison_particle_->VisibilityOff();
+
   legend_ = vtkSmartPointer<vtkTextActor>::New();
+  legend_->GetTextProperty()->SetFontSize(14);
+  legend_->GetTextProperty()->SetColor(0.80, 0.82, 0.87);
+  legend_->GetTextProperty()->SetLineSpacing(1.2);
+  legend_->SetDisplayPosition(12, 10);
+  UpdateLegend();
+}
+
+void ParticleScene::UpdateLegend() {
   std::string legend = "orange sphere: particle (" + position_names_[0] + ", " +
                        position_names_[1] + ", " + position_names_[2] + ")\nblue: trail";
   if (trail_samples_ > 0) legend += " (last " + std::to_string(trail_samples_) + " samples)";
   if (velocity_columns_) legend += "\nwhite arrow: velocity";
   if (plane_constraint_) legend += "\nteal square: constraint plane Delta(q), " + plane_name_;
+  if (!comparison_label_.empty()) {
+    legend += "\nmagenta: " + comparison_label_ + " motion, same initial point";
+  }
   legend_->SetInput(legend.c_str());
-  legend_->GetTextProperty()->SetFontSize(13);
-  legend_->GetTextProperty()->SetColor(0.78, 0.80, 0.85);
-  legend_->GetTextProperty()->SetLineSpacing(1.2);
-  legend_->SetDisplayPosition(12, 10);
+}
+
+std::string ParticleScene::legend_text() const {
+  const char* text = legend_->GetInput();
+  return text ? text : "";
+}
+
+std::size_t ParticleScene::comparison_path_points() const {
+  return comparison_path_->GetVisibility() && comparison_path_data_->GetPoints()
+             ? static_cast<std::size_t>(comparison_path_data_->GetNumberOfPoints())
+             : 0;
 }
 
 ParticleScene::~ParticleScene() = default;
@@ -235,8 +312,11 @@ void ParticleScene::AddTo(vtkRenderer* renderer) {
   renderer->AddActor(axes_);
   renderer->AddActor(floor_);
   renderer->AddActor(path_);
+  renderer->AddActor(comparison_path_);
   renderer->AddActor(trail_);
+  renderer->AddActor(comparison_trail_);
   renderer->AddActor(particle_);
+  renderer->AddActor(comparison_particle_);
   renderer->AddActor(velocity_);
   renderer->AddActor(plane_);  // translucent: drawn after the opaque props
   renderer->AddActor2D(legend_);
@@ -245,14 +325,6 @@ void ParticleScene::AddTo(vtkRenderer* renderer) {
 void ParticleScene::SetSnapshot(const SnapshotPtr& snapshot) {
   snapshot_ = snapshot;
   const dirac::Trajectory* trajectory = snapshot_ ? snapshot_->trajectory.get() : nullptr;
-  forms_.reset();
-  if (trajectory && plane_constraint_) {
-    try {
-      forms_ = std::make_unique<ConstraintFormEvaluator>(*system_, trajectory->columns());
-    } catch (const dirac::Error&) {
-      forms_.reset();  // columns do not match the system: draw no plane
-    }
-  }
   max_speed_ = 0.0;
   if (trajectory && velocity_columns_) {
     for (std::size_t r = 0; r < trajectory->num_rows(); ++r) {
@@ -261,6 +333,27 @@ void ParticleScene::SetSnapshot(const SnapshotPtr& snapshot) {
         s2 += std::pow(trajectory->at(r, (*velocity_columns_)[k]), 2);
       max_speed_ = std::max(max_speed_, std::sqrt(s2));
     }
+  }
+  // The comparison trajectory has its own columns: find the drawn coordinates by name.
+  comparison_columns_.reset();
+  const dirac::Trajectory* other = snapshot_ ? snapshot_->comparison.get() : nullptr;
+  if (other && !other->empty()) {
+    std::array<std::size_t, 3> columns{};
+    bool found = true;
+    for (std::size_t k = 0; k < 3; ++k) {
+      const auto column = other->FindColumn(position_names_[k]);
+      found = found && column.has_value();
+      columns[k] = column.value_or(0);
+    }
+    if (found) comparison_columns_ = columns;
+  }
+  const std::string label =
+      comparison_columns_ ? (snapshot_->comparison_label.empty() ? std::string("comparison")
+                                                                 : snapshot_->comparison_label)
+                          : std::string();
+  if (label != comparison_label_) {
+    comparison_label_ = label;
+    UpdateLegend();
   }
   UpdatePath();
   UpdateFrame();
@@ -278,20 +371,32 @@ void ParticleScene::UpdateFrame() {
     b[2 * k] = std::numeric_limits<double>::infinity();
     b[2 * k + 1] = -std::numeric_limits<double>::infinity();
   }
-  for (std::size_t r = 0; r < snapshot_->trajectory->num_rows(); ++r) {
-    const Vec3 p = PositionAt(r);
+  auto include = [&](const Vec3& p) {
     for (std::size_t k = 0; k < 3; ++k) {
       b[2 * k] = std::min(b[2 * k], p[k] - 0.5 * scale_);
       b[2 * k + 1] = std::max(b[2 * k + 1], p[k] + 0.5 * scale_);
     }
-  }
-  // Glyphs follow the middle extent, so one long direction (a drift) does not inflate them.
+  };
+  for (std::size_t r = 0; r < snapshot_->trajectory->num_rows(); ++r) include(PositionAt(r));
+  // Glyphs follow the middle extent of the particle's own motion, so one long direction (a
+  // drift) does not inflate them, but stay visible when the camera must show a long one.
   std::array<double, 3> extents{b[1] - b[0], b[3] - b[2], b[5] - b[4]};
   std::sort(extents.begin(), extents.end());
   const double typical = extents[1];
-  const double axis_length = std::max(scale_, 0.5 * typical);
+  if (comparison_columns_) {
+    const dirac::Trajectory& other = *snapshot_->comparison;
+    for (std::size_t r = 0; r < other.num_rows(); ++r) {
+      include({other.at(r, (*comparison_columns_)[0]), other.at(r, (*comparison_columns_)[1]),
+               other.at(r, (*comparison_columns_)[2])});
+    }
+  }
+  const double largest = std::max({b[1] - b[0], b[3] - b[2], b[5] - b[4]});
+  radius_ = std::max({0.1 * scale_, 0.035 * typical, 0.02 * largest});
+  glyph_ = std::max(scale_, 6.0 * radius_);
+  sphere_->SetRadius(radius_);
+  comparison_sphere_->SetRadius(0.75 * radius_);
+  const double axis_length = std::max({scale_, 0.5 * typical, 0.12 * largest});
   axes_->SetTotalLength(axis_length, axis_length, axis_length);
-  sphere_->SetRadius(std::max(0.1 * scale_, 0.035 * typical));
 
   const double z = b[4];
   floor_source_->SetOrigin(b[0], b[2], z);
@@ -323,6 +428,20 @@ void ParticleScene::UpdatePath() {
     }
   }
   SetPolyline(path_data_, points);
+
+  auto other_points = vtkSmartPointer<vtkPoints>::New();
+  if (comparison_columns_) {
+    const dirac::Trajectory& other = *snapshot_->comparison;
+    other_points->SetNumberOfPoints(static_cast<vtkIdType>(other.num_rows()));
+    for (std::size_t r = 0; r < other.num_rows(); ++r) {
+      const double p[3] = {other.at(r, (*comparison_columns_)[0]),
+                           other.at(r, (*comparison_columns_)[1]),
+                           other.at(r, (*comparison_columns_)[2])};
+      other_points->SetPoint(static_cast<vtkIdType>(r), p);
+    }
+  }
+  SetPolyline(comparison_path_data_, other_points);
+  comparison_path_->SetVisibility(comparison_columns_.has_value());
 }
 
 void ParticleScene::SetTime(double t) {
@@ -332,6 +451,7 @@ void ParticleScene::SetTime(double t) {
     plane_->VisibilityOff();
     velocity_->VisibilityOff();
     SetPolyline(trail_data_, vtkSmartPointer<vtkPoints>::New());
+    UpdateComparison(t);
     return;
   }
   const std::size_t row = snapshot_->trajectory->RowAtTime(t);
@@ -340,50 +460,47 @@ void ParticleScene::SetTime(double t) {
   UpdateTrail(row);
   UpdatePlane(row, p);
   UpdateVelocity(row, p);
+  UpdateComparison(t);
 }
 
 void ParticleScene::UpdateTrail(std::size_t row) {
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  colors->SetNumberOfComponents(3);
-  colors->SetName("trail_colors");
-  if (trail_samples_ > 0) {
-    const std::size_t first = row + 1 > trail_samples_ ? row + 1 - trail_samples_ : 0;
-    const std::size_t count = row - first + 1;
-    points->SetNumberOfPoints(static_cast<vtkIdType>(count));
-    colors->SetNumberOfTuples(static_cast<vtkIdType>(count));
-    for (std::size_t r = first; r <= row; ++r) {
-      const Vec3 p = PositionAt(r);
-      const vtkIdType i = static_cast<vtkIdType>(r - first);
-      points->SetPoint(i, p.data());
-      // Fade from the background towards the trail colour as samples get newer.
-      const double w = count > 1 ? 0.15 + 0.85 * static_cast<double>(i) / (count - 1) : 1.0;
-      const unsigned char rgb[3] = {
-          static_cast<unsigned char>(255 * (0.12 + w * (kTrailColor[0] - 0.12))),
-          static_cast<unsigned char>(255 * (0.13 + w * (kTrailColor[1] - 0.13))),
-          static_cast<unsigned char>(255 * (0.17 + w * (kTrailColor[2] - 0.17)))};
-      colors->SetTypedTuple(i, rgb);
-    }
+  FillTrail(trail_data_, *snapshot_->trajectory, position_columns_, row, trail_samples_,
+            kTrailColor);
+}
+
+void ParticleScene::UpdateComparison(double t) {
+  if (!comparison_columns_) {
+    comparison_trail_->VisibilityOff();
+    comparison_particle_->VisibilityOff();
+    return;
   }
-  SetPolyline(trail_data_, points);
-  trail_data_->GetPointData()->SetScalars(colors);
+  const dirac::Trajectory& other = *snapshot_->comparison;
+  const std::size_t row = other.RowAtTime(t);
+  const double magenta[3] = {kComparisonColor[0] / 255.0, kComparisonColor[1] / 255.0,
+                             kComparisonColor[2] / 255.0};
+  FillTrail(comparison_trail_data_, other, *comparison_columns_, row, trail_samples_, magenta);
+  comparison_trail_->SetVisibility(trail_samples_ > 0);
+  comparison_particle_->SetPosition(other.at(row, (*comparison_columns_)[0]),
+                                    other.at(row, (*comparison_columns_)[1]),
+                                    other.at(row, (*comparison_columns_)[2]));
+  comparison_particle_->VisibilityOn();
 }
 
 void ParticleScene::UpdatePlane(std::size_t row, const Vec3& p) {
-  if (!forms_ || !plane_constraint_ || !coordinate_indices_) {
+  if (!covectors_ || !plane_constraint_) {
     plane_->VisibilityOff();
     return;
   }
-  const std::vector<double>& omega =
-      forms_->Evaluate(snapshot_->trajectory->row(row), snapshot_->parameters);
+  const auto omega = covectors_->Evaluate(snapshot_->trajectory->row(row), snapshot_->parameters);
+  if (!omega) return;  // not evaluable right now: keep the last plane
   const auto normal =
-      PlaneNormal(omega, system_->num_coordinates(), *plane_constraint_, *coordinate_indices_);
+      PlaneNormal(*omega, covectors_->num_coordinates(), *plane_constraint_, coordinate_indices_);
   if (!normal) {
     plane_->VisibilityOff();
     return;
   }
   const auto [u, w] = PlaneBasis(*normal);
-  const double h = 0.5 * scale_;
+  const double h = 0.5 * glyph_;
   Vec3 origin{}, point1{}, point2{};
   for (std::size_t k = 0; k < 3; ++k) {
     origin[k] = p[k] - h * u[k] - h * w[k];
@@ -410,11 +527,11 @@ void ParticleScene::UpdateVelocity(std::size_t row, const Vec3& p) {
     velocity_->VisibilityOff();
     return;
   }
-  // Length proportional to speed, the fastest sample drawn 0.8 * scale long.
-  const double length = 0.8 * scale_ * speed / max_speed_;
+  // Out of the sphere, then proportional to speed (the fastest sample 0.8 glyph sizes more).
+  const double length = 1.5 * radius_ + 0.8 * glyph_ * speed / max_speed_;
   const Vec3 d{v[0] / speed, v[1] / speed, v[2] / speed};
   const auto [u, w] = PlaneBasis(d);
-  const double thickness = std::max(length, 0.25 * scale_);  // keep thin arrows visible
+  const double thickness = std::max(length, 0.25 * glyph_);  // keep thin arrows visible
   auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
   for (int k = 0; k < 3; ++k) {
     matrix->SetElement(k, 0, d[k] * length);

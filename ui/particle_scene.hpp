@@ -1,7 +1,8 @@
 #pragma once
 /// @file particle_scene.hpp
-/// Scene type "particle": a point in R^3 with its trail, its velocity, the coordinate axes and
-/// the constraint plane Delta(q) through it.
+/// Scene type "particle": a point in R^3 with its trail, its velocity, the coordinate axes, the
+/// constraint plane Delta(q) through it and, when the snapshot carries one, the comparison
+/// trajectory (same scenario, other formulation) as a magenta trail.
 
 #include <vtkSmartPointer.h>
 
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "constraint_geometry.hpp"
 #include "scene_builder.hpp"
@@ -25,13 +27,16 @@ class vtkTextActor;
 namespace dirac::ui {
 
 /// The particle is drawn in kParticleColor (a saturated orange no other prop uses, so image
-/// checks can find it).
+/// checks can find it); the comparison trajectory in kComparisonColor (magenta).
 class ParticleScene : public SceneBuilder {
  public:
   static constexpr std::array<unsigned char, 3> kParticleColor{255, 140, 0};
+  static constexpr std::array<unsigned char, 3> kComparisonColor{235, 60, 235};
 
-  /// Reads scene.position (three trajectory columns), scene.trail, scene.scale and
-  /// scene.constraint_plane (a constraint name or ""). Throws dirac::Error naming a bad entry.
+  /// Reads scene.position (three coordinates, i.e. trajectory columns), scene.trail,
+  /// scene.scale and scene.constraint_plane (a constraint name or ""). The velocity arrow uses
+  /// the columns "<q>_dot" if the model has them, else the velocity columns. Throws dirac::Error
+  /// naming a bad entry.
   explicit ParticleScene(const SceneContext& context);
   ~ParticleScene() override;
 
@@ -40,28 +45,40 @@ class ParticleScene : public SceneBuilder {
   void SetTime(double t) override;
   bool Bounds(std::array<double, 6>& bounds) const override;
 
+  /// Number of points of the comparison's full path (0 when there is none), for tests.
+  std::size_t comparison_path_points() const;
+  /// The legend text in the corner of the view.
+  std::string legend_text() const;
+
  private:
   void UpdatePath();
   void UpdateFrame();
   void UpdateTrail(std::size_t row);
+  void UpdateComparison(double t);
+  void UpdateLegend();
   void UpdatePlane(std::size_t row, const std::array<double, 3>& p);
   void UpdateVelocity(std::size_t row, const std::array<double, 3>& p);
   std::array<double, 3> PositionAt(std::size_t row) const;
 
-  std::shared_ptr<const dirac::LagrangeDiracSystem> system_;
+  std::shared_ptr<const dirac::Model> model_;
+  std::vector<std::string> coordinate_names_;  // the scenario's q, in order
   std::array<std::string, 3> position_names_;
   std::array<std::size_t, 3> position_columns_{};
-  std::optional<std::array<std::size_t, 3>> velocity_columns_;    // when position = coordinates
-  std::optional<std::array<std::size_t, 3>> coordinate_indices_;  // into the system's q
+  std::optional<std::array<std::size_t, 3>> velocity_columns_;
+  std::array<std::size_t, 3> coordinate_indices_{};  // of the drawn coordinates in q
   std::optional<std::size_t> plane_constraint_;
   std::string plane_name_;
   std::size_t trail_samples_ = 0;
   double scale_ = 1.0;
+  double radius_ = 0.1;  // of the particle [scene units], from UpdateFrame()
+  double glyph_ = 1.0;   // size of the plane and the arrow [scene units], from UpdateFrame()
   double max_speed_ = 0.0;
   std::optional<std::array<double, 6>> bounds_;  // camera box, from UpdateFrame()
 
   SnapshotPtr snapshot_;
-  std::unique_ptr<ConstraintFormEvaluator> forms_;
+  std::unique_ptr<ConstraintCovectorSampler> covectors_;
+  std::optional<std::array<std::size_t, 3>> comparison_columns_;  // in snapshot_->comparison
+  std::string comparison_label_;  // of the legend line, "" without a comparison
 
   vtkSmartPointer<vtkSphereSource> sphere_;
   vtkSmartPointer<vtkActor> particle_;
@@ -75,6 +92,12 @@ class ParticleScene : public SceneBuilder {
   vtkSmartPointer<vtkAxesActor> axes_;
   vtkSmartPointer<vtkPlaneSource> floor_source_;
   vtkSmartPointer<vtkActor> floor_;
+  vtkSmartPointer<vtkPolyData> comparison_path_data_;
+  vtkSmartPointer<vtkActor> comparison_path_;
+  vtkSmartPointer<vtkPolyData> comparison_trail_data_;
+  vtkSmartPointer<vtkActor> comparison_trail_;
+  vtkSmartPointer<vtkSphereSource> comparison_sphere_;
+  vtkSmartPointer<vtkActor> comparison_particle_;
   vtkSmartPointer<vtkTextActor> legend_;
 };
 

@@ -121,6 +121,8 @@ void PlotPanel::SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end
 
     plot->x_axis = new QValueAxis(plot->chart);
     plot->x_axis->setTitleText(QStringLiteral("t [s]"));
+    // The charts share one time axis: name it once, under the last chart, to save height.
+    plot->x_axis->setTitleVisible(p + 1 == plots.size());
     SetTimeAxis(plot->x_axis, t_end_);
     plot->y_axis = new QValueAxis(plot->chart);
     QStringList names;

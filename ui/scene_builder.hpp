@@ -6,7 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "simulation_snapshot.hpp"
 
@@ -14,11 +14,12 @@ class vtkRenderer;
 
 namespace dirac::ui {
 
-/// What a scene may read to build itself: the scenario (its `scene` spec) and the derived
-/// system (names, compiled constraint forms). Both outlive the scene.
+/// What a scene may read to build itself: the scenario (its `scene` spec, coordinates) and the
+/// derived model (trajectory columns, constraint names, ConstraintCovectors). The scenario
+/// reference is only valid during construction; a scene may keep the model.
 struct SceneContext {
   const dirac::Scenario& scenario;
-  std::shared_ptr<const dirac::LagrangeDiracSystem> system;
+  std::shared_ptr<const dirac::Model> model;
 };
 
 /// One scene type. Constructors validate the scene spec and throw dirac::Error naming the
@@ -29,7 +30,8 @@ class SceneBuilder {
 
   /// Adds this scene's props to `renderer` (once, before any other call).
   virtual void AddTo(vtkRenderer* renderer) = 0;
-  /// New simulation data; the snapshot is immutable and may be kept.
+  /// New simulation data; the snapshot is immutable and may be kept. It may carry a comparison
+  /// trajectory (the same scenario in another formulation) to draw alongside.
   virtual void SetSnapshot(const SnapshotPtr& snapshot) = 0;
   /// Moves the scene to simulated time `t` [s] (the shared time cursor).
   virtual void SetTime(double t) = 0;

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "dirac/error.hpp"
-#include "dirac/simulation.hpp"
+#include "symbolic_lock.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -22,6 +22,19 @@ double SecondsSince(Clock::time_point start) {
 }
 
 }  // namespace
+
+std::string FormulationLabel(dirac::Formulation formulation) {
+  switch (formulation) {
+    case dirac::Formulation::kVakonomic:
+      return "vakonomic (Skinner–Rusk)";
+    case dirac::Formulation::kConstraintAlgorithm:
+      return "nonholonomic (constraint algorithm)";
+    case dirac::Formulation::kAuto:
+    case dirac::Formulation::kLagrangeDirac:
+      break;
+  }
+  return "nonholonomic (Lagrange–Dirac)";
+}
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   setObjectName("simulationController");
@@ -41,15 +54,50 @@ SimulationController::~SimulationController() {
   }
   wake_.notify_all();
   worker_.join();
+  // The worker is gone: release this controller's models here (still under the lock, in case
+  // another controller's worker is deriving).
+  std::lock_guard symbolic(SymbolicMutex());
+  std::lock_guard lock(mutex_);
+  retired_.clear();
+  model_.reset();
+  worker_model_.reset();
+  worker_comparison_model_.reset();
 }
 
 void SimulationController::LoadScenario(dirac::Scenario scenario) {
   debounce_.stop();
   scenario_ = std::move(scenario);
   ++scenario_id_;
-  system_.reset();
+  Retire(std::move(model_));
+  model_.reset();
   latest_.reset();
   Submit();
+}
+
+void SimulationController::SetComparison(std::optional<dirac::Formulation> formulation) {
+  if (formulation == comparison_) return;
+  comparison_ = formulation;
+  if (has_scenario()) Restart();
+}
+
+void SimulationController::Retire(std::shared_ptr<const dirac::Model> model) {
+  if (!model) return;
+  std::lock_guard lock(mutex_);
+  retired_.push_back(std::move(model));
+}
+
+void SimulationController::SweepRetired() {
+  std::lock_guard symbolic(SymbolicMutex());
+  std::vector<std::shared_ptr<const dirac::Model>> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    // use_count() == 1: only this list holds it, so nobody can copy it any more.
+    const auto last = std::partition(retired_.begin(), retired_.end(),
+                                     [](const auto& model) { return model.use_count() > 1; });
+    doomed.assign(std::make_move_iterator(last), std::make_move_iterator(retired_.end()));
+    retired_.erase(last, retired_.end());
+  }
+  doomed.clear();  // under SymbolicMutex(), outside mutex_
 }
 
 bool SimulationController::SetValue(const QString& name, double value) {
@@ -84,7 +132,7 @@ void SimulationController::Cancel() {
 
 void SimulationController::Submit() {
   if (!has_scenario()) return;
-  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_)};
+  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_), comparison_};
   wanted_run_ = job.run;
   {
     std::lock_guard lock(mutex_);
@@ -120,14 +168,19 @@ void SimulationController::WorkerLoop() {
 
 void SimulationController::RunJob(const Job& job) {
   const auto start = Clock::now();
+  SweepRetired();
   try {
-    if (worker_scenario_id_ != job.scenario_id || !worker_system_) {
-      worker_system_.reset();
-      worker_system_ = dirac::LagrangeDiracSystem::Derive(*job.scenario);
+    if (worker_scenario_id_ != job.scenario_id || !worker_model_) {
+      {
+        std::lock_guard symbolic(SymbolicMutex());
+        worker_comparison_model_.reset();
+        worker_comparison_id_ = 0;
+        worker_model_.reset();
+        worker_model_ = dirac::BuildModel(*job.scenario);
+      }
       worker_scenario_id_ = job.scenario_id;
       QMetaObject::invokeMethod(
-          this,
-          [this, id = job.scenario_id, system = worker_system_] { OnSystemDerived(id, system); },
+          this, [this, id = job.scenario_id, model = worker_model_] { OnModelDerived(id, model); },
           Qt::QueuedConnection);
     }
     if (Superseded(job.run)) return;
@@ -164,11 +217,50 @@ void SimulationController::RunJob(const Job& job) {
     };
 
     dirac::SimulationReport report;
-    dirac::Trajectory result = dirac::Simulate(*worker_system_, input, progress, &report);
+    dirac::Trajectory result = worker_model_->Simulate(input, progress, &report);
     if (report.cancelled || Superseded(job.run)) return;
     auto snapshot = make_snapshot(std::make_shared<const dirac::Trajectory>(std::move(result)));
     snapshot->complete = true;
     snapshot->report = report;
+
+    if (job.comparison) {
+      // Same scenario, same values, other formulation. Its failure never fails the main run.
+      dirac::Scenario other = *job.scenario;
+      other.formulation = *job.comparison;
+      other.plots.clear();  // may name columns only the main formulation has (e.g. momenta)
+      if (worker_comparison_id_ != job.scenario_id ||
+          worker_comparison_formulation_ != job.comparison) {
+        std::lock_guard symbolic(SymbolicMutex());
+        worker_comparison_model_.reset();
+        worker_comparison_error_.clear();
+        try {
+          worker_comparison_model_ = dirac::BuildModel(other);
+        } catch (const std::exception& e) {
+          worker_comparison_error_ = e.what();
+        }
+        worker_comparison_id_ = job.scenario_id;
+        worker_comparison_formulation_ = job.comparison;
+      }
+      snapshot->comparison_label = FormulationLabel(*job.comparison);
+      snapshot->comparison_error = worker_comparison_error_;
+      if (worker_comparison_model_) {
+        try {
+          dirac::SimulationReport other_report;
+          dirac::Trajectory other_result = worker_comparison_model_->Simulate(
+              dirac::SimulationInput::FromScenario(other),
+              [&](const dirac::Trajectory&) { return !Superseded(job.run); }, &other_report);
+          if (other_report.cancelled || Superseded(job.run)) return;
+          snapshot->comparison = std::make_shared<const dirac::Trajectory>(std::move(other_result));
+        } catch (const std::exception& e) {
+          snapshot->comparison_error = e.what();
+        }
+      }
+      if (!snapshot->comparison_error.empty()) {
+        snapshot->comparison_error =
+            "comparison (" + snapshot->comparison_label + "): " + snapshot->comparison_error;
+      }
+      snapshot->wall_seconds = SecondsSince(start);
+    }
     publish(std::move(snapshot));
   } catch (const dirac::Error& e) {
     const QString message = QString::fromStdString(e.what());
@@ -181,11 +273,14 @@ void SimulationController::RunJob(const Job& job) {
   }
 }
 
-void SimulationController::OnSystemDerived(
-    std::uint64_t scenario_id, std::shared_ptr<const dirac::LagrangeDiracSystem> system) {
-  if (scenario_id != scenario_id_) return;  // a newer scenario was loaded meanwhile
-  system_ = std::move(system);
-  emit systemReady();
+void SimulationController::OnModelDerived(std::uint64_t scenario_id,
+                                          std::shared_ptr<const dirac::Model> model) {
+  if (scenario_id != scenario_id_) {  // a newer scenario was loaded meanwhile
+    Retire(std::move(model));
+    return;
+  }
+  model_ = std::move(model);
+  emit modelReady();
 }
 
 void SimulationController::OnSnapshot(SnapshotPtr snapshot) {

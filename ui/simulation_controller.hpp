@@ -1,6 +1,7 @@
 #pragma once
 /// @file simulation_controller.hpp
-/// Runs dirac::Simulate on a worker thread and publishes immutable snapshots to the GUI thread.
+/// Derives the scenario's dirac::Model and runs Model::Simulate on a worker thread; publishes
+/// immutable snapshots to the GUI thread.
 
 #include <QObject>
 #include <QString>
@@ -12,18 +13,27 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "simulation_snapshot.hpp"
 
 namespace dirac::ui {
 
+/// A short human name of a formulation for legends: "vakonomic", "nonholonomic (Lagrange–Dirac)".
+std::string FormulationLabel(dirac::Formulation formulation);
+
 /// Owns the current scenario and one worker thread. The GUI edits values through SetValue();
 /// edits are queued as a pending request (latest wins) and picked up by the worker, which
-/// derives the system once per scenario and then only re-integrates with new numbers.
-/// All public functions and all signals live on the GUI thread.
+/// derives the model (dirac::BuildModel) once per scenario and then only re-integrates with new
+/// numbers. All public functions and all signals live on the GUI thread.
+///
+/// Models are derived and destroyed on the worker under SymbolicMutex() (GiNaC is not thread
+/// safe): a model the GUI lets go of is retired to the worker, which destroys it once nobody
+/// else holds it. GUI code may keep shared_ptr copies of model() as long as it likes.
 class SimulationController : public QObject {
   Q_OBJECT
 
@@ -32,7 +42,7 @@ class SimulationController : public QObject {
   /// Cancels the running job and joins the worker.
   ~SimulationController() override;
 
-  /// Replaces the scenario: cancels any run, derives the new system on the worker, simulates.
+  /// Replaces the scenario: cancels any run, derives the new model on the worker, simulates.
   void LoadScenario(dirac::Scenario scenario);
 
   /// Sets a parameter, an initial condition or a setting by its scenario name (see
@@ -40,6 +50,12 @@ class SimulationController : public QObject {
   /// interval, so dragging a slider starts one run when the hand rests. Returns false and emits
   /// failed() if the name is unknown.
   bool SetValue(const QString& name, double value);
+
+  /// With a formulation, every run also simulates the same scenario (same values, Lagrangian,
+  /// constraints and initial point) with `scenario.formulation = formulation` and publishes it
+  /// as SimulationSnapshot::comparison; nothing turns that off. Restarts the run if it changes.
+  void SetComparison(std::optional<dirac::Formulation> formulation);
+  std::optional<dirac::Formulation> comparison() const { return comparison_; }
 
   /// Starts a run with the current values now (no debounce).
   void Restart();
@@ -52,16 +68,16 @@ class SimulationController : public QObject {
   bool has_scenario() const { return scenario_id_ != 0; }
   /// The scenario with the current (edited) values.
   const dirac::Scenario& scenario() const { return scenario_; }
-  /// The derived system of the current scenario; null until systemReady().
-  std::shared_ptr<const dirac::LagrangeDiracSystem> system() const { return system_; }
+  /// The derived model of the current scenario; null until modelReady().
+  std::shared_ptr<const dirac::Model> model() const { return model_; }
   /// The newest snapshot of the current run (may be partial), null before the first one.
   SnapshotPtr latest() const { return latest_; }
   /// True while a run is pending or in progress.
   bool busy() const { return busy_; }
 
  signals:
-  /// The system of the current scenario was derived (once per LoadScenario).
-  void systemReady();
+  /// The model of the current scenario was derived (once per LoadScenario).
+  void modelReady();
   /// A new snapshot of the current run; snapshot->complete marks the end of the run.
   void snapshotReady(dirac::ui::SnapshotPtr snapshot);
   /// Derivation or integration failed; `message` is human readable (file:line for scenarios).
@@ -73,17 +89,19 @@ class SimulationController : public QObject {
     std::uint64_t run = 0;
     std::uint64_t scenario_id = 0;
     std::shared_ptr<const dirac::Scenario> scenario;
+    std::optional<dirac::Formulation> comparison;
   };
 
   void Submit();
   void SetBusy(bool busy);
+  void Retire(std::shared_ptr<const dirac::Model> model);
   void WorkerLoop();
   void RunJob(const Job& job);
+  void SweepRetired();
   bool Superseded(std::uint64_t run) const;
 
   // Worker -> GUI thread, queued.
-  void OnSystemDerived(std::uint64_t scenario_id,
-                       std::shared_ptr<const dirac::LagrangeDiracSystem> system);
+  void OnModelDerived(std::uint64_t scenario_id, std::shared_ptr<const dirac::Model> model);
   void OnSnapshot(SnapshotPtr snapshot);
   void OnFailed(std::uint64_t run, const QString& message);
 
@@ -91,21 +109,27 @@ class SimulationController : public QObject {
   dirac::Scenario scenario_;
   std::uint64_t scenario_id_ = 0;
   std::uint64_t run_ = 0;
-  std::shared_ptr<const dirac::LagrangeDiracSystem> system_;
+  std::shared_ptr<const dirac::Model> model_;
+  std::optional<dirac::Formulation> comparison_;
   SnapshotPtr latest_;
   bool busy_ = false;
   QTimer debounce_;
 
-  // Shared with the worker.
+  // Shared with the worker (under mutex_).
   std::mutex mutex_;
   std::condition_variable wake_;
   std::optional<Job> pending_;
+  std::vector<std::shared_ptr<const dirac::Model>> retired_;  // destroyed by the worker
   std::atomic<std::uint64_t> wanted_run_{0};
   std::atomic<bool> stopping_{false};
 
-  // Worker-only cache: the system derived for worker_scenario_id_.
+  // Worker-only caches: the model of worker_scenario_id_ and its comparison model.
   std::uint64_t worker_scenario_id_ = 0;
-  std::shared_ptr<const dirac::LagrangeDiracSystem> worker_system_;
+  std::shared_ptr<const dirac::Model> worker_model_;
+  std::uint64_t worker_comparison_id_ = 0;
+  std::optional<dirac::Formulation> worker_comparison_formulation_;
+  std::shared_ptr<const dirac::Model> worker_comparison_model_;
+  std::string worker_comparison_error_;
 
   std::thread worker_;  // last member: started after everything above exists
 };

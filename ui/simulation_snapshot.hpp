@@ -6,9 +6,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac::ui {
@@ -23,6 +24,13 @@ struct SimulationSnapshot {
   bool complete = false;           ///< true once the whole span [0, t_end] is computed
   dirac::SimulationReport report;  ///< diagnostics; meaningful when complete
   double wall_seconds = 0.0;       ///< wall-clock time the run took so far [s]
+
+  /// The same scenario and values in the comparison formulation (SimulationController::
+  /// SetComparison), computed after the main run: set only on complete snapshots, null if no
+  /// comparison was asked for or it failed (then comparison_error says why).
+  std::shared_ptr<const dirac::Trajectory> comparison;
+  std::string comparison_label;  ///< e.g. "nonholonomic (Lagrange–Dirac)"
+  std::string comparison_error;  ///< why the comparison is missing, "" if it is not
 
   /// Last sampled time, 0 for an empty trajectory [s].
   double last_time() const {

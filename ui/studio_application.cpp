@@ -58,7 +58,9 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption set("set", "Set a parameter, initial condition or setting.",
                                "NAME=VALUE");
   const QCommandLineOption size("size", "Window size, e.g. 1600x1000.", "WxH");
-  parser.addOptions({play_to, screenshot, set, size});
+  const QCommandLineOption compare(
+      "compare", "Vakonomic scenarios: also simulate and draw the nonholonomic motion.");
+  parser.addOptions({play_to, screenshot, set, size, compare});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -92,6 +94,7 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
     options.play_to = t;
   }
   options.screenshot = parser.value(screenshot);
+  options.compare = parser.isSet(compare);
   for (const QString& assignment : parser.values(set)) {
     if (!assignment.contains('=')) return fail("--set needs NAME=VALUE, got '" + assignment + "'");
     options.overrides << assignment;

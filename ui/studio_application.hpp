@@ -12,13 +12,15 @@ class QApplication;
 
 namespace dirac::ui {
 
-/// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]`
+/// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]
+/// [--compare]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
   QString screenshot;             ///< save a PNG of the window and exit
   QStringList overrides;          ///< NAME=VALUE, applied in order after loading
   QSize window_size{1600, 1000};  ///< initial window size [px]
+  bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion
 };
 
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before

@@ -1,8 +1,13 @@
 // GUI tests of the workbench window, run under Xvfb (see CMakeLists.txt): the real MainWindow
 // with the shipped Heisenberg scenario, driven through its widgets by objectName.
+#include <QAction>
 #include <QApplication>
+#include <QChart>
+#include <QDir>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QLabel>
 #include <QMessageBox>
@@ -11,6 +16,7 @@
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -18,12 +24,15 @@
 #include <limits>
 #include <memory>
 
+#include "constraint_panel.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
 #include "main_window.hpp"
 #include "parameter_panel.hpp"
+#include "particle_scene.hpp"
 #include "playback_clock.hpp"
 #include "plot_panel.hpp"
+#include "scene_registry.hpp"
 #include "scene_view.hpp"
 #include "simulation_controller.hpp"
 #include "simulation_snapshot.hpp"
@@ -47,8 +56,15 @@ bool IsParticleOrange(QRgb c) {
   return r > 120 && g > 0.35 * r && g < 0.75 * r && b < 0.25 * r;
 }
 
+// A pixel of the comparison trajectory's magenta (235, 60, 235), possibly shaded or faded.
+bool IsComparisonMagenta(QRgb c) {
+  const int r = qRed(c), g = qGreen(c), b = qBlue(c);
+  return r > 110 && b > 110 && g < 0.6 * std::min(r, b) && std::abs(r - b) < 0.3 * r;
+}
+
 struct ImageStats {
   int orange = 0;
+  int magenta = 0;
   int distinct_colors = 0;
 };
 
@@ -60,6 +76,7 @@ ImageStats Analyze(const QImage& image, const QRect& region) {
     for (int x = r.left(); x <= r.right(); ++x) {
       const QRgb c = image.pixel(x, y) & 0xffffff;
       if (IsParticleOrange(c)) ++stats.orange;
+      if (IsComparisonMagenta(c)) ++stats.magenta;
       if (colors.size() < 5000) colors.insert(c);
     }
   }
@@ -131,6 +148,9 @@ class StudioGuiTest : public QObject {
   void badScenarioPathShowsError();
   void malformedScenarioAndUnknownOverrideShowErrors();
   void decimationKeepsExtremes();
+  void everyShippedScenarioOpensPlaysAndRenders();
+  void constraintsPanelShowsTheChain();
+  void vakonomicComparisonDrawsNonholonomicMotion();
 };
 
 void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
@@ -138,7 +158,7 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   QVERIFY(window);
   QVERIFY2(window->OpenScenario(ScenarioPath("heisenberg.yaml")), qPrintable(window->last_error()));
   QVERIFY2(WaitForRun(*window), qPrintable("first run did not finish: " + window->last_error()));
-  QVERIFY(window->controller()->system());
+  QVERIFY(window->controller()->model());
 
   // Plots: one chart per scenario plot entry, filled from the trajectory.
   const int mu_plot = PlotShowing(*window, "mu");
@@ -187,7 +207,7 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   QVERIFY2(window->ExportCsv(csv), qPrintable(window->last_error()));
   const dirac::Trajectory read = dirac::ReadCsv(csv.toStdString());
   const SnapshotPtr second = window->controller()->latest();
-  QVERIFY(read.columns() == window->controller()->system()->TrajectoryColumns());
+  QVERIFY(read.columns() == window->controller()->model()->TrajectoryColumns());
   QCOMPARE(read.columns().front(), std::string("t"));
   for (const char* column : {"x", "y", "z", "vx", "vy", "vz", "mu", "E", "residual_heisenberg"}) {
     QVERIFY2(read.FindColumn(column), column);
@@ -402,6 +422,192 @@ void StudioGuiTest::decimationKeepsExtremes() {
     if (i > 0) QVERIFY(points[i].x() >= points[i - 1].x());
   }
   QCOMPARE(y_max, 7.0);
+}
+
+void StudioGuiTest::everyShippedScenarioOpensPlaysAndRenders() {
+  const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
+  QVERIFY2(files.size() >= 6, qPrintable("shipped scenarios: " + files.join(", ")));
+  auto window = OpenWindow();
+  QVERIFY(window);
+  for (const QString& file : files) {
+    QVERIFY2(window->OpenScenario(QStringLiteral(DIRAC_SCENARIO_DIR "/") + file),
+             qPrintable(file + ": " + window->last_error()));
+    QVERIFY2(WaitForRun(*window), qPrintable(file + ": run failed: " + window->last_error()));
+    const auto model = window->controller()->model();
+    QVERIFY(model);
+    const std::string& type = window->controller()->scenario().scene.type;
+    const auto types = dirac::ui::SceneRegistry::WithBuiltinScenes().types();
+    const bool drawable = std::find(types.begin(), types.end(), type) != types.end();
+    if (drawable) {
+      QVERIFY2(window->last_error().isEmpty(), qPrintable(file + ": " + window->last_error()));
+      QVERIFY2(window->scene_view()->scene(), qPrintable(file + ": no 3D scene"));
+    } else {
+      // A scene type without a builder yet: the run and the plots work, the view says why.
+      qWarning("%s: no scene builder for scene.type '%s' yet", qPrintable(file), type.c_str());
+      QVERIFY2(window->last_error().contains(QString::fromStdString(type)),
+               qPrintable(file + ": " + window->last_error()));
+    }
+
+    // Plots: the scenario's, plus the hidden-constraint residuals if the algorithm found any.
+    const auto columns = model->TrajectoryColumns();
+    const bool hidden = std::any_of(columns.begin(), columns.end(), [](const std::string& c) {
+      return c.rfind("residual_hidden", 0) == 0;
+    });
+    const int scenario_plots = static_cast<int>(window->controller()->scenario().plots.size());
+    QCOMPARE(window->plot_panel()->plot_count(), scenario_plots + (hidden ? 1 : 0));
+    if (hidden) {
+      QCOMPARE(window->plot_panel()->chart(scenario_plots)->title(),
+               QStringLiteral("Hidden-constraint residuals"));
+      const QList<QPointF> residual = window->plot_panel()->SeriesPoints(scenario_plots, 0);
+      QVERIFY(residual.size() > 10);
+      double worst = 0.0;
+      for (const QPointF& p : residual) worst = std::max(worst, std::abs(p.y()));
+      QVERIFY2(worst < 1e-8, qPrintable(QString("%1: hidden residual %2").arg(file).arg(worst)));
+    }
+
+    if (!drawable) continue;
+
+    // Play (fast) to 40% of the span; the 3D view shows the orange particle.
+    const double t_end = window->controller()->scenario().simulation.t_end;
+    window->clock()->SetSpeed(std::max(1.0, t_end / 2.0));
+    window->PlayTo(0.4 * t_end);
+    QTRY_VERIFY_WITH_TIMEOUT(!window->clock()->playing(), 20000);
+    QVERIFY(std::abs(window->clock()->time() - 0.4 * t_end) < 1e-9);
+    QTest::qWait(150);
+    const QImage scene = window->scene_view()->GrabImage();
+    const QString name = QFileInfo(file).completeBaseName();
+    scene.save(OutputPath("scene_") + name + ".png");
+    const ImageStats stats = Analyze(scene, scene.rect());
+    const QString report = QString("%1: %2 orange px, %3 colours")
+                               .arg(file)
+                               .arg(stats.orange)
+                               .arg(stats.distinct_colors);
+    qInfo("%s", qPrintable(report));
+    QVERIFY2(stats.orange >= 40, qPrintable("particle not visible: " + report));
+    QVERIFY2(stats.distinct_colors > 20, qPrintable("3D view looks blank: " + report));
+  }
+}
+
+void StudioGuiTest::constraintsPanelShowsTheChain() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  struct Expectation {
+    const char* file;
+    QStringList texts;
+    QStringList fixed;  // initial-condition editors the chain fixes
+  };
+  const Expectation expectations[] = {
+      {"degenerate.yaml", {"v3 = 0", "q3 = 0", "lambda1", "moves the configuration"}, {"q3", "v3"}},
+      {"lc_circuit.yaml", {"q4", "C4", "symplectic modulo the gauge", "fibre only"}, {"q4"}},
+  };
+  for (const Expectation& e : expectations) {
+    QVERIFY2(window->OpenScenario(ScenarioPath(e.file)), qPrintable(window->last_error()));
+    QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+    auto* panel = window->findChild<QTextBrowser*>("constraints.panel");
+    QVERIFY2(panel, "no widget named constraints.panel");
+    QVERIFY(window->constraint_panel() == panel);
+    QVERIFY2(window->constraint_dock()->isVisible(), e.file);
+    QVERIFY(window->constraint_panel()->has_chain());
+    const QString text = panel->toPlainText();
+    for (const QString& expected : e.texts) {
+      QVERIFY2(text.contains(expected),
+               qPrintable(QString("%1: panel lacks '%2':\n%3").arg(e.file, expected, text)));
+    }
+    QVERIFY2(text.contains("stabilised"), qPrintable(text));
+    QVERIFY2(text.contains("Dynamics on M"), qPrintable(text));
+    QVERIFY2(text.contains("ranks agree"), qPrintable(text));
+    for (const QString& name : e.fixed) {
+      QDoubleSpinBox* editor = window->parameter_panel()->editor(name);
+      QVERIFY2(editor, qPrintable(name));
+      QVERIFY2(!editor->isEnabled(), qPrintable(name + " should be fixed by the chain"));
+    }
+    QVERIFY(window->parameter_panel()->editor("q1")->isEnabled());
+  }
+
+  // The residual of every hidden constraint is recorded and ~0 (lc: the KVL constraint).
+  const SnapshotPtr lc = window->controller()->latest();
+  const std::vector<double> kvl = lc->trajectory->Column("residual_hidden1");
+  QVERIFY(!kvl.empty());
+  for (double r : kvl) QVERIFY(std::abs(r) < 1e-9);
+
+  // A regular Lagrangian: no chain, a short note, the dock hidden.
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=1"}));
+  QVERIFY(WaitForRun(*window));
+  QVERIFY(!window->constraint_panel()->has_chain());
+  QVERIFY(!window->constraint_dock()->isVisible());
+  QVERIFY2(window->constraint_panel()->toPlainText().contains("Regular Lagrangian"),
+           qPrintable(window->constraint_panel()->toPlainText()));
+}
+
+void StudioGuiTest::vakonomicComparisonDrawsNonholonomicMotion() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  auto* compare = window->findChild<QAction*>("compare.nonholonomic");
+  QVERIFY2(compare, "no action named compare.nonholonomic");
+  QVERIFY(compare == window->compare_action());
+
+  // Not offered for a scenario that is not vakonomic.
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=1"}));
+  QVERIFY(!compare->isEnabled());
+
+  QVERIFY(window->OpenScenario(ScenarioPath("vakonomic_heisenberg.yaml")));
+  QVERIFY(compare->isEnabled() && compare->isCheckable());
+  QVERIFY(WaitForRun(*window));
+  QVERIFY(!window->controller()->latest()->comparison);
+  const std::uint64_t before = window->controller()->latest()->run;
+  compare->trigger();
+  QVERIFY(compare->isChecked());
+  QVERIFY(WaitForRun(*window, before));
+  const SnapshotPtr snapshot = window->controller()->latest();
+  QVERIFY2(snapshot->comparison, snapshot->comparison_error.c_str());
+  QVERIFY(snapshot->comparison_error.empty());
+  QVERIFY(QString::fromStdString(snapshot->comparison_label).contains("nonholonomic"));
+
+  // Vakonomic: the xy-path is the circle of radius 1 around (0, -1). Nonholonomic from the same
+  // point and velocity: the straight line y = 0, far from that circle.
+  const dirac::Trajectory& vakonomic = *snapshot->trajectory;
+  const dirac::Trajectory& nonholonomic = *snapshot->comparison;
+  QVERIFY(vakonomic.num_rows() > 100 && nonholonomic.num_rows() > 100);
+  QCOMPARE(vakonomic.num_rows(), nonholonomic.num_rows());
+  auto circle_distance = [](const dirac::Trajectory& tr, std::size_t r) {
+    const double x = tr.at(r, tr.ColumnIndex("x")), y = tr.at(r, tr.ColumnIndex("y"));
+    return std::abs(std::hypot(x, y + 1.0) - 1.0);
+  };
+  double on_circle = 0.0, off_circle = 0.0, off_line = 0.0;
+  for (std::size_t r = 0; r < vakonomic.num_rows(); ++r) {
+    on_circle = std::max(on_circle, circle_distance(vakonomic, r));
+    off_circle = std::max(off_circle, circle_distance(nonholonomic, r));
+    off_line = std::max(off_line, std::abs(nonholonomic.at(r, nonholonomic.ColumnIndex("y"))));
+  }
+  QVERIFY2(on_circle < 1e-6, qPrintable(QString("vakonomic off the circle by %1").arg(on_circle)));
+  QVERIFY2(off_line < 1e-9, qPrintable(QString("nonholonomic off y = 0 by %1").arg(off_line)));
+  QVERIFY2(off_circle > 1.0, qPrintable(QString("nonholonomic too close: %1").arg(off_circle)));
+  const std::size_t last = nonholonomic.num_rows() - 1;
+  QVERIFY(std::abs(nonholonomic.at(last, nonholonomic.ColumnIndex("x")) -
+                   nonholonomic.at(last, 0)) < 1e-6);  // x = t: unit speed along x
+
+  // Drawn in the same 3D view in magenta, with a legend line.
+  auto* scene = dynamic_cast<dirac::ui::ParticleScene*>(window->scene_view()->scene());
+  QVERIFY(scene);
+  QCOMPARE(scene->comparison_path_points(), nonholonomic.num_rows());
+  QVERIFY2(QString::fromStdString(scene->legend_text()).contains("magenta: nonholonomic"),
+           scene->legend_text().c_str());
+  window->clock()->SetTime(8.0);
+  QTest::qWait(200);
+  const QImage image = window->scene_view()->GrabImage();
+  image.save(OutputPath("scene_vakonomic_compare.png"));
+  const ImageStats stats = Analyze(image, image.rect());
+  qInfo("comparison view: %d orange px, %d magenta px", stats.orange, stats.magenta);
+  QVERIFY2(stats.magenta >= 40, "the comparison trajectory is not visible");
+  QVERIFY(stats.orange >= 40);
+
+  // Off again: the next run has no comparison and the scene drops it.
+  const std::uint64_t with = snapshot->run;
+  compare->trigger();
+  QVERIFY(WaitForRun(*window, with));
+  QVERIFY(!window->controller()->latest()->comparison);
+  QCOMPARE(scene->comparison_path_points(), std::size_t{0});
+  QVERIFY(!QString::fromStdString(scene->legend_text()).contains("magenta"));
 }
 
 int main(int argc, char** argv) {
