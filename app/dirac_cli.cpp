@@ -132,7 +132,10 @@ int Run(const Options& o) {
     std::fprintf(stderr, "  IDAS: %ld error-test failures, %ld Newton failures, last order %d\n",
                  report.error_test_failures, report.nonlinear_failures, report.last_order);
     if (report.initial_projection > 0)
-      std::fprintf(stderr, "  initial velocity projected onto the constraint by %.3e\n",
+      std::fprintf(stderr,
+                   model->constraint_chain()
+                       ? "  initial values fixed by the constraints of M_f changed by %.3e\n"
+                       : "  initial velocity projected onto the constraint by %.3e\n",
                    report.initial_projection);
   }
   return 0;

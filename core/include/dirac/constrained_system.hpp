@@ -31,7 +31,11 @@ struct ConstraintStep {
   std::size_t orthogonal_dimension = 0;  ///< dim (E_k)^perp; its elements give the new constraints
   std::vector<std::string> new_constraints;  ///< equations defining M_{k+1} in M_k ("= 0")
   std::vector<std::string> new_constraints_latex;
-  std::vector<std::string> solved_as;  ///< how each was used to parametrise M_{k+1}: "v3 = 0"
+  std::vector<std::string> solved_as;   ///< how each was used to parametrise M_{k+1}: "v3 = 0"
+  std::vector<std::string> solved_for;  ///< the coordinate each one eliminated: "v3"
+  /// Trajectory column of each new constraint's value along a run ("residual_hidden<K>", K
+  /// counting the constraints of the whole chain in step order).
+  std::vector<std::string> residual_columns;
 };
 
 /// A direction of the remaining (gauge) freedom on M_f with the free function multiplying it.

@@ -24,7 +24,10 @@ struct DerivedEquation {
   std::string text;
 };
 
-/// A derived model: immutable after construction, shareable between threads.
+/// A derived model: immutable after construction. Simulate, TrajectoryColumns and
+/// ConstraintCovectors evaluate compiled tapes only and may run concurrently from several
+/// threads. Derivation (BuildModel), Equations() and destroying a model use GiNaC, whose
+/// reference counts are not thread-safe: do those on one thread at a time.
 class Model {
  public:
   virtual ~Model() = default;

@@ -107,6 +107,10 @@ std::string ChainToJson(const ConstraintChain& c) {
     strings(step.new_constraints_latex);
     out << YAML::Key << "solved_as" << YAML::Value;
     strings(step.solved_as);
+    out << YAML::Key << "solved_for" << YAML::Value;
+    strings(step.solved_for);
+    out << YAML::Key << "residual_columns" << YAML::Value;
+    strings(step.residual_columns);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;

@@ -74,6 +74,7 @@ struct ConstrainedSystem::Impl {
   bool integrable = false;
 
   CompiledFunction free_rates, free_jacobian, outputs;
+  CompiledFunction covectors;  // omega^r_i(t, q; parameters), inputs [t, q, parameters]
   std::vector<std::string> columns;
   std::vector<std::string> scenario_constraint_names;
 
@@ -188,6 +189,8 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
                                             " != 0  (solving for " + data.z_names[j] + ")");
       const ex value = Simplify(z[j] - phi / coefficient);
       step.solved_as.push_back(data.z_names[j] + " = " + Print(value));
+      step.solved_for.push_back(data.z_names[j]);
+      step.residual_columns.push_back("residual_hidden" + std::to_string(found_constraints.size()));
       for (auto& [var, expr] : elimination)
         expr = Simplify(expr.subs(GiNaC::lst{z[j]}, GiNaC::lst{value}));
       elimination[z[j]] = value;
@@ -212,7 +215,7 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
     if (!elimination.count(z[i])) free_index.push_back(i);
   chain.final_dimension = free_index.size();
   for (const auto& [var, value] : elimination)
-    chain.final_constraints.push_back(Print(var) + " - (" + Print(value) + ") = 0");
+    chain.final_constraints.push_back(Print(var) + " = " + Print(value));
   std::ostringstream verdict;
   switch (chain.outcome) {
     case ChainOutcome::kStabilized:
@@ -500,6 +503,18 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
                    ? constraints::BuildVakonomic(scenario)
                    : constraints::BuildLagrangeDirac(scenario);
   for (const auto& c : scenario.constraints) impl->scenario_constraint_names.push_back(c.name);
+  {
+    // Compiled once so that drawing Delta(q) never touches GiNaC (thread safety, speed).
+    const auto& d = impl->data;
+    std::vector<symbol> in{d.t};
+    for (std::size_t i = 0; i < d.num_configuration; ++i) in.push_back(d.z[i]);
+    in.insert(in.end(), d.parameters.begin(), d.parameters.end());
+    std::vector<ex> entries;
+    for (unsigned r = 0; r < d.constraint_forms.rows(); ++r)
+      for (unsigned i = 0; i < d.constraint_forms.cols(); ++i)
+        entries.push_back(d.constraint_forms(r, i));
+    impl->covectors = symbolic::CompileExpressions(entries, in);
+  }
   impl->RunAlgorithm(max_steps);
   if (impl->chain.outcome == ChainOutcome::kStabilized) {
     impl->SolveDynamics(scenario);
@@ -524,18 +539,12 @@ std::vector<std::string> ConstrainedSystem::constraint_names() const {
 std::vector<double> ConstrainedSystem::ConstraintCovectors(
     double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
   const auto& d = impl_->data;
-  GiNaC::exmap point{{d.t, t}};
-  const std::size_t n = d.num_configuration;
-  if (q.size() != n || parameters.size() != d.parameters.size())
+  if (q.size() != d.num_configuration || parameters.size() != d.parameters.size())
     throw ModelError("ConstraintCovectors: wrong number of coordinates or parameters");
-  for (std::size_t i = 0; i < n; ++i) point[d.z[i]] = q[i];
-  for (std::size_t k = 0; k < parameters.size(); ++k) point[d.parameters[k]] = parameters[k];
-  std::vector<double> out;
-  for (unsigned r = 0; r < d.constraint_forms.rows(); ++r)
-    for (unsigned i = 0; i < d.constraint_forms.cols(); ++i)
-      out.push_back(GiNaC::ex_to<GiNaC::numeric>(GiNaC::evalf(d.constraint_forms(r, i).subs(point)))
-                        .to_double());
-  return out;
+  std::vector<double> in{t};
+  in.insert(in.end(), q.begin(), q.end());
+  in.insert(in.end(), parameters.begin(), parameters.end());
+  return impl_->covectors.Evaluate(in);
 }
 
 std::vector<DerivedEquation> ConstrainedSystem::Equations(EquationFormat format) const {
