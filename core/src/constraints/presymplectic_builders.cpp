@@ -40,6 +40,19 @@ CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_mome
   return sym;
 }
 
+// Appends one coordinate of M: its symbol, name, kind ('q', 'v' or 'p') and scenario value.
+void AddCoordinate(PresymplecticData& data, const symbol& z, const Coordinate& c, char kind,
+                   unsigned index) {
+  data.z.push_back(z);
+  data.z_names.push_back(kind == 'q' ? c.name : kind == 'v' ? c.velocity : c.momentum);
+  data.is_configuration.push_back(kind == 'q');
+  data.initial.push_back(kind == 'q'   ? c.initial
+                         : kind == 'v' ? c.initial_velocity
+                                       : c.initial_momentum);
+  data.z_kind.push_back(kind);
+  data.z_coordinate.push_back(index);
+}
+
 // Reads the velocity-linear constraint forms into an m x n matrix omega^r_i(q).
 matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
                        const std::vector<symbol>& v) {
@@ -75,20 +88,10 @@ PresymplecticData BuildLagrangeDirac(const Scenario& s) {
   const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
                                          {s.source_file, s.lagrangian_where.line, "lagrangian"});
   for (unsigned i = 0; i < n; ++i) {
-    data.z.push_back(sym.q[i]);
-    data.z_names.push_back(s.coordinates[i].name);
-    data.is_configuration.push_back(true);
-    data.initial.push_back(s.coordinates[i].initial);
-    data.z_kind.push_back('q');
-    data.z_coordinate.push_back(i);
+    AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
   }
   for (unsigned i = 0; i < n; ++i) {
-    data.z.push_back(sym.v[i]);
-    data.z_names.push_back(s.coordinates[i].velocity);
-    data.is_configuration.push_back(false);
-    data.initial.push_back(s.coordinates[i].initial_velocity);
-    data.z_kind.push_back('v');
-    data.z_coordinate.push_back(i);
+    AddCoordinate(data, sym.v[i], s.coordinates[i], 'v', i);
   }
   // Omega_L(X, Y) = W_ij (X_q^i Y_v^j - Y_q^i X_v^j) + (M_ij - M_ji) X_q^j Y_q^i (seed D §3.2),
   // M_ij = d2L/dq^i dv^j: as a matrix [[M^T - M, W], [-W, 0]].
@@ -163,29 +166,14 @@ PresymplecticData BuildVakonomic(const Scenario& s) {
   }
   // Coordinates of W0: (q^A, v^a, p_A); the momenta last so the algorithm solves for them.
   for (unsigned i = 0; i < n; ++i) {
-    data.z.push_back(sym.q[i]);
-    data.z_names.push_back(s.coordinates[i].name);
-    data.is_configuration.push_back(true);
-    data.initial.push_back(s.coordinates[i].initial);
-    data.z_kind.push_back('q');
-    data.z_coordinate.push_back(i);
+    AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
   }
   for (unsigned i = 0; i < n; ++i) {
     if (solved.count(i)) continue;
-    data.z.push_back(sym.v[i]);
-    data.z_names.push_back(s.coordinates[i].velocity);
-    data.is_configuration.push_back(false);
-    data.initial.push_back(s.coordinates[i].initial_velocity);
-    data.z_kind.push_back('v');
-    data.z_coordinate.push_back(i);
+    AddCoordinate(data, sym.v[i], s.coordinates[i], 'v', i);
   }
   for (unsigned i = 0; i < n; ++i) {
-    data.z.push_back(sym.p[i]);
-    data.z_names.push_back(s.coordinates[i].momentum);
-    data.is_configuration.push_back(false);
-    data.initial.push_back(s.coordinates[i].initial_momentum);
-    data.z_kind.push_back('p');
-    data.z_coordinate.push_back(i);
+    AddCoordinate(data, sym.p[i], s.coordinates[i], 'p', i);
   }
   const unsigned N = static_cast<unsigned>(data.z.size());
   // H_W0 = p_a v^a + p_alpha Psi^alpha - L~ (seed V), L~ = L on M.

@@ -117,6 +117,14 @@ double IdasDriver::Advance(double tout) {
 const double* IdasDriver::y() const { return N_VGetArrayPointer(impl_->yy); }
 const double* IdasDriver::yp() const { return N_VGetArrayPointer(impl_->yp); }
 
+void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_failures,
+                    long* nonlinear_failures, int* last_order) {
+  *steps = st.steps;
+  *error_test_failures = st.error_test_failures;
+  *nonlinear_failures = st.nonlinear_failures;
+  *last_order = st.last_order;
+}
+
 IdasStatistics IdasDriver::statistics() const {
   IdasStatistics st;
   IDAGetNumSteps(impl_->mem, &st.steps);

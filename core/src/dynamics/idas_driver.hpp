@@ -29,6 +29,10 @@ struct IdasStatistics {
   int last_order = 0;
 };
 
+/// Copies the statistics into a report's fields (steps, failures, order).
+void CopyStatistics(const IdasStatistics& statistics, long* steps, long* error_test_failures,
+                    long* nonlinear_failures, int* last_order);
+
 /// Drives IDAS for one run. Not copyable; frees all SUNDIALS memory on destruction.
 class IdasDriver {
  public:

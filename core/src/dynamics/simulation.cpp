@@ -265,11 +265,8 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
       break;
     }
   }
-  const dynamics::IdasStatistics stats = driver.statistics();
-  report.internal_steps = stats.steps;
-  report.error_test_failures = stats.error_test_failures;
-  report.nonlinear_failures = stats.nonlinear_failures;
-  report.last_order = stats.last_order;
+  dynamics::CopyStatistics(driver.statistics(), &report.internal_steps, &report.error_test_failures,
+                           &report.nonlinear_failures, &report.last_order);
   if (report_out) *report_out = report;
   return trajectory;
 }
