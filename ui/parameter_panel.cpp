@@ -109,7 +109,8 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
                  c.initial);
     }
     for (const dirac::Coordinate& c : scenario.coordinates) {
-      if (c.velocity.empty()) continue;  // a Lie algebroid's base: its velocities are fibre ones
+      // On a Lie algebroid the velocities are the fibre coordinates, listed below.
+      if (c.velocity.empty() || scenario.algebroid.present) continue;
       const QString velocity = QString::fromStdString(c.velocity);
       AddSpinRow(group, "initial." + velocity, velocity, velocity + "(0)", QString(),
                  c.initial_velocity);

@@ -38,6 +38,9 @@ class SceneBuilder {
   /// Axis-aligned box (xmin, xmax, ymin, ymax, zmin, zmax) the camera should fit; false if the
   /// scene has nothing to show yet.
   virtual bool Bounds(std::array<double, 6>& bounds) const = 0;
+  /// Called after the view reset its camera to the default oblique framing of Bounds(); a scene
+  /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
+  virtual void OnCameraReset() {}
 };
 
 }  // namespace dirac::ui

@@ -2,6 +2,8 @@
 
 #include "dirac/error.hpp"
 #include "particle_scene.hpp"
+#include "planar_bodies_scene.hpp"
+#include "rigid_body_scene.hpp"
 
 namespace dirac::ui {
 
@@ -9,6 +11,12 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   SceneRegistry registry;
   registry.Register("particle", [](const SceneContext& context) {
     return std::make_unique<ParticleScene>(context);
+  });
+  registry.Register("rigid_body", [](const SceneContext& context) {
+    return std::make_unique<RigidBodyScene>(context);
+  });
+  registry.Register("planar_bodies", [](const SceneContext& context) {
+    return std::make_unique<PlanarBodiesScene>(context);
   });
   return registry;
 }

@@ -139,6 +139,7 @@ void SceneView::ResetCamera() {
   renderer_->ResetCamera(bounds.data());
   camera->Zoom(1.15);
   renderer_->ResetCameraClippingRange();
+  scene_->OnCameraReset();
   RequestRender();
 }
 
