@@ -128,6 +128,15 @@ TEST(DegenerateScenario, ChainFindsV3ThenQ3AndAGaugeDirection) {
   ExpectSymbolicAndNumericAgree(chain);
 }
 
+TEST(DegenerateScenario, AStepBoundTooSmallIsDiagnosed) {
+  const auto system = ConstrainedSystem::Analyze(
+      LoadScenario(testing::SourcePath("scenarios/degenerate.yaml")), /*max_steps=*/1);
+  EXPECT_EQ(system->chain().outcome, ChainOutcome::kNotStabilized);
+  EXPECT_NE(system->chain().verdict.find("not stabilised within 1"), std::string::npos)
+      << system->chain().verdict;
+  EXPECT_THROW(system->Simulate(SimulationInput{}), ModelError);
+}
+
 TEST(DegenerateScenario, MotionOnMfMatchesTheAnalyticSolution) {
   // On M_f: q1'' = q2' + q1 with q2' = lambda1 = cos(t)/2, q1(0) = 1, q1'(0) = 0:
   //   q1 = 5/4 cosh t - 1/4 cos t,  q2 = sin(t)/2,  q3 = v3 = 0.
