@@ -7,6 +7,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/simulation.hpp"
+#include "model/algebroid_data.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -92,56 +93,6 @@ std::vector<ex> Flatten(const GiNaC::matrix& matrix) {
 
 }  // namespace
 
-namespace {
-
-// Refuses inconsistent algebroid data (seed L §2.1): the bracket must satisfy the Jacobi identity
-//   sum_cyc ( C^D_ab C^E_dc - rho^i_c d_i C^E_ab ) = 0
-// and the anchor must be a bracket homomorphism:
-//   rho^j_a d_j rho^i_b - rho^j_b d_j rho^i_a = C^c_ab rho^i_c.
-void CheckAlgebroid(const LagrangeDiracSystem::Impl& s, const Scenario& scenario) {
-  const std::size_t n = s.n(), k = s.k();
-  const std::string& file = scenario.source_file;
-  const std::size_t line = scenario.algebroid.where.line;
-  const auto& C = s.structure;
-  auto rho_derivative = [&](std::size_t a, const ex& f) {
-    ex out = 0;
-    for (std::size_t i = 0; i < n; ++i) out += s.anchor(i, a) * f.diff(s.q[i]);
-    return out;
-  };
-  for (std::size_t a = 0; a < k; ++a)
-    for (std::size_t b = a + 1; b < k; ++b)
-      for (std::size_t i = 0; i < n; ++i) {
-        ex lhs = rho_derivative(a, s.anchor(i, b)) - rho_derivative(b, s.anchor(i, a));
-        for (std::size_t c = 0; c < k; ++c) lhs -= C[c][a][b] * s.anchor(i, c);
-        if (!GiNaC::normal(lhs.expand()).is_zero())
-          throw ScenarioError(
-              file, line, "[" + s.velocity_names[a] + ", " + s.velocity_names[b] + "]",
-              "the anchor is not a bracket homomorphism along " + s.coordinate_names[i] +
-                  ": rho([X_a, X_b]) - [rho X_a, rho X_b] = " +
-                  Print(GiNaC::normal(-lhs), EquationFormat::kPlain));
-      }
-  for (std::size_t a = 0; a < k; ++a)
-    for (std::size_t b = a + 1; b < k; ++b)
-      for (std::size_t c = b + 1; c < k; ++c)
-        for (std::size_t e = 0; e < k; ++e) {
-          ex sum = 0;
-          const std::size_t triple[3][3] = {{a, b, c}, {b, c, a}, {c, a, b}};
-          for (const auto& t : triple) {
-            for (std::size_t d = 0; d < k; ++d) sum += C[d][t[0]][t[1]] * C[e][d][t[2]];
-            sum -= rho_derivative(t[2], C[e][t[0]][t[1]]);
-          }
-          if (!GiNaC::normal(sum.expand()).is_zero())
-            throw ScenarioError(file, line,
-                                "[" + s.velocity_names[a] + ", " + s.velocity_names[b] + ", " +
-                                    s.velocity_names[c] + "]",
-                                "the bracket violates the Jacobi identity (component along " +
-                                    s.velocity_names[e] + ": " +
-                                    Print(GiNaC::normal(sum), EquationFormat::kPlain) + ")");
-        }
-}
-
-}  // namespace
-
 LagrangeDiracSystem::LagrangeDiracSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LagrangeDiracSystem::~LagrangeDiracSystem() = default;
 
@@ -183,30 +134,10 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   const std::size_t n = s.n(), k = s.k(), m = s.m();
 
   // Anchor rho^i_A(q) and structure functions C^C_AB(q); TQ: identity and zero.
-  s.anchor = GiNaC::matrix(n, k);
-  s.structure.assign(k, std::vector<std::vector<ex>>(k, std::vector<ex>(k, ex(0))));
-  if (!s.algebroid) {
-    for (std::size_t i = 0; i < n; ++i) s.anchor(i, i) = 1;
-  } else {
-    auto index_of = [&](const std::string& name, const std::vector<std::string>& names) {
-      return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    };
-    for (const auto& a : scenario.algebroid.anchor)
-      for (const auto& [coordinate, text] : a.components)
-        s.anchor(index_of(coordinate, s.coordinate_names), index_of(a.section, s.velocity_names)) =
-            symbolic::ParseExpression(text, table,
-                                      {file, a.where.line, "anchor[" + a.section + "]"});
-    for (const auto& b : scenario.algebroid.brackets) {
-      const std::size_t ia = index_of(b.a, s.velocity_names), ib = index_of(b.b, s.velocity_names);
-      for (const auto& [section, text] : b.value) {
-        const ex value = symbolic::ParseExpression(
-            text, table, {file, b.where.line, "[" + b.a + ", " + b.b + "]." + section});
-        const std::size_t ic = index_of(section, s.velocity_names);
-        s.structure[ic][ia][ib] = value;
-        s.structure[ic][ib][ia] = -value;  // antisymmetry
-      }
-    }
-    CheckAlgebroid(s, scenario);
+  {
+    model::AlgebroidData algebroid = model::ReadAlgebroid(scenario, table, s.q, s.velocity_names);
+    s.anchor = algebroid.anchor;
+    s.structure = std::move(algebroid.structure);
   }
 
   s.lagrangian = symbolic::ParseExpression(scenario.lagrangian, table,

@@ -1,0 +1,103 @@
+#include "model/algebroid_data.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "dirac/error.hpp"
+#include "symbolic/expression_parser.hpp"
+
+namespace dirac::model {
+
+using GiNaC::ex;
+
+namespace {
+
+std::string Plain(const ex& e) {
+  std::ostringstream out;
+  out << e;
+  return out.str();
+}
+
+std::size_t IndexOf(const std::string& name, const std::vector<std::string>& names) {
+  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+// Seed L §2.1: sum_cyc (C^d_ab C^e_dc - rho^i_c d_i C^e_ab) = 0 (Jacobi) and
+// rho^j_a d_j rho^i_b - rho^j_b d_j rho^i_a = C^c_ab rho^i_c (anchor homomorphism).
+void Check(const AlgebroidData& d, const Scenario& scenario, const std::vector<GiNaC::symbol>& q,
+           const std::vector<std::string>& y) {
+  const std::size_t n = q.size(), k = y.size();
+  const std::string& file = scenario.source_file;
+  const std::size_t line = scenario.algebroid.where.line;
+  const auto& C = d.structure;
+  std::vector<std::string> base;
+  for (const auto& c : scenario.coordinates) base.push_back(c.name);
+  auto rho_derivative = [&](std::size_t a, const ex& f) {
+    ex out = 0;
+    for (std::size_t i = 0; i < n; ++i) out += d.anchor(i, a) * f.diff(q[i]);
+    return out;
+  };
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = a + 1; b < k; ++b)
+      for (std::size_t i = 0; i < n; ++i) {
+        ex lhs = rho_derivative(a, d.anchor(i, b)) - rho_derivative(b, d.anchor(i, a));
+        for (std::size_t c = 0; c < k; ++c) lhs -= C[c][a][b] * d.anchor(i, c);
+        if (!GiNaC::normal(lhs.expand()).is_zero())
+          throw ScenarioError(
+              file, line, "[" + y[a] + ", " + y[b] + "]",
+              "the anchor is not a bracket homomorphism along " + base[i] +
+                  ": rho([X_a, X_b]) - [rho X_a, rho X_b] = " + Plain(GiNaC::normal(-lhs)));
+      }
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = a + 1; b < k; ++b)
+      for (std::size_t c = b + 1; c < k; ++c)
+        for (std::size_t e = 0; e < k; ++e) {
+          ex sum = 0;
+          const std::size_t triple[3][3] = {{a, b, c}, {b, c, a}, {c, a, b}};
+          for (const auto& t : triple) {
+            for (std::size_t m = 0; m < k; ++m) sum += C[m][t[0]][t[1]] * C[e][m][t[2]];
+            sum -= rho_derivative(t[2], C[e][t[0]][t[1]]);
+          }
+          if (!GiNaC::normal(sum.expand()).is_zero())
+            throw ScenarioError(file, line, "[" + y[a] + ", " + y[b] + ", " + y[c] + "]",
+                                "the bracket violates the Jacobi identity (component along " +
+                                    y[e] + ": " + Plain(GiNaC::normal(sum)) + ")");
+        }
+}
+
+}  // namespace
+
+AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table,
+                            const std::vector<GiNaC::symbol>& q,
+                            const std::vector<std::string>& fibre_names) {
+  const std::size_t n = q.size(), k = fibre_names.size();
+  AlgebroidData d;
+  d.present = scenario.algebroid.present;
+  d.anchor = GiNaC::matrix(static_cast<unsigned>(n), static_cast<unsigned>(k));
+  d.structure.assign(k, std::vector<std::vector<ex>>(k, std::vector<ex>(k, ex(0))));
+  if (!d.present) {
+    for (std::size_t i = 0; i < n && i < k; ++i) d.anchor(i, i) = 1;
+    return d;
+  }
+  const std::string& file = scenario.source_file;
+  std::vector<std::string> base;
+  for (const auto& c : scenario.coordinates) base.push_back(c.name);
+  for (const auto& a : scenario.algebroid.anchor)
+    for (const auto& [coordinate, text] : a.components)
+      d.anchor(IndexOf(coordinate, base), IndexOf(a.section, fibre_names)) =
+          symbolic::ParseExpression(text, table, {file, a.where.line, "anchor[" + a.section + "]"});
+  for (const auto& b : scenario.algebroid.brackets) {
+    const std::size_t ia = IndexOf(b.a, fibre_names), ib = IndexOf(b.b, fibre_names);
+    for (const auto& [section, text] : b.value) {
+      const ex value = symbolic::ParseExpression(
+          text, table, {file, b.where.line, "[" + b.a + ", " + b.b + "]." + section});
+      const std::size_t ic = IndexOf(section, fibre_names);
+      d.structure[ic][ia][ib] = value;
+      d.structure[ic][ib][ia] = -value;  // antisymmetry
+    }
+  }
+  Check(d, scenario, q, fibre_names);
+  return d;
+}
+
+}  // namespace dirac::model
