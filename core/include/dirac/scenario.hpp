@@ -33,6 +33,18 @@ enum class Formulation {
   kLagrangeDirac,        ///< as kAuto (the Lagrange–Dirac system on TQ, seed D eq (29))
   kConstraintAlgorithm,  ///< always run the Gotay–Nester–Hinds algorithm on (TQ, Omega_L, E_L)
   kVakonomic,            ///< Skinner–Rusk on W0 = T*Q x_Q M (seed V)
+  kSecondOrder,          ///< Pontryagin bundle of a second-order problem (seed L §3.4.2)
+};
+
+/// A second-order variational problem L(q, y, z) with z = y' (seed L §3.4.2): its
+/// acceleration symbols and the initial values of the Pontryagin bundle's extra coordinates
+/// (accelerations z^A, costates p_<y> and pbar_<y>), by name.
+struct SecondOrderSpec {
+  std::vector<std::string> accelerations;              ///< z^A, one per velocity / fibre
+  std::vector<std::pair<std::string, double>> initial;  ///< name -> value (default 0)
+  SourceLocation where;
+  /// Value of `name` in `initial`, or 0.
+  double InitialValue(const std::string& name) const;
 };
 
 /// A value for a free function (gauge freedom) left by the constraint algorithm.
@@ -158,6 +170,7 @@ struct Scenario {
   std::vector<ConstraintSpec> constraints;
   AlgebroidSpec algebroid;
   ReconstructionSpec reconstruction;
+  SecondOrderSpec second_order;
   Formulation formulation = Formulation::kAuto;
   std::vector<GaugeChoice> gauge;
   SimulationSpec simulation;

@@ -17,6 +17,8 @@ struct SimulationInput {
   std::vector<double> q0, v0;
   /// Initial momenta p0 (one per coordinate; used by the vakonomic / Skinner–Rusk formulation).
   std::vector<double> p0;
+  /// Other named initial values (accelerations and costates of a second-order problem).
+  std::vector<std::pair<std::string, double>> named;
   SimulationSpec spec;
   /// Values taken from a scenario (current parameter values, initial conditions, settings).
   static SimulationInput FromScenario(const Scenario& scenario);

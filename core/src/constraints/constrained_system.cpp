@@ -128,7 +128,9 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
   const unsigned K = data.rho.cols();
   std::vector<ex> grad(N);
   for (unsigned i = 0; i < N; ++i) grad[i] = data.hamiltonian.diff(z[i]);
-  omega_e = constraints::Substitute(Mul(Mul(data.rho.transpose(), data.omega), data.rho), {});
+  omega_e = data.omega_on_e
+                ? data.omega_e
+                : constraints::Substitute(Mul(Mul(data.rho.transpose(), data.omega), data.rho), {});
   alpha = constraints::Substitute(Mul(data.rho.transpose(), Column(grad)), {});
 
   chain.formulation = data.formulation;
@@ -356,13 +358,11 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
     const matrix mu = Mul(Mul(gram.inverse(), F), rq);
     for (unsigned r = 0; r < m; ++r) multipliers.push_back(Simplify(-mu(r, 0)));
   }
-  // rho^T (Omega^T z' - dH): zero on M_f by construction, evaluated along runs as a check.
-  const matrix full = Mul(data.omega.transpose(), Column(rates));
+  // Omega_E^T xi - alpha on E: zero on M_f by construction, evaluated along runs as a check.
   for (unsigned c = 0; c < K; ++c) {
-    ex value = 0;
-    for (unsigned i = 0; i < N; ++i)
-      value += data.rho(i, c) * (full(i, 0) - data.hamiltonian.diff(z[i]));
-    dynamics_residual.push_back(OnManifold(value));
+    ex value = -alpha(c, 0);
+    for (unsigned a = 0; a < K; ++a) value += omega_e(a, c) * xi[a];
+    dynamics_residual.push_back(Simplify(OnManifold(value).subs(gauge_map)));
   }
   integrable = chain.outcome == ChainOutcome::kStabilized && !free_index.empty();
 }
@@ -499,9 +499,15 @@ ConstrainedSystem::~ConstrainedSystem() = default;
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
                                                                     std::size_t max_steps) {
   auto impl = std::make_unique<Impl>();
-  impl->data = scenario.formulation == Formulation::kVakonomic
-                   ? constraints::BuildVakonomic(scenario)
-                   : constraints::BuildLagrangeDirac(scenario);
+  if (scenario.formulation == Formulation::kVakonomic) {
+    impl->data = constraints::BuildVakonomic(scenario);
+  } else if (scenario.formulation == Formulation::kSecondOrder) {
+    impl->data = constraints::BuildSecondOrder(scenario);
+  } else if (scenario.algebroid.present) {
+    impl->data = constraints::BuildAlgebroidLagrangian(scenario);
+  } else {
+    impl->data = constraints::BuildLagrangeDirac(scenario);
+  }
   for (const auto& c : scenario.constraints) impl->scenario_constraint_names.push_back(c.name);
   {
     // Compiled once so that drawing Delta(q) never touches GiNaC (thread safety, speed).
@@ -574,9 +580,13 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   // Initial point: the scenario's values of M_f's free coordinates (q0, v0, p0 by name).
   std::vector<double> z0 = s.data.initial;
   for (std::size_t i = 0; i < z0.size(); ++i) {
-    const std::vector<double>& source = s.data.z_kind[i] == 'q'   ? input.q0
-                                        : s.data.z_kind[i] == 'v' ? input.v0
-                                                                  : input.p0;
+    const char kind = s.data.z_kind[i];
+    if (kind == 'n') {
+      for (const auto& [name, value] : input.named)
+        if (name == s.data.z_names[i]) z0[i] = value;
+      continue;
+    }
+    const std::vector<double>& source = kind == 'q' ? input.q0 : kind == 'v' ? input.v0 : input.p0;
     if (s.data.z_coordinate[i] < source.size()) z0[i] = source[s.data.z_coordinate[i]];
   }
   std::vector<double> in(1 + ny + P, 0.0);

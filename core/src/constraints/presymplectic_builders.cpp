@@ -3,6 +3,7 @@
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
+#include "model/algebroid_data.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::constraints {
@@ -40,17 +41,65 @@ CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_mome
   return sym;
 }
 
-// Appends one coordinate of M: its symbol, name, kind ('q', 'v' or 'p') and scenario value.
-void AddCoordinate(PresymplecticData& data, const symbol& z, const Coordinate& c, char kind,
-                   unsigned index) {
+// Appends one coordinate of M with its name, kind ('q', 'v', 'p' or 'n') and initial value.
+void AddCoordinate(PresymplecticData& data, const symbol& z, const std::string& name, char kind,
+                   unsigned index, double initial) {
   data.z.push_back(z);
-  data.z_names.push_back(kind == 'q' ? c.name : kind == 'v' ? c.velocity : c.momentum);
+  data.z_names.push_back(name);
   data.is_configuration.push_back(kind == 'q');
-  data.initial.push_back(kind == 'q'   ? c.initial
-                         : kind == 'v' ? c.initial_velocity
-                                       : c.initial_momentum);
+  data.initial.push_back(initial);
   data.z_kind.push_back(kind);
   data.z_coordinate.push_back(index);
+}
+
+void AddCoordinate(PresymplecticData& data, const symbol& z, const Coordinate& c, char kind,
+                   unsigned index) {
+  AddCoordinate(data, z, kind == 'q' ? c.name : kind == 'v' ? c.velocity : c.momentum, kind,
+                index,
+                kind == 'q'   ? c.initial
+                : kind == 'v' ? c.initial_velocity
+                              : c.initial_momentum);
+}
+
+// Base coordinates q and fibre coordinates y of the scenario's algebroid (TQ: y = v), declared
+// in data.table, with the algebroid's anchor and structure functions.
+struct AlgebroidSymbols {
+  std::vector<symbol> q, y;
+  std::vector<std::string> y_names;
+  std::vector<double> y_initial;
+  model::AlgebroidData algebroid;
+};
+
+AlgebroidSymbols DeclareAlgebroid(const Scenario& s, PresymplecticData& data) {
+  AlgebroidSymbols sym;
+  data.table["t"] = data.t;
+  for (const auto& c : s.coordinates) {
+    sym.q.emplace_back(c.name);
+    data.table[c.name] = sym.q.back();
+  }
+  if (s.algebroid.present) {
+    for (const auto& f : s.algebroid.fibre) {
+      sym.y_names.push_back(f.name);
+      sym.y_initial.push_back(f.initial);
+    }
+  } else {
+    for (const auto& c : s.coordinates) {
+      sym.y_names.push_back(c.velocity);
+      sym.y_initial.push_back(c.initial_velocity);
+    }
+  }
+  for (const auto& name : sym.y_names) {
+    sym.y.emplace_back(name);
+    data.table[name] = sym.y.back();
+  }
+  for (const auto& par : s.parameters) {
+    data.parameters.emplace_back(par.name);
+    data.parameter_names.push_back(par.name);
+    data.table[par.name] = data.parameters.back();
+  }
+  data.num_configuration = s.coordinates.size();
+  sym.algebroid = model::ReadAlgebroid(s, data.table, sym.q, sym.y_names);
+  return sym;
 }
 
 // Reads the velocity-linear constraint forms into an m x n matrix omega^r_i(q).
@@ -192,6 +241,139 @@ PresymplecticData BuildVakonomic(const Scenario& s) {
   data.constraint_forms = forms;
   for (const auto& c : s.constraints) data.constraint_names.push_back(c.name);
   return data;
+}
+
+PresymplecticData BuildAlgebroidLagrangian(const Scenario& s) {
+  PresymplecticData data;
+  data.formulation = "Lagrangian on the Lie algebroid's prolongation (T^E E, Omega_L, E_L)";
+  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
+                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
+  ex energy = -L;
+  for (unsigned a = 0; a < k; ++a) energy += L.diff(sym.y[a]) * sym.y[a];
+  data.hamiltonian = Simplify(energy);
+  // Seed L eq (15): omega_L = W_AB e^A_(1) ^ e^B_(2) + 1/2 M_AB e^A_(1) ^ e^B_(1) with
+  // M_AB = rho^i_B d2L/dq^i dy^A - rho^i_A d2L/dq^i dy^B + dL/dy^C C^C_AB.
+  const auto& rho = sym.algebroid.anchor;
+  const auto& C = sym.algebroid.structure;
+  matrix omega(2 * k, 2 * k);
+  for (unsigned a = 0; a < k; ++a) {
+    for (unsigned b = 0; b < k; ++b) {
+      const ex W = L.diff(sym.y[a]).diff(sym.y[b]);
+      ex M = 0;
+      for (unsigned i = 0; i < n; ++i)
+        M += rho(i, b) * L.diff(sym.y[a]).diff(sym.q[i]) - rho(i, a) * L.diff(sym.y[b]).diff(sym.q[i]);
+      for (unsigned c = 0; c < k; ++c) M += L.diff(sym.y[c]) * C[c][a][b];
+      omega(a, b) = Simplify(M);
+      omega(a, k + b) = Simplify(W);
+      omega(k + a, b) = Simplify(-W);
+    }
+  }
+  // Anchor of T^E E: e^(1)_A -> rho^i_A d/dq^i, e^(2)_A -> d/dy^A.
+  matrix anchor(n + k, 2 * k);
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned a = 0; a < k; ++a) anchor(i, a) = rho(i, a);
+  for (unsigned a = 0; a < k; ++a) anchor(n + a, k + a) = 1;
+  // Constraints <A^r(q), y> = 0 restrict the e^(1) part to ker A.
+  data.constraint_forms = ConstraintForms(s, data, sym.y);
+  const unsigned m = data.constraint_forms.rows();
+  for (const auto& c : s.constraints) data.constraint_names.push_back(c.name);
+  matrix T = matrix(2 * k, 2 * k);
+  for (unsigned a = 0; a < 2 * k; ++a) T(a, a) = 1;
+  if (m > 0) {
+    const matrix basis = NullSpace(data.constraint_forms);
+    T = matrix(2 * k, basis.cols() + k);
+    for (unsigned a = 0; a < k; ++a)
+      for (unsigned c = 0; c < basis.cols(); ++c) T(a, c) = basis(a, c);
+    for (unsigned a = 0; a < k; ++a) T(k + a, basis.cols() + a) = 1;
+  }
+  data.rho = anchor.mul(T);
+  data.omega_e = T.transpose().mul(omega).mul(T);
+  data.omega_on_e = true;
+  return data;
+}
+
+PresymplecticData BuildSecondOrder(const Scenario& s) {
+  PresymplecticData data;
+  data.formulation =
+      "second-order problem, Pontryagin bundle W0 = E^(2) x_E (T^E E)* (Skinner-Rusk)";
+  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const auto& spec = s.second_order;
+  if (spec.accelerations.size() != k)
+    throw ScenarioError(s.source_file, spec.where.line, "second_order",
+                        "a second-order problem needs one acceleration per velocity");
+  std::vector<symbol> acc, p, pbar;
+  for (unsigned a = 0; a < k; ++a) {
+    acc.emplace_back(spec.accelerations[a]);
+    p.emplace_back("p_" + sym.y_names[a]);
+    pbar.emplace_back("pbar_" + sym.y_names[a]);
+    data.table[spec.accelerations[a]] = acc.back();
+  }
+  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
+                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  for (unsigned a = 0; a < k; ++a) {
+    data.table[p[a].get_name()] = p[a];
+    data.table[pbar[a].get_name()] = pbar[a];
+  }
+  // Coordinates (q, y, p, pbar, z): the accelerations last, so the primary constraint
+  // pbar = dL/dz is solved for them and the costates remain free initial data.
+  for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, spec.InitialValue(p[a].get_name()));
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a,
+                  spec.InitialValue(pbar[a].get_name()));
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, acc[a], spec.accelerations[a], 'n', a,
+                  spec.InitialValue(spec.accelerations[a]));
+  ex H = -L;
+  for (unsigned a = 0; a < k; ++a) H += pbar[a] * acc[a] + p[a] * sym.y[a];
+  data.hamiltonian = Simplify(H);
+  // Sections [e(1,1), e(2,1), e(1,2), e(2,2), e_check] (k each) and their anchor.
+  const auto& rho = sym.algebroid.anchor;
+  const auto& C = sym.algebroid.structure;
+  const unsigned N = n + 4 * k, K = 5 * k;
+  data.rho = matrix(N, K);
+  for (unsigned a = 0; a < k; ++a) {
+    for (unsigned i = 0; i < n; ++i) data.rho(i, a) = rho(i, a);
+    data.rho(n + a, k + a) = 1;              // e(2,1) -> d/dy
+    data.rho(n + k + a, 2 * k + a) = 1;      // e(1,2) -> d/dp
+    data.rho(n + 2 * k + a, 3 * k + a) = 1;  // e(2,2) -> d/dpbar
+    data.rho(n + 3 * k + a, 4 * k + a) = 1;  // e_check -> d/dz
+  }
+  data.omega_e = matrix(K, K);
+  for (unsigned a = 0; a < k; ++a) {
+    data.omega_e(a, 2 * k + a) = 1;
+    data.omega_e(2 * k + a, a) = -1;
+    data.omega_e(k + a, 3 * k + a) = 1;
+    data.omega_e(3 * k + a, k + a) = -1;
+    for (unsigned b = 0; b < k; ++b) {
+      ex value = 0;
+      for (unsigned c = 0; c < k; ++c) value += C[c][a][b] * p[c];
+      data.omega_e(a, b) = Simplify(value);
+    }
+  }
+  data.omega_on_e = true;
+  return data;
+}
+
+matrix FibreHessian(const Scenario& s) {
+  PresymplecticData data;
+  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
+                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const unsigned k = static_cast<unsigned>(sym.y.size());
+  matrix W(k, k);
+  for (unsigned a = 0; a < k; ++a)
+    for (unsigned b = 0; b < k; ++b) W(a, b) = L.diff(sym.y[a]).diff(sym.y[b]);
+  return W;
 }
 
 }  // namespace dirac::constraints

@@ -18,8 +18,12 @@ struct PresymplecticData {
   std::vector<bool> is_configuration;  ///< z_i is a configuration coordinate q (not v or p)
   std::vector<GiNaC::symbol> parameters;
   std::vector<std::string> parameter_names;
-  GiNaC::matrix omega;  ///< N x N antisymmetric: Omega(X, Y) = X^T omega Y
-  GiNaC::matrix rho;    ///< N x K: columns span E in TM
+  GiNaC::matrix omega;  ///< N x N antisymmetric: Omega(X, Y) = X^T omega Y (TM formulations)
+  GiNaC::matrix rho;    ///< N x K: columns span E in TM (the anchor of E)
+  /// Omega given directly on E (K x K) for algebroid formulations (prolongations), where it is
+  /// not a pull-back of a form on TM; then `omega` is unused.
+  GiNaC::matrix omega_e;
+  bool omega_on_e = false;
   GiNaC::ex hamiltonian;
   GiNaC::symtab table;  ///< every symbol a scenario expression may use (z, params, t, ...)
 
@@ -31,7 +35,8 @@ struct PresymplecticData {
 
   /// Initial value of each z from the scenario (coordinates, velocities, momenta).
   std::vector<double> initial;
-  /// Where each z comes from: 'q', 'v' or 'p' of coordinate `z_coordinate[i]`.
+  /// Where each z comes from: 'q', 'v' or 'p' of coordinate (or fibre) `z_coordinate[i]`, or
+  /// 'n': a named value (accelerations, costates) looked up by z_names[i].
   std::vector<char> z_kind;
   std::vector<unsigned> z_coordinate;
 };
@@ -43,5 +48,19 @@ PresymplecticData BuildLagrangeDirac(const Scenario& scenario);
 /// constraint forms are solved for some velocities v^alpha = Psi^alpha(q, v^a). Throws
 /// ScenarioError / ModelError.
 PresymplecticData BuildVakonomic(const Scenario& scenario);
+
+/// The Lagrangian on a Lie algebroid E in its prolongation T^E E (seed L §3.1 eq (15)):
+/// z = (q, y), sections e^(1), e^(2), anchor (rho, I), Omega_L on T^E E, H = E_L; a constraint
+/// <A(q), y> = 0 restricts e^(1) to ker A (Lagrange–Dirac on the algebroid). Throws
+/// ScenarioError.
+PresymplecticData BuildAlgebroidLagrangian(const Scenario& scenario);
+
+/// The Pontryagin bundle W0 = E^(2) x_E (T^E E)* of the second-order problem L(q, y, z)
+/// (seed L §3.4.2): z = (q, y, p, pbar, z), Omega_0 = e^(1,1) ^ e_(1,2) + e^(2,1) ^ e_(2,2)
+/// + 1/2 C^C_AB p_C e^A_(1,1) ^ e^B_(1,1), H = pbar z + p y - L. TQ is the case rho = I, C = 0.
+PresymplecticData BuildSecondOrder(const Scenario& scenario);
+
+/// d2L/dy dy (the fibre Hessian) of the scenario's Lagrangian, on TQ or on the algebroid.
+GiNaC::matrix FibreHessian(const Scenario& scenario);
 
 }  // namespace dirac::constraints

@@ -20,6 +20,7 @@ SimulationInput SimulationInput::FromScenario(const Scenario& scenario) {
     in.v0.push_back(c.initial_velocity);
     in.p0.push_back(c.initial_momentum);
   }
+  in.named = scenario.second_order.initial;
   // On a Lie algebroid the "velocities" are the fibre coordinates y^A.
   if (scenario.algebroid.present) {
     in.v0.clear();

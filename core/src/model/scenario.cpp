@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <algorithm>
 #include <sstream>
 
 #include "dirac/error.hpp"
@@ -111,7 +112,8 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "formulation", "gauge", "algebroid", "reconstruction", "simulation", "view"});
+               "formulation", "gauge", "algebroid", "reconstruction", "second_order",
+               "simulation", "view"});
   Scenario s;
   s.source_file = origin;
   s.name = r.String(r.Required(root, "name"), "name");
@@ -121,7 +123,7 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     const std::string f = r.String(formulation, "formulation");
     if (!ParseFormulation(f, &s.formulation))
       r.Fail(formulation, f,
-             "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic)");
+             "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic, second_order)");
   }
   // Momentum symbols are always declared so a scenario can switch formulation (--formulation).
   constexpr bool vakonomic = true;
@@ -300,6 +302,41 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     }
   }
 
+  if (const YAML::Node second = root["second_order"]) {
+    r.CheckKeys(second, "second_order", {"accelerations", "initial"});
+    auto& spec = s.second_order;
+    spec.where.line = r.Line(second);
+    std::vector<std::string> fibre;
+    if (s.algebroid.present) {
+      for (const auto& y : s.algebroid.fibre) fibre.push_back(y.name);
+    } else {
+      for (const auto& c : s.coordinates) fibre.push_back(c.velocity);
+    }
+    if (const YAML::Node acc = second["accelerations"]) {
+      for (const auto& e : acc) spec.accelerations.push_back(r.String(e, "accelerations"));
+      if (spec.accelerations.size() != fibre.size())
+        r.Fail(acc, "accelerations", "expected one acceleration per velocity");
+    } else {
+      for (const auto& y : fibre) spec.accelerations.push_back("a" + y);
+    }
+    std::set<std::string> known;
+    for (std::size_t a = 0; a < fibre.size(); ++a) {
+      symbols.Add(spec.accelerations[a], second, "acceleration");
+      symbols.Add("p_" + fibre[a], second, "costate");
+      symbols.Add("pbar_" + fibre[a], second, "costate");
+      known.insert({spec.accelerations[a], "p_" + fibre[a], "pbar_" + fibre[a]});
+    }
+    if (const YAML::Node initial = second["initial"]) {
+      if (!initial.IsMap()) r.Fail(initial, "initial", "expected {name: value}");
+      for (const auto& item : initial) {
+        const std::string name = item.first.Scalar();
+        if (!known.count(name))
+          r.Fail(item.first, name, "names no acceleration or costate (p_<v>, pbar_<v>)");
+        spec.initial.emplace_back(name, r.Number(item.second, name));
+      }
+    }
+  }
+
   if (const YAML::Node rec = root["reconstruction"]) {
     r.CheckKeys(rec, "reconstruction", {"group", "body_velocity", "names", "initial"});
     auto& spec = s.reconstruction;
@@ -357,7 +394,18 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     if (vakonomic) columns.insert({c.momentum, c.momentum + "_dot"});
   }
   columns.insert("residual_dynamics");
-  for (const auto& y : s.algebroid.fibre) columns.insert(y.name);
+  for (const auto& y : s.algebroid.fibre) columns.insert({y.name, y.name + "_dot"});
+  for (const auto& c : s.coordinates) columns.insert(c.name + "_dot");
+  {
+    std::vector<std::string> fibre;
+    for (const auto& y : s.algebroid.fibre) fibre.push_back(y.name);
+    if (!s.algebroid.present)
+      for (const auto& c : s.coordinates) fibre.push_back(c.velocity);
+    for (std::size_t a = 0; a < s.second_order.accelerations.size(); ++a)
+      for (const std::string& name :
+           {s.second_order.accelerations[a], "p_" + fibre[a], "pbar_" + fibre[a]})
+        columns.insert({name, name + "_dot"});
+  }
   if (s.reconstruction.group == "SE2")
     for (const auto& n : s.reconstruction.names) columns.insert(n);
   if (s.reconstruction.group == "SO3") {
@@ -462,6 +510,12 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
 }
 
 }  // namespace
+
+double SecondOrderSpec::InitialValue(const std::string& name) const {
+  for (const auto& [n, v] : initial)
+    if (n == name) return v;
+  return 0.0;
+}
 
 std::optional<std::size_t> Scenario::FindParameter(const std::string& name) const {
   for (std::size_t i = 0; i < parameters.size(); ++i)
@@ -576,8 +630,18 @@ std::string SaveScenarioToString(const Scenario& s) {
       out << YAML::Key << "initial" << YAML::Value << YAML::Flow << rec.initial;
     out << YAML::EndMap;
   }
+  if (!s.second_order.accelerations.empty()) {
+    out << YAML::Key << "second_order" << YAML::Value << YAML::BeginMap << YAML::Key
+        << "accelerations" << YAML::Value << YAML::Flow << s.second_order.accelerations;
+    if (!s.second_order.initial.empty()) {
+      out << YAML::Key << "initial" << YAML::Value << YAML::Flow << YAML::BeginMap;
+      for (const auto& [n, v] : s.second_order.initial) out << YAML::Key << n << YAML::Value << v;
+      out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+  }
   static const char* kFormulations[] = {"auto", "lagrange_dirac", "constraint_algorithm",
-                                        "vakonomic"};
+                                        "vakonomic", "second_order"};
   out << YAML::Key << "formulation" << YAML::Value
       << kFormulations[static_cast<int>(s.formulation)];
   if (!s.gauge.empty()) {
@@ -648,6 +712,26 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
   for (auto& y : s.algebroid.fibre) {
     if (y.name == name) {
       y.initial = value;
+      return;
+    }
+  }
+  {
+    // Accelerations and costates of a second-order problem.
+    auto& spec = s.second_order;
+    bool known = std::find(spec.accelerations.begin(), spec.accelerations.end(), name) !=
+                 spec.accelerations.end();
+    for (const auto& c : s.coordinates)
+      known |= !spec.accelerations.empty() &&
+               (name == "p_" + c.velocity || name == "pbar_" + c.velocity);
+    for (const auto& y : s.algebroid.fibre)
+      known |= !spec.accelerations.empty() && (name == "p_" + y.name || name == "pbar_" + y.name);
+    if (known) {
+      for (auto& [n, v] : spec.initial)
+        if (n == name) {
+          v = value;
+          return;
+        }
+      spec.initial.emplace_back(name, value);
       return;
     }
   }
