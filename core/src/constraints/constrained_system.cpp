@@ -396,6 +396,8 @@ void ConstrainedSystem::Impl::CrossCheck() {
     if (m.rows() == 0) return Eigen::MatrixXd::Identity(cols, cols);
     Eigen::FullPivLU<Eigen::MatrixXd> lu(m);
     lu.setThreshold(1e-9);
+    // Eigen returns one zero column for a trivial kernel: report it as empty.
+    if (lu.dimensionOfKernel() == 0) return Eigen::MatrixXd(cols, 0);
     return lu.kernel();
   };
   for (std::size_t k = 0; k < data.parameters.size(); ++k)
@@ -430,8 +432,9 @@ void ConstrainedSystem::Impl::CrossCheck() {
           chain.check.messages.push_back(msg.str());
         }
         if (!rec.has_new) {
-          const double w = (perp.transpose() * alpha_num).cwiseAbs().maxCoeff();
-          if (perp.cols() > 0 && w > 1e-8) {
+          const double w =
+              perp.cols() == 0 ? 0.0 : (perp.transpose() * alpha_num).cwiseAbs().maxCoeff();
+          if (w > 1e-8) {
             chain.check.ranks_agree = false;
             chain.check.messages.push_back("step " + std::to_string(k) +
                                            ": dH does not vanish on E_k^perp " + where.str());

@@ -54,8 +54,11 @@ void AddCoordinate(PresymplecticData& data, const symbol& z, const std::string& 
 
 void AddCoordinate(PresymplecticData& data, const symbol& z, const Coordinate& c, char kind,
                    unsigned index) {
-  AddCoordinate(data, z, kind == 'q' ? c.name : kind == 'v' ? c.velocity : c.momentum, kind,
-                index,
+  AddCoordinate(data, z,
+                kind == 'q'   ? c.name
+                : kind == 'v' ? c.velocity
+                              : c.momentum,
+                kind, index,
                 kind == 'q'   ? c.initial
                 : kind == 'v' ? c.initial_velocity
                               : c.initial_momentum);
@@ -266,7 +269,8 @@ PresymplecticData BuildAlgebroidLagrangian(const Scenario& s) {
       const ex W = L.diff(sym.y[a]).diff(sym.y[b]);
       ex M = 0;
       for (unsigned i = 0; i < n; ++i)
-        M += rho(i, b) * L.diff(sym.y[a]).diff(sym.q[i]) - rho(i, a) * L.diff(sym.y[b]).diff(sym.q[i]);
+        M += rho(i, b) * L.diff(sym.y[a]).diff(sym.q[i]) -
+             rho(i, a) * L.diff(sym.y[b]).diff(sym.q[i]);
       for (unsigned c = 0; c < k; ++c) M += L.diff(sym.y[c]) * C[c][a][b];
       omega(a, b) = Simplify(M);
       omega(a, k + b) = Simplify(W);
@@ -328,8 +332,7 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
   for (unsigned a = 0; a < k; ++a)
     AddCoordinate(data, p[a], p[a].get_name(), 'n', a, spec.InitialValue(p[a].get_name()));
   for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a,
-                  spec.InitialValue(pbar[a].get_name()));
+    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, spec.InitialValue(pbar[a].get_name()));
   for (unsigned a = 0; a < k; ++a)
     AddCoordinate(data, acc[a], spec.accelerations[a], 'n', a,
                   spec.InitialValue(spec.accelerations[a]));

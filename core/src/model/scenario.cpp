@@ -2,10 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
-#include <algorithm>
 #include <sstream>
 
 #include "dirac/error.hpp"
@@ -23,6 +23,8 @@ bool ParseFormulation(const std::string& f, Formulation* out) {
     *out = Formulation::kConstraintAlgorithm;
   else if (f == "vakonomic")
     *out = Formulation::kVakonomic;
+  else if (f == "second_order")
+    *out = Formulation::kSecondOrder;
   else
     return false;
   return true;
@@ -112,8 +114,8 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "formulation", "gauge", "algebroid", "reconstruction", "second_order",
-               "simulation", "view"});
+               "formulation", "gauge", "algebroid", "reconstruction", "second_order", "simulation",
+               "view"});
   Scenario s;
   s.source_file = origin;
   s.name = r.String(r.Required(root, "name"), "name");
@@ -123,7 +125,8 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     const std::string f = r.String(formulation, "formulation");
     if (!ParseFormulation(f, &s.formulation))
       r.Fail(formulation, f,
-             "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic, second_order)");
+             "unknown formulation (auto, lagrange_dirac, constraint_algorithm, vakonomic, "
+             "second_order)");
   }
   // Momentum symbols are always declared so a scenario can switch formulation (--formulation).
   constexpr bool vakonomic = true;
