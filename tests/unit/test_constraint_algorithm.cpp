@@ -5,6 +5,7 @@
 
 #include <ginac/ginac.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -401,6 +402,17 @@ TEST(SecondOrderProblem, RigidBodySplinesOnTheLieAlgebra) {
       worst = std::max(worst, std::abs(u[a] - col("pbar_w" + std::to_string(a + 1)) / I[a]));
   }
   EXPECT_LT(worst, 1e-10);
+  // The costate obeys the Lie–Poisson equation p' = p x w, so its spatial image R p is constant:
+  // an independent check of the sign of the C^C_AB p_C term of Omega_0 and of the SO(3)
+  // reconstruction. R stays orthogonal to rounding.
+  for (const char* c : {"spatial_momentum_x", "spatial_momentum_y", "spatial_momentum_z"}) {
+    const auto v = tr.Column(c);
+    EXPECT_LT(*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end()), 1e-9)
+        << c;
+  }
+  const auto orthogonality = tr.Column("orthogonality_error");
+  EXPECT_LT(*std::max_element(orthogonality.begin(), orthogonality.end()), 1e-12);
+  EXPECT_LT(tr.at(tr.num_rows() - 1, tr.ColumnIndex("R11")), 0.9);  // R really moved
 }
 
 TEST(AlgebroidConstraintAlgorithm, SameMotionAsTheAlgebroidDae) {

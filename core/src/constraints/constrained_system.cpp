@@ -12,6 +12,7 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "geometry/reconstruction.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -75,6 +76,8 @@ struct ConstrainedSystem::Impl {
 
   CompiledFunction free_rates, free_jacobian, outputs;
   CompiledFunction covectors;  // omega^r_i(t, q; parameters), inputs [t, q, parameters]
+  ReconstructionSpec reconstruction;
+  CompiledFunction body_velocity, group_momentum;  // xi(y) and the momentum mapped by R
   std::vector<std::string> columns;
   std::vector<std::string> scenario_constraint_names;
 
@@ -494,6 +497,18 @@ void ConstrainedSystem::Impl::Compile() {
   for (const ex& e : dynamics_residual) out.push_back(e);
   outputs = symbolic::CompileExpressions(out, inputs);
   columns.push_back("residual_dynamics");
+  if (!reconstruction.group.empty()) {
+    std::vector<ex> xi, momentum;
+    for (const auto& text : reconstruction.body_velocity)
+      xi.push_back(OnManifold(symbolic::ParseExpression(
+          text, data.table, {"", reconstruction.where.line, "body_velocity"})));
+    if (data.momentum.size() == 3)
+      for (const ex& e : data.momentum) momentum.push_back(OnManifold(e));
+    body_velocity = symbolic::CompileExpressions(xi, inputs);
+    group_momentum = symbolic::CompileExpressions(momentum, inputs);
+    for (const auto& c : geometry::GroupReconstruction::Columns(reconstruction))
+      columns.push_back(c);
+  }
 }
 
 ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -512,6 +527,7 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
     impl->data = constraints::BuildLagrangeDirac(scenario);
   }
   for (const auto& c : scenario.constraints) impl->scenario_constraint_names.push_back(c.name);
+  impl->reconstruction = scenario.reconstruction;
   {
     // Compiled once so that drawing Delta(q) never touches GiNaC (thread safety, speed).
     const auto& d = impl->data;
@@ -630,6 +646,14 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   };
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
 
+  geometry::GroupReconstruction reconstruction(s.reconstruction);
+  auto body_velocity = [&](double t) {
+    driver.Advance(t);
+    load(t, driver.y());
+    Eigen::Vector3d xi;
+    s.body_velocity.Evaluate(in.data(), xi.data(), scratch.data());
+    return xi;
+  };
   Trajectory trajectory(s.columns);
   std::vector<double> row(trajectory.num_columns());
   SimulationReport report;
@@ -645,7 +669,14 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     std::copy(out.begin(), out.begin() + static_cast<long>(dyn_begin), row.begin() + 1);
     double dyn = 0.0;
     for (std::size_t k = dyn_begin; k < out.size(); ++k) dyn = std::max(dyn, std::abs(out[k]));
-    row.back() = dyn;
+    row[residual_end] = dyn;
+    if (reconstruction.active()) {
+      double momentum[3] = {0, 0, 0};
+      if (s.group_momentum.num_outputs() == 3)
+        s.group_momentum.Evaluate(in.data(), momentum, scratch.data());
+      reconstruction.Write(row.data() + residual_end + 1,
+                           s.group_momentum.num_outputs() == 3 ? momentum : nullptr);
+    }
     const double energy = row[residual_begin - 1];
     if (trajectory.empty()) e0 = energy;
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
@@ -661,8 +692,12 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   report.initial_projection = std::sqrt(projection);
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
   const long batch = std::max<long>(1, total / 50);
+  double t_prev = 0.0;
   for (long k = 1; k <= total; ++k) {
-    record(driver.Advance(std::min(spec.t_end, static_cast<double>(k) * spec.output_step)));
+    const double tout = std::min(spec.t_end, static_cast<double>(k) * spec.output_step);
+    reconstruction.Advance(t_prev, tout, body_velocity);
+    record(driver.Advance(tout));
+    t_prev = tout;
     if (progress && (k % batch == 0 || k == total) && !progress(trajectory)) {
       report.cancelled = true;
       break;

@@ -295,6 +295,7 @@ PresymplecticData BuildAlgebroidLagrangian(const Scenario& s) {
       for (unsigned c = 0; c < basis.cols(); ++c) T(a, c) = basis(a, c);
     for (unsigned a = 0; a < k; ++a) T(k + a, basis.cols() + a) = 1;
   }
+  for (unsigned a = 0; a < k; ++a) data.momentum.push_back(L.diff(sym.y[a]));
   data.rho = anchor.mul(T);
   data.omega_e = T.transpose().mul(omega).mul(T);
   data.omega_on_e = true;
@@ -338,6 +339,7 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
                   spec.InitialValue(spec.accelerations[a]));
   ex H = -L;
   for (unsigned a = 0; a < k; ++a) H += pbar[a] * acc[a] + p[a] * sym.y[a];
+  data.momentum.assign(p.begin(), p.end());  // costates: R p is conserved (Lie–Poisson)
   data.hamiltonian = Simplify(H);
   // Sections [e(1,1), e(2,1), e(1,2), e(2,2), e_check] (k each) and their anchor.
   const auto& rho = sym.algebroid.anchor;

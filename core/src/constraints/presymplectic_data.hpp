@@ -33,6 +33,9 @@ struct PresymplecticData {
   std::vector<std::string> multiplier_names, constraint_names;
   std::size_t num_configuration = 0;  ///< n
 
+  /// Body momentum mapped to space by a reconstruction (k = 3): dL/dy, or the costates p.
+  std::vector<GiNaC::ex> momentum;
+
   /// Initial value of each z from the scenario (coordinates, velocities, momenta).
   std::vector<double> initial;
   /// Where each z comes from: 'q', 'v' or 'p' of coordinate (or fibre) `z_coordinate[i]`, or

@@ -8,7 +8,7 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
-#include "geometry/lie_group.hpp"
+#include "geometry/reconstruction.hpp"
 
 namespace dirac {
 
@@ -180,26 +180,14 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
 
   // Reconstruction on the group with the fourth-order Magnus method, fed by the DAE's dense
   // output at the Gauss points of each substep.
-  const ReconstructionSpec& rec = system.reconstruction();
-  const bool reconstruct = !rec.group.empty();
-  const auto group = rec.group == "SO3" ? geometry::MatrixGroup::kSO3 : geometry::MatrixGroup::kSE2;
-  Eigen::Matrix3d g = Eigen::Matrix3d::Identity();
-  if (rec.group == "SE2" && rec.initial.size() == 3) {
-    g = geometry::Exp(group, {0, 0, rec.initial[2]});
-    g(0, 2) = rec.initial[0];
-    g(1, 2) = rec.initial[1];
-  }
-  if (rec.group == "SO3" && rec.initial.size() == 9)
-    g = Eigen::Map<const RowMajor>(rec.initial.data(), 3, 3);
-  double unwrapped_angle = rec.group == "SE2" && rec.initial.size() == 3 ? rec.initial[2] : 0.0;
+  geometry::GroupReconstruction reconstruction(system.reconstruction());
   auto body_velocity = [&](double t) {
+    driver.Advance(t);
     ctx.Load(t, y, yp);
     Eigen::Vector3d xi;
     dae.body_velocity.Evaluate(ctx.input.data(), xi.data(), ctx.scratch.data());
     return xi;
   };
-  const int substeps = 4;
-  const double gauss = std::sqrt(3.0) / 6.0;
 
   Trajectory trajectory(system.TrajectoryColumns());
   std::vector<double> row(trajectory.num_columns());
@@ -223,20 +211,9 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
           std::max(report.max_constraint_residual, std::abs(constraint_values[r]));
     }
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
-    if (rec.group == "SE2") {
-      const double angle = std::atan2(g(1, 0), g(0, 0));
-      unwrapped_angle += std::remainder(angle - unwrapped_angle, 2 * M_PI);
-      row[c++] = g(0, 2);
-      row[c++] = g(1, 2);
-      row[c++] = unwrapped_angle;
-    } else if (rec.group == "SO3") {
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) row[c++] = g(i, j);
-      row[c++] = (g.transpose() * g - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+    if (reconstruction.active()) {
       dae.fibre_momentum.Evaluate(ctx.input.data(), momentum.data(), ctx.scratch.data());
-      Eigen::Vector3d spatial = Eigen::Vector3d::Zero();
-      if (k == 3) spatial = g * Eigen::Map<const Eigen::Vector3d>(momentum.data());
-      for (int i = 0; i < 3; ++i) row[c++] = spatial[i];
+      reconstruction.Write(row.data() + c, k == 3 ? momentum.data() : nullptr);
     }
     trajectory.AppendRow(row.data());
   };
@@ -248,17 +225,7 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   double t_prev = 0.0;
   for (long step = 1; step <= total; ++step) {
     const double tout = std::min(spec.t_end, static_cast<double>(step) * spec.output_step);
-    if (reconstruct) {
-      const double h = (tout - t_prev) / substeps;
-      for (int s = 0; s < substeps; ++s) {
-        const double t0 = t_prev + s * h;
-        driver.Advance(t0 + (0.5 - gauss) * h);
-        const Eigen::Vector3d xi1 = body_velocity(t0 + (0.5 - gauss) * h);
-        driver.Advance(t0 + (0.5 + gauss) * h);
-        const Eigen::Vector3d xi2 = body_velocity(t0 + (0.5 + gauss) * h);
-        g = geometry::MagnusStep(group, g, xi1, xi2, h);
-      }
-    }
+    reconstruction.Advance(t_prev, tout, body_velocity);
     record(driver.Advance(tout));
     t_prev = tout;
     if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) {

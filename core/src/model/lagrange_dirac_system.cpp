@@ -7,6 +7,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/simulation.hpp"
+#include "geometry/reconstruction.hpp"
 #include "model/algebroid_data.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -315,16 +316,8 @@ std::vector<std::string> LagrangeDiracSystem::TrajectoryColumns() const {
   columns.insert(columns.end(), s.multiplier_names.begin(), s.multiplier_names.end());
   columns.push_back("E");
   for (const auto& name : s.constraint_names) columns.push_back("residual_" + name);
-  const auto& rec = s.reconstruction;
-  if (rec.group == "SE2") columns.insert(columns.end(), rec.names.begin(), rec.names.end());
-  if (rec.group == "SO3") {
-    for (int i = 1; i <= 3; ++i)
-      for (int j = 1; j <= 3; ++j)
-        columns.push_back(rec.names[0] + std::to_string(i) + std::to_string(j));
-    for (const char* name :
-         {"orthogonality_error", "spatial_momentum_x", "spatial_momentum_y", "spatial_momentum_z"})
-      columns.push_back(name);
-  }
+  const auto group_columns = geometry::GroupReconstruction::Columns(s.reconstruction);
+  columns.insert(columns.end(), group_columns.begin(), group_columns.end());
   return columns;
 }
 
