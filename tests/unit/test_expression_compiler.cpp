@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -166,8 +167,9 @@ TEST(ExpressionCompiler, CommonSubexpressionIsEvaluatedOnce) {
   const CompiledFunction fb = CompileExpressions({b}, in);
   const CompiledFunction both = CompileExpressions({a, b}, in);
   EXPECT_LT(both.instruction_count(), fa.instruction_count() + fb.instruction_count());
-  // x, y, x*y, sin, 1, +, 2, * : sin(x*y) appears once.
-  EXPECT_EQ(both.instruction_count(), 8u);
+  // x*y, sin, +1, *2: sin(x*y) appears once (inputs are read in place, constants are
+  // immediates).
+  EXPECT_EQ(both.instruction_count(), 4u);
   const std::vector<double> out = both.Evaluate({0.7, -1.3});
   ASSERT_EQ(out.size(), 2u);
   EXPECT_DOUBLE_EQ(out[0], std::sin(0.7 * -1.3) + 1);
@@ -186,33 +188,42 @@ TEST(ExpressionCompiler, RepeatedOutputsCostNothingExtra) {
 
 TEST(ExpressionCompiler, InputsAndConstantsAreDeduplicated) {
   Symbols s;
-  // x, y, x+y, x*y, x-y
+  // x+y, x*y, x-y: inputs are read where they are, no load instructions.
   EXPECT_EQ(CompileExpressions({s.x + s.y, s.x * s.y, s.x - s.y}, {s.x, s.y}).instruction_count(),
-            5u);
-  // x, 2, 2*x, y, 2*y, x+2: the constant 2 is loaded once.
-  EXPECT_EQ(CompileExpressions({2 * s.x, 2 * s.y, s.x + 2}, {s.x, s.y}).instruction_count(), 6u);
-  // x, x^2, 1, 1/x^2: x^-2 reuses x^2.
+            3u);
+  // 2*x, 2*y, x+2: the constant 2 is an immediate of each instruction.
+  EXPECT_EQ(CompileExpressions({2 * s.x, 2 * s.y, s.x + 2}, {s.x, s.y}).instruction_count(), 3u);
+  // A constant with no immediate form is loaded once: 2.5, x^2.5, y^2.5.
   EXPECT_EQ(
-      CompileExpressions({GiNaC::pow(s.x, 2), GiNaC::pow(s.x, -2)}, {s.x}).instruction_count(), 4u);
-  // A shared denominator: x, y, x*y, 1/(x*y) ... z/(x*y) reuse x*y.
+      CompileExpressions({GiNaC::pow(s.x, numeric(2.5)), GiNaC::pow(s.y, numeric(2.5))}, {s.x, s.y})
+          .instruction_count(),
+      3u);
+  // x^2, 1/x^2: x^-2 reuses x^2.
+  EXPECT_EQ(
+      CompileExpressions({GiNaC::pow(s.x, 2), GiNaC::pow(s.x, -2)}, {s.x}).instruction_count(), 2u);
+  // A shared denominator: x*y, 1/(x*y), z/(x*y) reuse x*y.
   const CompiledFunction f = CompileExpressions({1 / (s.x * s.y), s.z / (s.x * s.y)}, s.all());
-  EXPECT_EQ(f.instruction_count(), 7u);  // x, y, x*y, 1, /, z, /
+  EXPECT_EQ(f.instruction_count(), 3u);
+  const std::vector<double> out = f.Evaluate({0.5, 4.0, 3.0, 0.0});
+  EXPECT_EQ(out[0], 0.5);
+  EXPECT_EQ(out[1], 1.5);
 }
 
 TEST(ExpressionCompiler, PowersAndSignsLowerToCheapInstructions) {
   Symbols s;
   auto count = [&](const ex& e) { return CompileExpressions({e}, {s.x, s.y}).instruction_count(); };
-  EXPECT_EQ(count(GiNaC::pow(s.x, 3)), 2u);               // x, x^3
-  EXPECT_EQ(count(GiNaC::pow(s.x, -3)), 4u);              // x, 1, x^3, 1/x^3
-  EXPECT_EQ(count(GiNaC::sqrt(s.x)), 2u);                 // x, sqrt
-  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(3, 2))), 3u);   // x, sqrt, x*sqrt
-  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(5, 2))), 4u);   // x, x^2, sqrt, *
-  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(-1, 2))), 4u);  // x, sqrt, 1, /
-  EXPECT_EQ(count(s.x - s.y), 3u);                        // x, y, -
-  EXPECT_EQ(count(1 - s.x), 3u);                          // 1, x, -
-  EXPECT_EQ(count(-s.x), 2u);                             // x, neg
-  EXPECT_EQ(count(s.x - 2 * s.y), 5u);                    // x, y, 2, 2*y, -
-  EXPECT_EQ(count(2 / s.x), 3u);                          // 2, x, /
+  // Inputs need no load instruction and constants are immediates.
+  EXPECT_EQ(count(GiNaC::pow(s.x, 3)), 1u);               // x^3
+  EXPECT_EQ(count(GiNaC::pow(s.x, -3)), 2u);              // x^3, 1/x^3
+  EXPECT_EQ(count(GiNaC::sqrt(s.x)), 1u);                 // sqrt
+  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(3, 2))), 2u);   // sqrt, x*sqrt
+  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(5, 2))), 3u);   // x^2, sqrt, *
+  EXPECT_EQ(count(GiNaC::pow(s.x, numeric(-1, 2))), 2u);  // sqrt, 1/sqrt
+  EXPECT_EQ(count(s.x - s.y), 1u);                        // x - y
+  EXPECT_EQ(count(1 - s.x), 1u);                          // 1 - x
+  EXPECT_EQ(count(-s.x), 1u);                             // -x
+  EXPECT_EQ(count(s.x - 2 * s.y), 1u);                    // y * -2 + x
+  EXPECT_EQ(count(2 / s.x), 1u);                          // 2 / x
 
   const CompiledFunction f =
       CompileExpressions({GiNaC::pow(s.x, -3), GiNaC::pow(s.x, numeric(5, 2)), -s.x - s.y,
@@ -274,7 +285,8 @@ TEST(ExpressionCompiler, ConstantAndInputOutputs) {
   EXPECT_EQ(out[4], -0.25);
   EXPECT_EQ(out[5], -6.25);
   EXPECT_EQ(out[6], 0.0);
-  EXPECT_EQ(f.instruction_count(), 6u);  // 3.5, 0, pi, sqrt2, -1/4, x; the second 0 is shared
+  // Constant and input outputs are stored after the tape; no instruction computes them.
+  EXPECT_EQ(f.instruction_count(), 0u);
 
   const CompiledFunction no_inputs = CompileExpressions({ex(2), GiNaC::cos(GiNaC::Pi / 3)}, {});
   EXPECT_EQ(no_inputs.num_inputs(), 0u);
@@ -316,26 +328,270 @@ TEST(ExpressionCompiler, WrongInputCountThrows) {
   EXPECT_THROW(f.Evaluate({1.0}), Error);
 }
 
-TEST(CompiledFunction, HandBuiltTapeEvaluates) {
-  using Op = TapeInstruction::Op;
-  // out0 = x^-2 - y, out1 = atan2(y, x)
-  std::vector<TapeInstruction> tape = {
-      {Op::kInput, 0, 0, 0}, {Op::kInput, 1, 1, 0}, {Op::kPowInt, 2, 0, -2},
-      {Op::kSub, 2, 2, 1},   {Op::kAtan2, 3, 1, 0},
+// Bit-exact expected values: volatile keeps the test's own compiler from contracting a product
+// and a sum into one fused multiply-add.
+double Product(double a, double b) {
+  volatile double p = a * b;
+  return p;
+}
+
+TEST(ExpressionCompiler, SumsAndProductsFuseIntoSingleInstructions) {
+  Symbols s;
+  const std::vector<symbol> in = s.all();
+  const std::vector<double> p = {0.3, -1.7, 2.9, 0.45};
+  const double x = p[0], y = p[1], z = p[2], w = p[3];
+  struct Fused {
+    ex e;
+    std::size_t instructions;
+    double expected;  // same rounding steps as the separate operations
   };
-  const CompiledFunction f(2, tape, {2, 3}, 4);
-  EXPECT_EQ(f.scratch_size(), 4u);
+  const std::vector<Fused> cases = {
+      {s.x * s.y + s.z, 1, Product(x, y) + z},
+      {s.x * s.y - s.z, 1, Product(x, y) - z},
+      {s.z - s.x * s.y, 1, z - Product(x, y)},
+      {3 * s.x + s.y, 1, Product(x, 3) + y},
+      {s.y - 3 * s.x, 1, y - Product(x, 3)},
+      {3 * s.x - s.y, 1, Product(x, 3) - y},
+      {-(s.x * s.y), 1, -Product(x, y)},
+      {s.x * s.y * s.z, 1, Product(Product(x, y), z)},
+      {s.x * s.y * s.z * s.w, 2, Product(Product(Product(x, y), z), w)},
+      {s.x + 2.5, 1, x + 2.5},
+      {2.5 - s.x, 1, 2.5 - x},
+      {2.5 / s.x, 1, 2.5 / x},
+  };
+  for (const Fused& c : cases) {
+    const CompiledFunction f = CompileExpressions({c.e}, in);
+    EXPECT_EQ(f.instruction_count(), c.instructions) << c.e;
+    EXPECT_EQ(f.Evaluate(p)[0], c.expected) << c.e;
+  }
+  // Two products summed: which operand order GiNaC keeps is not fixed, the rounding is.
+  const CompiledFunction sum = CompileExpressions({s.x * s.y + s.z * s.w}, in);
+  EXPECT_EQ(sum.instruction_count(), 1u);
+  EXPECT_EQ(sum.Evaluate(p)[0], Product(x, y) + Product(z, w));
+  const CompiledFunction difference = CompileExpressions({s.x * s.y - s.z * s.w}, in);
+  EXPECT_EQ(difference.instruction_count(), 1u);
+  EXPECT_EQ(difference.Evaluate(p)[0], Product(x, y) - Product(z, w));
+  // A product that is also an output, or read twice, stays a separate instruction.
+  const CompiledFunction shared = CompileExpressions({s.x * s.y + s.z, s.x * s.y}, in);
+  EXPECT_EQ(shared.instruction_count(), 2u);
+  const std::vector<double> out = shared.Evaluate(p);
+  EXPECT_EQ(out[0], Product(x, y) + z);
+  EXPECT_EQ(out[1], Product(x, y));
+}
+
+using Op = TapeInstruction::Op;
+
+constexpr Op kAllOps[] = {
+    Op::kConst,     Op::kInput,   Op::kAdd,      Op::kSub,      Op::kMul,       Op::kDiv,
+    Op::kNeg,       Op::kSquare,  Op::kPowInt,   Op::kPow,      Op::kSqrt,      Op::kExp,
+    Op::kLog,       Op::kSin,     Op::kCos,      Op::kTan,      Op::kAsin,      Op::kAcos,
+    Op::kAtan,      Op::kAtan2,   Op::kSinh,     Op::kCosh,     Op::kTanh,      Op::kAbs,
+    Op::kAddK,      Op::kMulK,    Op::kSubFromK, Op::kDivFromK, Op::kMulAdd,    Op::kMulSub,
+    Op::kNegMulAdd, Op::kMulKAdd, Op::kMulKSub,  Op::kNegMul,   Op::kMulMulAdd, Op::kMulMulSub,
+    Op::kMul3,
+};
+
+// The documented meaning of each op, evaluated step by step.
+double Reference(Op op, const double v[4], double k, std::int32_t n, const double* inputs,
+                 std::int32_t input) {
+  const double a = v[0], b = v[1], c = v[2], d = v[3];
+  switch (op) {
+    case Op::kConst:
+      return k;
+    case Op::kInput:
+      return inputs[input];
+    case Op::kAdd:
+      return a + b;
+    case Op::kSub:
+      return a - b;
+    case Op::kMul:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
+    case Op::kNeg:
+      return -a;
+    case Op::kSquare:
+      return a * a;
+    case Op::kPowInt: {
+      double r = 1.0;
+      for (std::int32_t i = 0; i < std::abs(n); ++i) r *= a;  // exact for the small n used
+      return n < 0 ? 1.0 / r : r;
+    }
+    case Op::kPow:
+      return std::pow(a, b);
+    case Op::kSqrt:
+      return std::sqrt(a);
+    case Op::kExp:
+      return std::exp(a);
+    case Op::kLog:
+      return std::log(a);
+    case Op::kSin:
+      return std::sin(a);
+    case Op::kCos:
+      return std::cos(a);
+    case Op::kTan:
+      return std::tan(a);
+    case Op::kAsin:
+      return std::asin(a);
+    case Op::kAcos:
+      return std::acos(a);
+    case Op::kAtan:
+      return std::atan(a);
+    case Op::kAtan2:
+      return std::atan2(a, b);
+    case Op::kSinh:
+      return std::sinh(a);
+    case Op::kCosh:
+      return std::cosh(a);
+    case Op::kTanh:
+      return std::tanh(a);
+    case Op::kAbs:
+      return std::fabs(a);
+    case Op::kAddK:
+      return a + k;
+    case Op::kMulK:
+      return a * k;
+    case Op::kSubFromK:
+      return k - a;
+    case Op::kDivFromK:
+      return k / a;
+    case Op::kMulAdd:
+      return Product(a, b) + c;
+    case Op::kMulSub:
+      return Product(a, b) - c;
+    case Op::kNegMulAdd:
+      return c - Product(a, b);
+    case Op::kMulKAdd:
+      return Product(a, k) + b;
+    case Op::kMulKSub:
+      return Product(a, k) - b;
+    case Op::kNegMul:
+      return -Product(a, b);
+    case Op::kMulMulAdd:
+      return Product(a, b) + Product(c, d);
+    case Op::kMulMulSub:
+      return Product(a, b) - Product(c, d);
+    case Op::kMul3:
+      return Product(Product(a, b), c);
+  }
+  return 0.0;
+}
+
+bool SameBits(double expected, double actual) {
+  return std::memcmp(&expected, &actual, sizeof(double)) == 0;
+}
+
+// Every op, with each operand read from the inputs, from scratch and as the result of the step
+// just before, writing an output directly or a slot that is copied out.
+TEST(CompiledFunction, EveryOpMatchesItsDefinitionWhereverItsOperandsLive) {
+  const std::vector<double> inputs = {0.61, 0.37, 0.83, 0.29};  // in every op's domain
+  constexpr std::int32_t kInputs = 4;
+  constexpr std::int32_t kScratch = kInputs;  // slots kScratch + p hold copies of input p
+  constexpr double k = 1.75;
+  constexpr std::int32_t n = 3;
+  for (Op op : kAllOps) {
+    const int arity = TapeInstruction::SlotOperands(op);
+    const double v[4] = {inputs[0], inputs[1], inputs[2], inputs[3]};
+    const double expected = Reference(op, v, k, n, inputs.data(), 2);
+    auto instruction = [&](std::int32_t dst, const std::int32_t operand[4]) {
+      TapeInstruction in{op, dst, operand[0], operand[1], operand[2], operand[3], k};
+      if (op == Op::kPowInt) in.b = n;
+      if (op == Op::kInput) in.a = 2;
+      return in;
+    };
+    // layout 0: operands from the inputs; 1: from scratch; 2 + p: operand p from the register.
+    for (int layout = 0; layout < 2 + arity; ++layout) {
+      for (bool to_output : {true, false}) {
+        for (bool read_again : {false, true}) {
+          std::vector<TapeInstruction> tape;
+          std::int32_t operand[4] = {0, 1, 2, 3};
+          if (layout >= 1) {
+            const int last = layout >= 2 ? layout - 2 : -1;  // copied last, so just before
+            for (int p = 0; p < 4; ++p) {
+              if (p != last) tape.push_back({Op::kMulK, kScratch + p, p, -1, -1, -1, 1.0});
+            }
+            // A separating instruction (an output, so it is not dropped as dead code).
+            if (last < 0) tape.push_back({Op::kAddK, kScratch + 5, 0, -1, -1, -1, 9.0});
+            if (last >= 0) tape.push_back({Op::kMulK, kScratch + last, last, -1, -1, -1, 1.0});
+            for (int p = 0; p < 4; ++p) operand[p] = kScratch + p;
+          }
+          const std::int32_t result = kScratch + 4;
+          std::vector<std::int32_t> outputs = {to_output ? CompiledFunction::kWrittenByTape
+                                                         : result};
+          tape.push_back(instruction(to_output ? TapeInstruction::OutputDst(0) : result, operand));
+          if (read_again) {
+            // Reads the register operand's slot again: its value must also have been stored.
+            const std::int32_t again = layout >= 2 ? operand[layout - 2] : operand[0];
+            tape.push_back({Op::kMulK, kScratch + 6, again, -1, -1, -1, 1.0});
+            outputs.push_back(kScratch + 6);
+          }
+          if (layout == 1) outputs.push_back(kScratch + 5);
+          const CompiledFunction f(kInputs, tape, outputs, kScratch + 7);
+          std::vector<double> scratch(f.scratch_size(), std::nan(""));
+          std::vector<double> out(outputs.size(), std::nan(""));
+          f.Evaluate(inputs.data(), out.data(), scratch.data());
+          EXPECT_TRUE(SameBits(expected, out[0]))
+              << "op " << static_cast<int>(op) << " layout " << layout << " to_output " << to_output
+              << ": " << out[0] << " vs " << expected;
+          if (read_again) {
+            const int p = layout >= 2 ? layout - 2 : 0;
+            EXPECT_EQ(out[1], layout == 0 ? inputs[0] : inputs[p]) << static_cast<int>(op);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CompiledFunction, HandBuiltTapeEvaluates) {
+  // Slots 0 and 1 are the inputs x and y. out0 = x^-2 - y, out1 = atan2(y, x),
+  // out2 = x * y + x (written by the tape), out3 = y, out4 = 7.
+  std::vector<TapeInstruction> tape = {
+      {Op::kPowInt, 2, 0, -2},
+      {Op::kSub, 2, 2, 1},
+      {Op::kAtan2, 3, 1, 0},
+      {Op::kMulAdd, TapeInstruction::OutputDst(2), 0, 1, 0},
+      {Op::kConst, 4, -1, -1, -1, -1, 7.0},
+  };
+  const CompiledFunction f(2, tape, {2, 3, CompiledFunction::kWrittenByTape, 1, 4}, 5);
+  EXPECT_EQ(f.scratch_size(), 3u);  // slots 2..4; the inputs are read in place
   const std::vector<double> out = f.Evaluate({2.0, 3.0});
+  ASSERT_EQ(out.size(), 5u);
   EXPECT_DOUBLE_EQ(out[0], 0.25 - 3.0);
   EXPECT_DOUBLE_EQ(out[1], std::atan2(3.0, 2.0));
+  EXPECT_EQ(out[2], 8.0);
+  EXPECT_EQ(out[3], 3.0);
+  EXPECT_EQ(out[4], 7.0);
+  // The constant is stored as an output value; only the four computing instructions remain.
+  EXPECT_EQ(f.instruction_count(), 4u);
+
+  // Values that are read again later are kept in their slots while chained through the
+  // register: s2 = x + y; s3 = s2 * s2; out = s3 - s2.
+  const CompiledFunction g(
+      2,
+      {{Op::kAdd, 2, 0, 1}, {Op::kMul, 3, 2, 2}, {Op::kSub, TapeInstruction::OutputDst(0), 3, 2}},
+      {CompiledFunction::kWrittenByTape}, 4);
+  EXPECT_EQ(g.Evaluate({1.5, 0.5})[0], 2.0);
 }
 
 TEST(CompiledFunction, ConstructorRejectsMalformedTapes) {
-  using Op = TapeInstruction::Op;
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 1, 0}}, {0}, 1), Error);  // bad input
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 1, 0, 0}}, {0}, 1), Error);  // bad dst
-  EXPECT_THROW(CompiledFunction(1, {{Op::kNeg, 0, 3, 0}}, {0}, 1), Error);    // bad operand
-  EXPECT_THROW(CompiledFunction(1, {{Op::kInput, 0, 0, 0}}, {2}, 1), Error);  // bad output
+  using F = CompiledFunction;
+  constexpr std::int32_t kTape = F::kWrittenByTape;
+  const std::int32_t out0 = TapeInstruction::OutputDst(0);
+  EXPECT_THROW(F(1, {{Op::kInput, 1, 1}}, {1}, 2), Error);                // bad input
+  EXPECT_THROW(F(1, {{Op::kInput, 2, 0}}, {1}, 2), Error);                // bad dst
+  EXPECT_THROW(F(1, {{Op::kNeg, 0, 0}}, {0}, 2), Error);                  // writes an input
+  EXPECT_THROW(F(1, {{Op::kNeg, 1, 3}}, {1}, 2), Error);                  // bad operand a
+  EXPECT_THROW(F(1, {{Op::kMulAdd, 1, 0, 0, 5}}, {1}, 2), Error);         // bad operand c
+  EXPECT_THROW(F(1, {{Op::kMulMulAdd, 1, 0, 0, 0, -4}}, {1}, 2), Error);  // bad operand d
+  EXPECT_THROW(F(1, {{Op::kInput, 1, 0}}, {2}, 2), Error);                // bad output slot
+  EXPECT_THROW(F(1, {{Op::kNeg, out0, 0}}, {1}, 2), Error);               // output not marked
+  EXPECT_THROW(F(1, {{Op::kNeg, TapeInstruction::OutputDst(1), 0}}, {kTape}, 2), Error);
+  EXPECT_THROW(F(1, {{Op::kNeg, 1, 0}}, {kTape}, 2), Error);          // output never written
+  EXPECT_THROW(F(2, {}, {0}, 1), Error);                              // fewer slots
+  EXPECT_THROW(F(1, {{static_cast<Op>(200), 1, 0}}, {1}, 2), Error);  // unknown op
+  EXPECT_NO_THROW(F(1, {{Op::kNeg, out0, 0}}, {kTape}, 1));
+  EXPECT_NO_THROW(F(1, {{Op::kPowInt, 1, 0, -7}}, {1}, 2));  // b is an exponent, not a slot
 }
 
 }  // namespace
