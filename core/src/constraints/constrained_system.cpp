@@ -12,6 +12,7 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -690,21 +691,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   double projection = 0.0;
   for (std::size_t i = 0; i < z0.size(); ++i) projection += std::pow(row[1 + i] - z0[i], 2);
   report.initial_projection = std::sqrt(projection);
-  const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
-  const long batch = std::max<long>(1, total / 50);
-  double t_prev = 0.0;
-  for (long k = 1; k <= total; ++k) {
-    const double tout = std::min(spec.t_end, static_cast<double>(k) * spec.output_step);
-    reconstruction.Advance(t_prev, tout, body_velocity);
-    record(driver.Advance(tout));
-    t_prev = tout;
-    if (progress && (k % batch == 0 || k == total) && !progress(trajectory)) {
-      report.cancelled = true;
-      break;
-    }
-  }
-  dynamics::CopyStatistics(driver.statistics(), &report.internal_steps, &report.error_test_failures,
-                           &report.nonlinear_failures, &report.last_order);
+  dynamics::RunSampled(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
+                       report);
   if (report_out) *report_out = report;
   return trajectory;
 }

@@ -8,6 +8,7 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 
 namespace dirac {
@@ -220,21 +221,8 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   record(0.0);
   report.initial_energy = e0;
 
-  const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
-  const long batch = std::max<long>(1, total / 50);
-  double t_prev = 0.0;
-  for (long step = 1; step <= total; ++step) {
-    const double tout = std::min(spec.t_end, static_cast<double>(step) * spec.output_step);
-    reconstruction.Advance(t_prev, tout, body_velocity);
-    record(driver.Advance(tout));
-    t_prev = tout;
-    if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) {
-      report.cancelled = true;
-      break;
-    }
-  }
-  dynamics::CopyStatistics(driver.statistics(), &report.internal_steps, &report.error_test_failures,
-                           &report.nonlinear_failures, &report.last_order);
+  dynamics::RunSampled(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
+                       report);
   if (report_out) *report_out = report;
   return trajectory;
 }

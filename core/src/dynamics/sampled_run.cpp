@@ -1,0 +1,30 @@
+#include "dynamics/sampled_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dirac::dynamics {
+
+void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
+                geometry::GroupReconstruction& reconstruction,
+                const std::function<Eigen::Vector3d(double)>& body_velocity,
+                const std::function<void(double)>& record, const SimulationProgress& progress,
+                const Trajectory& trajectory, SimulationReport& report) {
+  const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
+  const long batch = std::max<long>(1, total / 50);
+  double t_prev = 0.0;
+  for (long step = 1; step <= total; ++step) {
+    const double tout = std::min(spec.t_end, static_cast<double>(step) * spec.output_step);
+    reconstruction.Advance(t_prev, tout, body_velocity);
+    record(driver.Advance(tout));
+    t_prev = tout;
+    if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) {
+      report.cancelled = true;
+      break;
+    }
+  }
+  CopyStatistics(driver.statistics(), &report.internal_steps, &report.error_test_failures,
+                 &report.nonlinear_failures, &report.last_order);
+}
+
+}  // namespace dirac::dynamics
