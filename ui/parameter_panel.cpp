@@ -128,6 +128,23 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
                    c.initial_momentum);
       }
     }
+    if (scenario.formulation == dirac::Formulation::kSecondOrder) {
+      // Pontryagin bundle: costates p, pbar (and the accelerations, fixed on W1) start free.
+      std::vector<std::string> fibre;
+      for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) fibre.push_back(y.name);
+      if (!scenario.algebroid.present)
+        for (const dirac::Coordinate& c : scenario.coordinates) fibre.push_back(c.velocity);
+      const auto& spec = scenario.second_order;
+      for (const char* prefix : {"p_", "pbar_"})
+        for (const std::string& y : fibre) {
+          const std::string name = prefix + y;
+          AddSpinRow(group, "initial." + QString::fromStdString(name), QString::fromStdString(name),
+                     QString::fromStdString(name) + "(0)", QString(), spec.InitialValue(name));
+        }
+      for (const std::string& a : spec.accelerations)
+        AddSpinRow(group, "initial." + QString::fromStdString(a), QString::fromStdString(a),
+                   QString::fromStdString(a) + "(0)", QString(), spec.InitialValue(a));
+    }
     for (QDoubleSpinBox* spin : group->findChildren<QDoubleSpinBox*>())
       tooltips_.insert(editors_.key(spin), spin->toolTip());
     fixed_note_ = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
