@@ -11,6 +11,9 @@
 
 namespace dirac {
 
+/// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
+inline constexpr double kMaxSamples = 2e7;
+
 /// Numeric values for one run: parameters in the system's parameter order, initial state.
 struct SimulationInput {
   std::vector<double> parameters;

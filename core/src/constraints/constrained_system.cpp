@@ -594,6 +594,9 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   const Impl& s = *impl_;
   if (!s.integrable) throw ModelError("nothing to integrate: " + s.chain.verdict);
   const SimulationSpec& spec = input.spec;
+  if (!(spec.t_end > 0) || !(spec.output_step > 0) || spec.t_end / spec.output_step > kMaxSamples)
+    throw ModelError("t_end and output_step must be positive and give at most " +
+                     std::to_string(static_cast<long>(kMaxSamples)) + " samples");
   const std::size_t ny = s.free_index.size();
   const std::size_t P = s.data.parameters.size();
   if (input.parameters.size() != P) throw ModelError("wrong number of parameters");

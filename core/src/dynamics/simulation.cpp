@@ -63,8 +63,9 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
                      " coordinates, " + std::to_string(k) + " velocities, " +
                      std::to_string(layout.num_parameters) + " parameters)");
   const SimulationSpec& spec = input.spec;
-  if (!(spec.t_end > 0) || !(spec.output_step > 0))
-    throw ModelError("t_end and output_step must be positive");
+  if (!(spec.t_end > 0) || !(spec.output_step > 0) || spec.t_end / spec.output_step > kMaxSamples)
+    throw ModelError("t_end and output_step must be positive and give at most " +
+                     std::to_string(static_cast<long>(kMaxSamples)) + " samples");
 
   DaeContext ctx;
   ctx.dae = &dae;

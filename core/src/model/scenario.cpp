@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dirac/simulation_types.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -289,6 +290,10 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
     if (!(spec.output_step > 0)) r.Fail(sim, "output_step", "must be > 0");
     if (!(spec.rtol > 0) || !(spec.atol > 0)) r.Fail(sim, "rtol", "tolerances must be > 0");
     if (spec.stabilization < 0) r.Fail(sim, "stabilization", "must be >= 0");
+    if (spec.t_end / spec.output_step > kMaxSamples)
+      r.Fail(sim, "output_step",
+             "t_end / output_step asks for more than " +
+                 std::to_string(static_cast<long>(kMaxSamples)) + " samples");
   }
 
   if (const YAML::Node gauge = root["gauge"]) {
@@ -743,8 +748,20 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
     if (!(value > 0)) throw ScenarioError(s.source_file, 0, name, "must be > 0");
     field = value;
   };
-  if (name == "t_end") return positive(sim.t_end);
-  if (name == "output_step") return positive(sim.output_step);
+  auto within_bound = [&](double t_end, double step) {
+    if (t_end / step > kMaxSamples)
+      throw ScenarioError(s.source_file, 0, name,
+                          "t_end / output_step would ask for more than " +
+                              std::to_string(static_cast<long>(kMaxSamples)) + " samples");
+  };
+  if (name == "t_end") {
+    within_bound(value, sim.output_step);
+    return positive(sim.t_end);
+  }
+  if (name == "output_step") {
+    within_bound(sim.t_end, value);
+    return positive(sim.output_step);
+  }
   if (name == "rtol") return positive(sim.rtol);
   if (name == "atol") return positive(sim.atol);
   if (name == "stabilization") {
