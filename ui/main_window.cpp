@@ -88,6 +88,11 @@ void MainWindow::BuildActions() {
   export_action_->setShortcut(tr("Ctrl+E"));
   connect(export_action_, &QAction::triggered, this, &MainWindow::ExportCsvDialog);
 
+  save_scenario_action_ = new QAction(tr("Save scenario &as…"), this);
+  save_scenario_action_->setObjectName("action.saveScenario");
+  save_scenario_action_->setShortcut(QKeySequence::SaveAs);
+  connect(save_scenario_action_, &QAction::triggered, this, &MainWindow::SaveScenarioDialog);
+
   screenshot_action_ = new QAction(tr("Save &screenshot…"), this);
   screenshot_action_->setObjectName("action.screenshot");
   connect(screenshot_action_, &QAction::triggered, this, &MainWindow::SaveScreenshotDialog);
@@ -135,6 +140,7 @@ void MainWindow::BuildActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->setObjectName("menu.file");
   file->addAction(open_action_);
+  file->addAction(save_scenario_action_);
   file->addAction(export_action_);
   file->addAction(screenshot_action_);
   file->addSeparator();
@@ -386,6 +392,31 @@ void MainWindow::OpenScenarioDialog() {
   const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
                                                     tr("Scenarios (*.yaml *.yml);;All files (*)"));
   if (!path.isEmpty()) OpenScenario(path);
+}
+
+bool MainWindow::SaveScenarioAs(const QString& path) {
+  if (!controller_->has_scenario()) {
+    ShowError(tr("No scenario to save."), false);
+    return false;
+  }
+  try {
+    dirac::SaveScenario(controller_->scenario(), path.toStdString());
+  } catch (const std::exception& e) {
+    ShowError(tr("Saving the scenario failed: %1").arg(QString::fromStdString(e.what())),
+              error_dialogs_);
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved the scenario with its current values to %1").arg(path), 8000);
+  return true;
+}
+
+void MainWindow::SaveScenarioDialog() {
+  const QString suggestion = scenario_path_.isEmpty()
+                                 ? QStringLiteral("scenario.yaml")
+                                 : QFileInfo(scenario_path_).completeBaseName() + "_tweaked.yaml";
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggestion,
+                                                    tr("Scenarios (*.yaml *.yml);;All files (*)"));
+  if (!path.isEmpty()) SaveScenarioAs(path);
 }
 
 void MainWindow::ExportCsvDialog() {

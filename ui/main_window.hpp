@@ -43,6 +43,9 @@ class MainWindow : public QMainWindow {
   /// Writes the newest trajectory (atomically) to `path` as CSV. Shows the error and returns
   /// false if there is none yet or it cannot be written.
   bool ExportCsv(const QString& path);
+  /// Saves the scenario with the current parameter values and initial conditions (atomically)
+  /// to `path`; reopening it reproduces the run. Shows the error and returns false on failure.
+  bool SaveScenarioAs(const QString& path);
   /// Plays from the start and pauses at `t` [s], extending the final time if needed.
   void PlayTo(double t);
   /// Makes sure the simulated span reaches `t` [s] (raises t_end and restarts if not).
@@ -72,6 +75,7 @@ class MainWindow : public QMainWindow {
  public slots:
   void OpenScenarioDialog();
   void ExportCsvDialog();
+  void SaveScenarioDialog();
   void SaveScreenshotDialog();
 
  signals:
@@ -105,6 +109,7 @@ class MainWindow : public QMainWindow {
 
   QAction* open_action_ = nullptr;
   QAction* export_action_ = nullptr;
+  QAction* save_scenario_action_ = nullptr;
   QAction* screenshot_action_ = nullptr;
   QAction* quit_action_ = nullptr;
   QAction* play_action_ = nullptr;

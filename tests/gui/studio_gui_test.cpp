@@ -225,6 +225,12 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   QVERIFY(std::abs(read.at(read.num_rows() / 2, read.ColumnIndex("mu")) -
                    second->trajectory->at(read.num_rows() / 2, read.ColumnIndex("mu"))) == 0.0);
 
+  // Save the tweaked scenario and reopen it: the ky edit is kept.
+  const QString saved = dir.filePath("heisenberg_tweaked.yaml");
+  QVERIFY2(window->SaveScenarioAs(saved), qPrintable(window->last_error()));
+  const dirac::Scenario reloaded = dirac::LoadScenario(saved.toStdString());
+  QCOMPARE(reloaded.parameters[*reloaded.FindParameter("ky")].value, ky->value());
+
   // Screenshot: the 3D view shows the orange particle over a non-uniform scene.
   window->clock()->SetTime(0.5 * t_end);
   QTest::qWait(300);
@@ -368,6 +374,7 @@ void StudioGuiTest::badScenarioPathShowsError() {
   // Exporting to an unwritable place is an error message, not a crash.
   window->set_error_dialogs(false);
   QVERIFY(!window->ExportCsv("/nonexistent-folder/out.csv"));
+  QVERIFY(!window->SaveScenarioAs("/nonexistent-folder/x.yaml"));
   QVERIFY(!window->last_error().isEmpty());
 }
 

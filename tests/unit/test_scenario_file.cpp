@@ -133,5 +133,18 @@ TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
   for (std::size_t k = 0; k < ra.size(); ++k) EXPECT_EQ(ra[k], rb[k]);
 }
 
+TEST(ScenarioFile, SaveScenarioWritesAtomicallyAndReloads) {
+  Scenario s = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
+  ApplyOverride(s, "ky=7.5");  // outside the file's slider range [0, 5]: the range widens
+  ApplyOverride(s, "vy=0.25");
+  const std::string path = ::testing::TempDir() + "saved_heisenberg.yaml";
+  SaveScenario(s, path);
+  const Scenario back = LoadScenario(path);
+  EXPECT_EQ(back.parameters[1].value, 7.5);
+  EXPECT_GE(back.parameters[1].max, 7.5);
+  EXPECT_EQ(back.coordinates[1].initial_velocity, 0.25);
+  EXPECT_THROW(SaveScenario(s, "/nonexistent-dir/x.yaml"), IoError);
+}
+
 }  // namespace
 }  // namespace dirac

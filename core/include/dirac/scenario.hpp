@@ -193,6 +193,10 @@ Scenario ParseScenario(const std::string& yaml_text, const std::string& origin);
 /// ParseScenario(SaveScenarioToString(s)) gives the same problem.
 std::string SaveScenarioToString(const Scenario& scenario);
 
+/// Writes SaveScenarioToString(scenario) to `path` atomically (temporary file + rename).
+/// Throws IoError naming the path.
+void SaveScenario(const Scenario& scenario, const std::string& path);
+
 /// Applies a `--set NAME=VALUE` override. NAME may be a parameter, a coordinate (its initial
 /// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of
 /// t_end, output_step, rtol, atol, stabilization. Throws ScenarioError naming NAME if it is unknown

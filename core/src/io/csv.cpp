@@ -9,46 +9,27 @@
 #include <system_error>
 
 #include "dirac/error.hpp"
+#include "io/atomic_file.hpp"
 
 namespace dirac {
 
 void WriteCsv(const Trajectory& trajectory, const std::string& path) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  // The temporary lives beside the target so that the rename is atomic (same filesystem).
-  fs::path temp = target;
-  temp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::out | std::ios::trunc);
-    if (!out) throw IoError("cannot write '" + path + "': cannot create " + temp.string());
-    const auto& columns = trajectory.columns();
-    for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
+  io::AtomicFile file(path);
+  std::ofstream& out = file.stream();
+  const auto& columns = trajectory.columns();
+  for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
+  out << '\n';
+  char buffer[32];
+  for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
+    const double* row = trajectory.row(r);
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      std::snprintf(buffer, sizeof buffer, "%.17g", row[c]);
+      if (c) out << ',';
+      out << buffer;
+    }
     out << '\n';
-    char buffer[32];
-    for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
-      const double* row = trajectory.row(r);
-      for (std::size_t c = 0; c < columns.size(); ++c) {
-        std::snprintf(buffer, sizeof buffer, "%.17g", row[c]);
-        if (c) out << ',';
-        out << buffer;
-      }
-      out << '\n';
-    }
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw IoError("cannot write '" + path + "': write failed (disk full?)");
-    }
   }
-  std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw IoError("cannot write '" + path + "': " + ec.message());
-  }
+  file.Commit();
 }
 
 Trajectory ReadCsv(const std::string& path) {

@@ -10,6 +10,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/simulation_types.hpp"
+#include "io/atomic_file.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -578,7 +579,8 @@ std::string SaveScenarioToString(const Scenario& s) {
     for (const auto& p : s.parameters) {
       out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name
           << YAML::Key << "default" << YAML::Value << p.value << YAML::Key << "min" << YAML::Value
-          << p.min << YAML::Key << "max" << YAML::Value << p.max;
+          << std::min(p.min, p.value) << YAML::Key << "max" << YAML::Value
+          << std::max(p.max, p.value);  // a --set value outside the slider range widens it
       if (!p.unit.empty()) out << YAML::Key << "unit" << YAML::Value << p.unit;
       if (!p.description.empty()) out << YAML::Key << "description" << YAML::Value << p.description;
       out << YAML::EndMap;
@@ -771,6 +773,15 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
   }
   throw ScenarioError(s.source_file, 0, name,
                       "--set names no parameter, coordinate, velocity or simulation setting");
+}
+
+void SaveScenario(const Scenario& scenario, const std::string& path) {
+  io::AtomicFile file(path);
+  file.stream() << "# Saved by Dirac Studio from "
+                << (scenario.source_file.empty() ? "memory" : scenario.source_file)
+                << " (current parameter values as defaults)\n"
+                << SaveScenarioToString(scenario);
+  file.Commit();
 }
 
 void SetFormulation(Scenario& s, const std::string& name) {
