@@ -89,7 +89,8 @@ IdasDriver::IdasDriver(ImplicitDae dae, double t0, const std::vector<double>& y0
   s.LS = SUNLinSol_Dense(s.yy, s.A, s.sunctx);
   if (!s.A || !s.LS) throw NumericalError("cannot create the dense linear solver");
   s.Check(IDASetLinearSolver(s.mem, s.LS, s.A), "IDASetLinearSolver", t0);
-  s.Check(IDASetJacFn(s.mem, Impl::Jacobian), "IDASetJacFn", t0);
+  // Without a Jacobian function IDAS uses its difference-quotient approximation.
+  if (s.dae.jacobian) s.Check(IDASetJacFn(s.mem, Impl::Jacobian), "IDASetJacFn", t0);
   s.Check(IDASetId(s.mem, s.id), "IDASetId", t0);
   bool any_algebraic = false;
   for (double d : s.dae.differential) any_algebraic |= d == 0.0;

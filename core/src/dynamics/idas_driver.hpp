@@ -15,6 +15,7 @@ struct ImplicitDae {
   /// r = F(t, y, y'). Return false if F is not finite (IDAS then retries a smaller step).
   std::function<bool(double t, const double* y, const double* yp, double* r)> residual;
   /// Adds dF/dy + cj dF/dy' into the column-major dense matrix `jac` (size x size, zeroed).
+  /// May be empty: IDAS then approximates the iteration matrix by difference quotients.
   std::function<void(double t, double cj, const double* y, const double* yp, double* jac)> jacobian;
   /// 1 for differential components, 0 for algebraic ones.
   std::vector<double> differential;
