@@ -282,6 +282,11 @@ const std::vector<std::string>& LagrangeDiracSystem::parameter_names() const {
 const CompiledDae& LagrangeDiracSystem::dae() const { return impl_->dae; }
 
 std::string LagrangeDiracSystem::formulation() const {
+  if (impl_->algebroid)
+    return impl_->m() ? "Euler-Poincare-Suslov / Lagrange-Dirac equations on a Lie algebroid, "
+                        "index-1 DAE (regular Lagrangian)"
+                      : "Euler-Lagrange equations on a Lie algebroid (seed L eq (17)), index-1 DAE "
+                        "(regular Lagrangian)";
   return "Lagrange-d'Alembert-Dirac equations, index-1 DAE (regular Lagrangian)";
 }
 
