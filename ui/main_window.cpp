@@ -47,6 +47,19 @@ constexpr int kDefaultSpeedIndex = 3;
 
 QString FormatSeconds(double t) { return QString::number(t, 'f', t < 100 ? 3 : 1); }
 
+// The plots of the gauge two-form (columns of dirac::ComputeGaugeTwoForm).
+std::vector<dirac::PlotSpec> GaugePlots() {
+  return {{"Gauge two-form B_t", {"B_norm", "omega_change"}, {}},
+          {"Identity residual |phi_t* Omega - Omega - B_t|", {"identity_residual"}, {}}};
+}
+
+double ColumnMax(const dirac::Trajectory& trajectory, const std::string& column) {
+  double m = 0.0;
+  if (!trajectory.FindColumn(column)) return m;
+  for (double v : trajectory.Column(column)) m = std::max(m, std::abs(v));
+  return m;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -66,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(controller_, &SimulationController::modelReady, this, &MainWindow::OnModelReady);
   connect(controller_, &SimulationController::snapshotReady, this, &MainWindow::OnSnapshot);
   connect(controller_, &SimulationController::failed, this, &MainWindow::OnFailed);
+  connect(controller_, &SimulationController::gaugeReady, this, &MainWindow::OnGauge);
   connect(controller_, &SimulationController::busyChanged, this, &MainWindow::OnBusyChanged);
   connect(parameter_panel_, &ParameterPanel::valueChanged, this, &MainWindow::OnValueEdited);
   connect(clock_, &PlaybackClock::timeChanged, this, &MainWindow::OnTimeChanged);
@@ -164,10 +178,20 @@ void MainWindow::BuildActions() {
          "the same initial point and draw it in magenta"));
   connect(compare_action_, &QAction::toggled, this, &MainWindow::UpdateComparison);
 
+  gauge_action_ = new QAction(tr("&Gauge two-form"), this);
+  gauge_action_->setObjectName("action.gaugeTwoForm");
+  gauge_action_->setCheckable(true);
+  gauge_action_->setEnabled(false);
+  gauge_action_->setToolTip(
+      tr("Also compute the gauge two-form B_t of the nonholonomic flow (phi_t* Omega = Omega + "
+         "B_t on the constraint manifold) and plot |B_t| and the identity's residual"));
+  connect(gauge_action_, &QAction::toggled, this, &MainWindow::UpdateGaugeTwoForm);
+
   view_menu_ = menuBar()->addMenu(tr("&View"));
   view_menu_->setObjectName("menu.view");
   view_menu_->addAction(reset_camera_action_);
   view_menu_->addAction(compare_action_);
+  view_menu_->addAction(gauge_action_);
   view_menu_->addSeparator();
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -318,6 +342,8 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   scene_view_->SetScene(nullptr);
   parameter_panel_->SetModelDescription(QString());
   constraint_panel_->ShowMessage(tr("Deriving the model…"));
+  gauge_action_->setEnabled(false);  // until the model shows whether it applies
+  plot_panel_->SetAuxiliaryPlots({});
   plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
   QString name = QString::fromStdString(scenario.name);
   if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
@@ -341,6 +367,40 @@ void MainWindow::UpdateComparison() {
   controller_->SetComparison(applies && compare_action_->isChecked()
                                  ? std::optional(dirac::Formulation::kLagrangeDirac)
                                  : std::nullopt);
+}
+
+void MainWindow::SetGaugeTwoForm(bool enabled) { gauge_action_->setChecked(enabled); }
+
+void MainWindow::UpdateGaugeTwoForm() {
+  // The controller computes it only for models it applies to, so the choice may stay on while
+  // a scenario loads: a model that supports it then gets it in its first run.
+  controller_->SetGaugeTwoForm(gauge_action_->isChecked());
+  const bool shown = gauge_action_->isChecked() && SupportsGaugeTwoForm(controller_->model().get());
+  if (shown == (plot_panel_->auxiliary_plot_count() > 0)) return;
+  plot_panel_->SetAuxiliaryPlots(shown ? GaugePlots() : std::vector<dirac::PlotSpec>{});
+  if (shown) {
+    plot_panel_->SetTimeSpan(controller_->scenario().simulation.t_end);
+    if (const GaugeResultPtr gauge = controller_->latest_gauge())
+      plot_panel_->SetAuxiliaryTrajectory(gauge->trajectory);
+    plot_panel_->SetCursorTime(clock_->time());
+  }
+}
+
+void MainWindow::OnGauge(const GaugeResultPtr& result) {
+  if (plot_panel_->auxiliary_plot_count() > 0)
+    plot_panel_->SetAuxiliaryTrajectory(result->trajectory);
+  if (!result->error.empty()) {
+    ShowError(tr("Gauge two-form: %1").arg(QString::fromStdString(result->error)), false);
+    diagnostics_label_->setText(diagnostics_label_->text().replace(tr("computing gauge two-form…"),
+                                                                   tr("gauge two-form failed")));
+    return;
+  }
+  diagnostics_label_->setText(diagnostics_label_->text().replace(
+      tr("computing gauge two-form…"),
+      tr("max |B_t| %1, identity residual %2 (%3 s)")
+          .arg(ColumnMax(*result->trajectory, "B_norm"), 0, 'e', 2)
+          .arg(ColumnMax(*result->trajectory, "identity_residual"), 0, 'e', 2)
+          .arg(result->wall_seconds, 0, 'f', 2)));
 }
 
 bool MainWindow::ExportCsv(const QString& path) {
@@ -515,6 +575,8 @@ void MainWindow::OnModelReady() {
     }
   }
   parameter_panel_->MarkFixed(fixed);
+  gauge_action_->setEnabled(SupportsGaugeTwoForm(model.get()));
+  UpdateGaugeTwoForm();
 
   if (const SnapshotPtr latest = controller_->latest()) {
     scene_view_->SetSnapshot(latest);
@@ -558,6 +620,7 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
     if (snapshot->comparison) {
       text += tr("   ·   compared with %1").arg(QString::fromStdString(snapshot->comparison_label));
     }
+    if (snapshot->gauge_pending) text += tr("   ·   computing gauge two-form…");
     diagnostics_label_->setText(text);
     diagnostics_label_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
                                       "projection %3")

@@ -71,6 +71,13 @@ class MainWindow : public QMainWindow {
   QAction* compare_action() const { return compare_action_; }
   /// Checks or unchecks the comparison (as the menu action does).
   void SetCompare(bool enabled);
+  /// View > "Gauge two-form" (objectName "action.gaugeTwoForm"): enabled when the model is a
+  /// regular Lagrangian on TQ with constraints (SupportsGaugeTwoForm); checked, each run also
+  /// computes dirac::ComputeGaugeTwoForm and the plots gain "Gauge two-form B_t" (B_norm,
+  /// omega_change) and "Identity residual |phi_t* Omega - Omega - B_t|" (identity_residual).
+  QAction* gauge_action() const { return gauge_action_; }
+  /// Checks or unchecks the gauge two-form (as the menu action does).
+  void SetGaugeTwoForm(bool enabled);
 
  public slots:
   void OpenScenarioDialog();
@@ -92,6 +99,8 @@ class MainWindow : public QMainWindow {
 
   void OnModelReady();
   void UpdateComparison();
+  void UpdateGaugeTwoForm();
+  void OnGauge(const GaugeResultPtr& result);
   void OnSnapshot(const SnapshotPtr& snapshot);
   void OnFailed(const QString& message);
   void OnValueEdited(const QString& name, double value);
@@ -119,6 +128,7 @@ class MainWindow : public QMainWindow {
   QAction* cancel_action_ = nullptr;
   QAction* reset_camera_action_ = nullptr;
   QAction* compare_action_ = nullptr;
+  QAction* gauge_action_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QComboBox* speed_ = nullptr;
   QSlider* time_slider_ = nullptr;

@@ -52,6 +52,7 @@ void SetTimeAxis(QValueAxis* axis, double t_end) {
 
 struct PlotPanel::Plot {
   dirac::PlotSpec spec;
+  bool auxiliary = false;  // reads auxiliary_trajectory_
   QChartView* view = nullptr;
   QChart* chart = nullptr;
   QValueAxis* x_axis = nullptr;
@@ -98,14 +99,28 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
 PlotPanel::~PlotPanel() = default;
 
 void PlotPanel::SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end) {
-  for (auto& plot : plots_) delete plot->view;  // the view owns its chart, series and axes
-  plots_.clear();
+  specs_ = plots;
   trajectory_.reset();
   t_end_ = t_end > 0.0 ? t_end : 1.0;
+  Rebuild();
+}
 
+void PlotPanel::SetAuxiliaryPlots(const std::vector<dirac::PlotSpec>& plots) {
+  auxiliary_specs_ = plots;
+  if (plots.empty()) auxiliary_trajectory_.reset();
+  Rebuild();
+}
+
+void PlotPanel::Rebuild() {
+  for (auto& plot : plots_) delete plot->view;  // the view owns its chart, series and axes
+  plots_.clear();
+
+  std::vector<dirac::PlotSpec> plots = specs_;
+  plots.insert(plots.end(), auxiliary_specs_.begin(), auxiliary_specs_.end());
   for (std::size_t p = 0; p < plots.size(); ++p) {
     auto plot = std::make_unique<Plot>();
     plot->spec = plots[p];
+    plot->auxiliary = p >= specs_.size();
     const QString id = QStringLiteral("plot.%1").arg(p);
 
     plot->chart = new QChart();
@@ -164,7 +179,7 @@ void PlotPanel::SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end
     plot->view->setRenderHint(QPainter::Antialiasing);
     plot->view->setMinimumHeight(160);
     layout_->addWidget(plot->view, 1);
-    UpdateCursor(*plot);
+    Fill(*plot, plot->auxiliary ? auxiliary_trajectory_.get() : trajectory_.get());
     plots_.push_back(std::move(plot));
   }
 }
@@ -178,48 +193,58 @@ void PlotPanel::SetTimeSpan(double t_end) {
 void PlotPanel::SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
   trajectory_ = std::move(trajectory);
   for (auto& plot : plots_) {
-    QStringList missing;
-    double y_min = std::numeric_limits<double>::infinity();
-    double y_max = -std::numeric_limits<double>::infinity();
-    const std::vector<double> t =
-        trajectory_ && !trajectory_->empty() ? trajectory_->Column("t") : std::vector<double>{};
-    for (std::size_t s = 0; s < plot->series.size(); ++s) {
-      const std::string& column = plot->spec.series[s];
-      if (!trajectory_ || !trajectory_->FindColumn(column)) {
-        if (trajectory_) missing << QString::fromStdString(column);
-        plot->series[s]->clear();
-        continue;
-      }
-      const std::vector<double> y = trajectory_->Column(column);
-      for (double v : y) {
-        if (std::isfinite(v)) {
-          y_min = std::min(y_min, v);
-          y_max = std::max(y_max, v);
-        }
-      }
-      plot->series[s]->replace(DecimateMinMax(t, y, kMaxDisplayedPoints));
-    }
-    QString title = QString::fromStdString(plot->spec.title);
-    if (!missing.isEmpty()) title += tr("  (no column: %1)").arg(missing.join(", "));
-    plot->chart->setTitle(title);
-
-    if (y_min <= y_max) {
-      // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
-      const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
-      const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
-      const double mid = 0.5 * (y_min + y_max);
-      plot->y_axis->setTickCount(5);
-      plot->y_axis->setRange(mid - 0.55 * span, mid + 0.55 * span);
-      plot->y_axis->applyNiceNumbers();
-      plot->y_min = plot->y_axis->min();
-      plot->y_max = plot->y_axis->max();
-      const double interval =
-          (plot->y_max - plot->y_min) / std::max(1, plot->y_axis->tickCount() - 1);
-      plot->y_axis->setLabelFormat(
-          TickFormat(std::max(std::abs(plot->y_min), std::abs(plot->y_max)), interval));
-    }
-    UpdateCursor(*plot);
+    if (!plot->auxiliary) Fill(*plot, trajectory_.get());
   }
+}
+
+void PlotPanel::SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
+  auxiliary_trajectory_ = std::move(trajectory);
+  for (auto& plot : plots_) {
+    if (plot->auxiliary) Fill(*plot, auxiliary_trajectory_.get());
+  }
+}
+
+void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
+  QStringList missing;
+  double y_min = std::numeric_limits<double>::infinity();
+  double y_max = -std::numeric_limits<double>::infinity();
+  const std::vector<double> t =
+      trajectory && !trajectory->empty() ? trajectory->Column("t") : std::vector<double>{};
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    const std::string& column = plot.spec.series[s];
+    if (!trajectory || !trajectory->FindColumn(column)) {
+      if (trajectory) missing << QString::fromStdString(column);
+      plot.series[s]->clear();
+      continue;
+    }
+    const std::vector<double> y = trajectory->Column(column);
+    for (double v : y) {
+      if (std::isfinite(v)) {
+        y_min = std::min(y_min, v);
+        y_max = std::max(y_max, v);
+      }
+    }
+    plot.series[s]->replace(DecimateMinMax(t, y, kMaxDisplayedPoints));
+  }
+  QString title = QString::fromStdString(plot.spec.title);
+  if (!missing.isEmpty()) title += tr("  (no column: %1)").arg(missing.join(", "));
+  plot.chart->setTitle(title);
+
+  if (y_min <= y_max) {
+    // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
+    const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
+    const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
+    const double mid = 0.5 * (y_min + y_max);
+    plot.y_axis->setTickCount(5);
+    plot.y_axis->setRange(mid - 0.55 * span, mid + 0.55 * span);
+    plot.y_axis->applyNiceNumbers();
+    plot.y_min = plot.y_axis->min();
+    plot.y_max = plot.y_axis->max();
+    const double interval = (plot.y_max - plot.y_min) / std::max(1, plot.y_axis->tickCount() - 1);
+    plot.y_axis->setLabelFormat(
+        TickFormat(std::max(std::abs(plot.y_min), std::abs(plot.y_max)), interval));
+  }
+  UpdateCursor(plot);
 }
 
 void PlotPanel::SetCursorTime(double t) {
@@ -229,6 +254,13 @@ void PlotPanel::SetCursorTime(double t) {
 
 void PlotPanel::UpdateCursor(Plot& plot) {
   plot.cursor->replace(QList<QPointF>{QPointF(cursor_, plot.y_min), QPointF(cursor_, plot.y_max)});
+}
+
+int PlotPanel::FindPlot(const QString& title) const {
+  for (std::size_t p = 0; p < plots_.size(); ++p) {
+    if (QString::fromStdString(plots_[p]->spec.title) == title) return static_cast<int>(p);
+  }
+  return -1;
 }
 
 QChart* PlotPanel::chart(int plot) const {

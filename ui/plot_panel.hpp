@@ -18,7 +18,9 @@ class QVBoxLayout;
 
 namespace dirac::ui {
 
-/// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName).
+/// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName). Auxiliary
+/// plots (SetAuxiliaryPlots) come after the others and read their columns from a second
+/// trajectory (SetAuxiliaryTrajectory), e.g. a computation beside the run on the same time grid.
 class PlotPanel : public QWidget {
   Q_OBJECT
 
@@ -29,8 +31,14 @@ class PlotPanel : public QWidget {
   explicit PlotPanel(QWidget* parent = nullptr);
   ~PlotPanel() override;
 
-  /// Rebuilds the charts for `plots`; the time axes span [0, t_end].
+  /// Rebuilds the charts for `plots` (and the auxiliary ones after them); the time axes span
+  /// [0, t_end]. Clears the main trajectory; the auxiliary one stays.
   void SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end);
+  /// Replaces the auxiliary plots (empty: none; also drops the auxiliary trajectory). Keeps both
+  /// trajectories shown.
+  void SetAuxiliaryPlots(const std::vector<dirac::PlotSpec>& plots);
+  /// Shows `trajectory` in the auxiliary plots (null clears their series).
+  void SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
   /// Changes the time axes' span [s].
   void SetTimeSpan(double t_end);
   /// Shows `trajectory` (null clears the series). Missing columns are named in the chart title.
@@ -39,17 +47,25 @@ class PlotPanel : public QWidget {
   void SetCursorTime(double t);
 
   int plot_count() const { return static_cast<int>(plots_.size()); }
+  int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
   QChart* chart(int plot) const;
+  /// Index of the plot titled `title` (as given, without notes), -1 if none.
+  int FindPlot(const QString& title) const;
   /// Displayed points of series `series` of plot `plot` (empty if out of range).
   QList<QPointF> SeriesPoints(int plot, int series) const;
 
  private:
   struct Plot;
+  void Rebuild();
+  void Fill(Plot& plot, const dirac::Trajectory* trajectory);
   void UpdateCursor(Plot& plot);
 
   QVBoxLayout* layout_ = nullptr;
   std::vector<std::unique_ptr<Plot>> plots_;
+  std::vector<dirac::PlotSpec> specs_;
+  std::vector<dirac::PlotSpec> auxiliary_specs_;
   std::shared_ptr<const dirac::Trajectory> trajectory_;
+  std::shared_ptr<const dirac::Trajectory> auxiliary_trajectory_;
   double t_end_ = 1.0;
   double cursor_ = 0.0;
 };

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "dirac/error.hpp"
+#include "dirac/gauge_two_form.hpp"
+#include "dirac/lagrange_dirac_system.hpp"
 #include "symbolic_lock.hpp"
 
 namespace dirac::ui {
@@ -36,9 +38,15 @@ std::string FormulationLabel(dirac::Formulation formulation) {
   return "nonholonomic (Lagrange–Dirac)";
 }
 
+bool SupportsGaugeTwoForm(const dirac::Model* model) {
+  const auto* system = dynamic_cast<const dirac::LagrangeDiracSystem*>(model);
+  return system && system->num_constraints() > 0;
+}
+
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   setObjectName("simulationController");
   qRegisterMetaType<dirac::ui::SnapshotPtr>();
+  qRegisterMetaType<dirac::ui::GaugeResultPtr>();
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDefaultDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, &SimulationController::Submit);
@@ -71,7 +79,15 @@ void SimulationController::LoadScenario(dirac::Scenario scenario) {
   Retire(std::move(model_));
   model_.reset();
   latest_.reset();
+  latest_gauge_.reset();
   Submit();
+}
+
+void SimulationController::SetGaugeTwoForm(bool enabled) {
+  if (enabled == gauge_) return;
+  gauge_ = enabled;
+  latest_gauge_.reset();
+  if (has_scenario()) Restart();
 }
 
 void SimulationController::SetComparison(std::optional<dirac::Formulation> formulation) {
@@ -132,7 +148,8 @@ void SimulationController::Cancel() {
 
 void SimulationController::Submit() {
   if (!has_scenario()) return;
-  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_), comparison_};
+  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_), comparison_,
+          gauge_};
   wanted_run_ = job.run;
   {
     std::lock_guard lock(mutex_);
@@ -222,6 +239,8 @@ void SimulationController::RunJob(const Job& job) {
     auto snapshot = make_snapshot(std::make_shared<const dirac::Trajectory>(std::move(result)));
     snapshot->complete = true;
     snapshot->report = report;
+    const bool gauge = job.gauge && SupportsGaugeTwoForm(worker_model_.get());
+    snapshot->gauge_pending = gauge;
 
     if (job.comparison) {
       // Same scenario, same values, other formulation. Its failure never fails the main run.
@@ -262,6 +281,7 @@ void SimulationController::RunJob(const Job& job) {
       snapshot->wall_seconds = SecondsSince(start);
     }
     publish(std::move(snapshot));
+    if (gauge) RunGauge(job, input);
   } catch (const dirac::Error& e) {
     const QString message = QString::fromStdString(e.what());
     QMetaObject::invokeMethod(
@@ -271,6 +291,29 @@ void SimulationController::RunJob(const Job& job) {
     QMetaObject::invokeMethod(
         this, [this, run = job.run, message] { OnFailed(run, message); }, Qt::QueuedConnection);
   }
+}
+
+void SimulationController::RunGauge(const Job& job, const dirac::SimulationInput& input) {
+  // Its own error boundary: a failure is reported in the result and never fails the main run.
+  const auto start = Clock::now();
+  auto result = std::make_shared<GaugeResult>();
+  result->run = job.run;
+  result->scenario = job.scenario_id;
+  try {
+    // ComputeGaugeTwoForm derives with GiNaC (and destroys its expressions) inside: all of it
+    // under the lock. The GUI thread only try-locks, so it never waits for this.
+    std::lock_guard symbolic(SymbolicMutex());
+    dirac::Trajectory trajectory = dirac::ComputeGaugeTwoForm(
+        *job.scenario, input, [&](const dirac::Trajectory&) { return !Superseded(job.run); });
+    if (Superseded(job.run)) return;
+    result->trajectory = std::make_shared<const dirac::Trajectory>(std::move(trajectory));
+  } catch (const std::exception& e) {
+    if (Superseded(job.run)) return;
+    result->error = e.what();
+  }
+  result->wall_seconds = SecondsSince(start);
+  QMetaObject::invokeMethod(
+      this, [this, r = GaugeResultPtr(std::move(result))] { OnGauge(r); }, Qt::QueuedConnection);
 }
 
 void SimulationController::OnModelDerived(std::uint64_t scenario_id,
@@ -286,8 +329,15 @@ void SimulationController::OnModelDerived(std::uint64_t scenario_id,
 void SimulationController::OnSnapshot(SnapshotPtr snapshot) {
   if (snapshot->run != run_ || snapshot->scenario != scenario_id_) return;  // stale
   latest_ = snapshot;
-  if (snapshot->complete) SetBusy(false);
+  if (snapshot->complete && !snapshot->gauge_pending) SetBusy(false);
   emit snapshotReady(snapshot);
+}
+
+void SimulationController::OnGauge(GaugeResultPtr result) {
+  if (result->run != run_ || result->scenario != scenario_id_ || !gauge_) return;  // stale
+  latest_gauge_ = result;
+  SetBusy(false);
+  emit gaugeReady(result);
 }
 
 void SimulationController::OnFailed(std::uint64_t run, const QString& message) {

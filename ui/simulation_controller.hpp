@@ -26,6 +26,10 @@ namespace dirac::ui {
 /// A short human name of a formulation for legends: "vakonomic", "nonholonomic (Lagrange–Dirac)".
 std::string FormulationLabel(dirac::Formulation formulation);
 
+/// True if dirac::ComputeGaugeTwoForm applies to `model`'s scenario: a regular Lagrangian on TQ
+/// with at least one constraint (a dirac::LagrangeDiracSystem with num_constraints() > 0).
+bool SupportsGaugeTwoForm(const dirac::Model* model);
+
 /// Owns the current scenario and one worker thread. The GUI edits values through SetValue();
 /// edits are queued as a pending request (latest wins) and picked up by the worker, which
 /// derives the model (dirac::BuildModel) once per scenario and then only re-integrates with new
@@ -57,6 +61,15 @@ class SimulationController : public QObject {
   void SetComparison(std::optional<dirac::Formulation> formulation);
   std::optional<dirac::Formulation> comparison() const { return comparison_; }
 
+  /// When enabled, every run whose model SupportsGaugeTwoForm() also computes
+  /// dirac::ComputeGaugeTwoForm with the run's values after the main run, on the worker under
+  /// SymbolicMutex(), cancelled and restarted with the run; the result (or its error, which
+  /// never fails the main run) arrives through gaugeReady(). Restarts the run if it changes.
+  void SetGaugeTwoForm(bool enabled);
+  bool gauge_two_form() const { return gauge_; }
+  /// The newest gauge result of the current scenario (maybe of an earlier run), else null.
+  GaugeResultPtr latest_gauge() const { return latest_gauge_; }
+
   /// Starts a run with the current values now (no debounce).
   void Restart();
   /// Stops the running job; the last published snapshot stays.
@@ -82,6 +95,8 @@ class SimulationController : public QObject {
   void snapshotReady(dirac::ui::SnapshotPtr snapshot);
   /// Derivation or integration failed; `message` is human readable (file:line for scenarios).
   void failed(const QString& message);
+  /// The gauge two-form of the current run was computed (or failed: result->error).
+  void gaugeReady(dirac::ui::GaugeResultPtr result);
   void busyChanged(bool busy);
 
  private:
@@ -90,6 +105,7 @@ class SimulationController : public QObject {
     std::uint64_t scenario_id = 0;
     std::shared_ptr<const dirac::Scenario> scenario;
     std::optional<dirac::Formulation> comparison;
+    bool gauge = false;
   };
 
   void Submit();
@@ -97,12 +113,14 @@ class SimulationController : public QObject {
   void Retire(std::shared_ptr<const dirac::Model> model);
   void WorkerLoop();
   void RunJob(const Job& job);
+  void RunGauge(const Job& job, const dirac::SimulationInput& input);
   void SweepRetired();
   bool Superseded(std::uint64_t run) const;
 
   // Worker -> GUI thread, queued.
   void OnModelDerived(std::uint64_t scenario_id, std::shared_ptr<const dirac::Model> model);
   void OnSnapshot(SnapshotPtr snapshot);
+  void OnGauge(GaugeResultPtr result);
   void OnFailed(std::uint64_t run, const QString& message);
 
   // GUI-thread state.
@@ -111,7 +129,9 @@ class SimulationController : public QObject {
   std::uint64_t run_ = 0;
   std::shared_ptr<const dirac::Model> model_;
   std::optional<dirac::Formulation> comparison_;
+  bool gauge_ = false;
   SnapshotPtr latest_;
+  GaugeResultPtr latest_gauge_;
   bool busy_ = false;
   QTimer debounce_;
 

@@ -32,6 +32,10 @@ struct SimulationSnapshot {
   std::string comparison_label;  ///< e.g. "nonholonomic (Lagrange–Dirac)"
   std::string comparison_error;  ///< why the comparison is missing, "" if it is not
 
+  /// True if this run also computes the gauge two-form (SimulationController::
+  /// SetGaugeTwoForm): a GaugeResult of the same run follows the complete snapshot.
+  bool gauge_pending = false;
+
   /// Last sampled time, 0 for an empty trajectory [s].
   double last_time() const {
     return trajectory && !trajectory->empty() ? trajectory->at(trajectory->num_rows() - 1, 0) : 0.0;
@@ -40,6 +44,21 @@ struct SimulationSnapshot {
 
 using SnapshotPtr = std::shared_ptr<const SimulationSnapshot>;
 
+/// The gauge two-form B_t of a run (dirac::ComputeGaugeTwoForm with the run's values), computed
+/// after the main run and published separately; immutable like a snapshot.
+struct GaugeResult {
+  std::uint64_t run = 0;       ///< the run whose values it used (SimulationSnapshot::run)
+  std::uint64_t scenario = 0;  ///< id of the loaded scenario
+  /// Columns t, q..., v..., B_i_j..., B_norm, B_full_norm, omega_change, identity_residual;
+  /// null if the computation failed (then `error` says why).
+  std::shared_ptr<const dirac::Trajectory> trajectory;
+  std::string error;          ///< "" on success
+  double wall_seconds = 0.0;  ///< wall-clock time of the gauge computation [s]
+};
+
+using GaugeResultPtr = std::shared_ptr<const GaugeResult>;
+
 }  // namespace dirac::ui
 
 Q_DECLARE_METATYPE(dirac::ui::SnapshotPtr)
+Q_DECLARE_METATYPE(dirac::ui::GaugeResultPtr)
