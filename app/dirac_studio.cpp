@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   window.set_error_dialogs(!scripted);
   window.resize(options->window_size);
   window.SetCompare(options->compare);
+  window.SetGaugeTwoForm(options->gauge);
   window.show();
 
   const QString path =

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "dirac/error.hpp"
-#include "symbolic_lock.hpp"
 
 namespace dirac::ui {
 
@@ -26,8 +25,7 @@ ConstraintCovectorSampler::ConstraintCovectorSampler(std::shared_ptr<const dirac
 std::optional<std::vector<double>> ConstraintCovectorSampler::Evaluate(
     const double* row, const std::vector<double>& parameters) {
   for (std::size_t i = 0; i < q_columns_.size(); ++i) q_[i] = row[q_columns_[i]];
-  const std::unique_lock lock(SymbolicMutex(), std::try_to_lock);
-  if (!lock.owns_lock()) return std::nullopt;  // the worker is deriving: try again next frame
+  // ConstraintCovectors evaluates a compiled tape (no GiNaC): safe while the worker derives.
   try {
     return model_->ConstraintCovectors(row[0], q_, parameters);
   } catch (const std::exception&) {

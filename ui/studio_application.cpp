@@ -60,7 +60,9 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption size("size", "Window size, e.g. 1600x1000.", "WxH");
   const QCommandLineOption compare(
       "compare", "Vakonomic scenarios: also simulate and draw the nonholonomic motion.");
-  parser.addOptions({play_to, screenshot, set, size, compare});
+  const QCommandLineOption gauge(
+      "gauge", "Nonholonomic scenarios: also compute and plot the gauge two-form B_t.");
+  parser.addOptions({play_to, screenshot, set, size, compare, gauge});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -95,6 +97,7 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   }
   options.screenshot = parser.value(screenshot);
   options.compare = parser.isSet(compare);
+  options.gauge = parser.isSet(gauge);
   for (const QString& assignment : parser.values(set)) {
     if (!assignment.contains('=')) return fail("--set needs NAME=VALUE, got '" + assignment + "'");
     options.overrides << assignment;

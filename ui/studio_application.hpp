@@ -13,7 +13,7 @@ class QApplication;
 namespace dirac::ui {
 
 /// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]
-/// [--compare]`
+/// [--compare] [--gauge]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
@@ -21,6 +21,7 @@ struct StudioOptions {
   QStringList overrides;          ///< NAME=VALUE, applied in order after loading
   QSize window_size{1600, 1000};  ///< initial window size [px]
   bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion
+  bool gauge = false;             ///< nonholonomic scenarios: also plot the gauge two-form
 };
 
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before
