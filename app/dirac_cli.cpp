@@ -13,6 +13,7 @@
 #include "dirac/gauge_two_form.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
+#include "dirac/shooting.hpp"
 #include "dirac/simulation.hpp"
 
 namespace {
@@ -28,6 +29,8 @@ constexpr const char* kUsage =
     "      print the equations the engine derives from the scenario\n"
     "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
     "      run the Gotay-Nester-Hinds constraint algorithm and print the chain M0 > M1 > ...\n"
+    "  dirac solve SCENARIO [--set NAME=VALUE]... [--csv FILE]\n"
+    "      solve the scenario's boundary-value problem by shooting; print the cost\n"
     "  dirac gauge SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE]\n"
     "      integrate the nonholonomic flow with its Jacobian and the gauge two-form B_t\n"
     "  dirac --help\n";
@@ -192,6 +195,23 @@ int Gauge(const Options& o) {
   return 0;
 }
 
+int Solve(const Options& o) {
+  const dirac::Scenario scenario = LoadWithOverrides(o);
+  const dirac::ShootingResult result = dirac::SolveBoundaryValueProblem(scenario);
+  if (!o.csv.empty()) dirac::WriteCsv(result.trajectory, o.csv);
+  std::printf("cost = %.17g\n", result.cost);
+  const auto& unknowns = scenario.boundary_value.unknowns;
+  for (std::size_t k = 0; k < unknowns.size(); ++k)
+    std::printf("%s = %.17g\n", unknowns[k].c_str(), result.unknowns[k]);
+  if (!o.quiet)
+    std::fprintf(stderr,
+                 "%s: shooting converged in %ld Newton iterations (%ld integrations), max "
+                 "|boundary residual| = %.3e%s\n",
+                 scenario.name.c_str(), result.newton_iterations, result.residual_evaluations,
+                 result.residual, o.csv.empty() ? "" : ("\n  wrote " + o.csv).c_str());
+  return 0;
+}
+
 int Analyze(const Options& o) {
   dirac::Scenario scenario = LoadWithOverrides(o);
   if (scenario.formulation == dirac::Formulation::kAuto ||
@@ -218,6 +238,7 @@ int main(int argc, char** argv) {
     if (o.command == "equations") return Equations(o);
     if (o.command == "analyze") return Analyze(o);
     if (o.command == "gauge") return Gauge(o);
+    if (o.command == "solve") return Solve(o);
     throw UsageError{"unknown command '" + o.command + "'"};
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);

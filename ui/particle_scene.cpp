@@ -122,12 +122,14 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
   bool has_velocity = true;
   for (std::size_t k = 0; k < 3; ++k) {
     position_names_[k] = spec.position[k];
+    // Any trajectory column may be drawn (e.g. a phase portrait); the plane Delta(q) needs the
+    // three drawn columns to be configuration coordinates.
     const auto q = IndexOf(coordinate_names_, spec.position[k]);
-    if (!q) {
+    if (!q && !spec.constraint_plane.empty()) {
       throw dirac::Error("scene.position: '" + spec.position[k] +
-                         "' is not a coordinate of the scenario");
+                         "' is not a coordinate of the scenario (needed for constraint_plane)");
     }
-    coordinate_indices_[k] = *q;
+    coordinate_indices_[k] = q.value_or(0);
     const auto column = IndexOf(columns, spec.position[k]);
     if (!column) {
       throw dirac::Error("scene.position: '" + spec.position[k] + "' is not a trajectory column");
@@ -135,7 +137,7 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
     position_columns_[k] = *column;
     // The rate q' (constraint-algorithm models) or the velocity v (index-1 DAE, where q' = v).
     auto rate = IndexOf(columns, spec.position[k] + "_dot");
-    if (!rate) rate = IndexOf(columns, context.scenario.coordinates[*q].velocity);
+    if (!rate && q) rate = IndexOf(columns, context.scenario.coordinates[*q].velocity);
     has_velocity = has_velocity && rate.has_value();
     v_columns[k] = rate.value_or(0);
   }

@@ -40,7 +40,7 @@ enum class Formulation {
 /// acceleration symbols and the initial values of the Pontryagin bundle's extra coordinates
 /// (accelerations z^A, costates p_<y> and pbar_<y>), by name.
 struct SecondOrderSpec {
-  std::vector<std::string> accelerations;              ///< z^A, one per velocity / fibre
+  std::vector<std::string> accelerations;               ///< z^A, one per velocity / fibre
   std::vector<std::pair<std::string, double>> initial;  ///< name -> value (default 0)
   SourceLocation where;
   /// Value of `name` in `initial`, or 0.
@@ -158,6 +158,15 @@ struct ReconstructionSpec {
   SourceLocation where;
 };
 
+/// A two-point boundary-value problem solved by shooting (`dirac solve`): the named initial
+/// values are the unknowns, the named trajectory columns must take the target values at t_end.
+struct BoundaryValueSpec {
+  std::vector<std::string> unknowns;                    ///< --set names (initial values)
+  std::vector<std::pair<std::string, double>> targets;  ///< column name -> value at t_end
+  SourceLocation where;
+  bool present() const { return !unknowns.empty(); }
+};
+
 /// A whole scenario file.
 struct Scenario {
   std::string source_file;  ///< path it was loaded from ("" if built in memory)
@@ -171,6 +180,7 @@ struct Scenario {
   AlgebroidSpec algebroid;
   ReconstructionSpec reconstruction;
   SecondOrderSpec second_order;
+  BoundaryValueSpec boundary_value;
   Formulation formulation = Formulation::kAuto;
   std::vector<GaugeChoice> gauge;
   SimulationSpec simulation;

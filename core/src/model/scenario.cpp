@@ -116,8 +116,8 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "formulation", "gauge", "algebroid", "reconstruction", "second_order", "simulation",
-               "view"});
+               "formulation", "gauge", "algebroid", "reconstruction", "second_order",
+               "boundary_value", "simulation", "view"});
   Scenario s;
   s.source_file = origin;
   s.name = r.String(r.Required(root, "name"), "name");
@@ -428,6 +428,24 @@ Scenario ParseDocument(const YAML::Node& root, const std::string& origin) {
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
   columns.insert({"t", "E"});
 
+  if (const YAML::Node bvp = root["boundary_value"]) {
+    r.CheckKeys(bvp, "boundary_value", {"unknowns", "targets"});
+    auto& spec = s.boundary_value;
+    spec.where.line = r.Line(bvp);
+    const YAML::Node unknowns = r.Required(bvp, "unknowns");
+    const YAML::Node targets = r.Required(bvp, "targets");
+    if (!unknowns.IsSequence()) r.Fail(unknowns, "unknowns", "expected a list of initial values");
+    for (const auto& e : unknowns) spec.unknowns.push_back(r.String(e, "unknowns"));
+    if (!targets.IsMap()) r.Fail(targets, "targets", "expected {column: value at t_end}");
+    for (const auto& item : targets) {
+      const std::string name = item.first.Scalar();
+      if (!columns.count(name)) r.Fail(item.first, name, "target names no trajectory column");
+      spec.targets.emplace_back(name, r.Number(item.second, name));
+    }
+    if (spec.unknowns.size() != spec.targets.size() || spec.unknowns.empty())
+      r.Fail(bvp, "boundary_value", "needs as many unknowns as targets (and at least one)");
+  }
+
   if (const YAML::Node view = root["view"]) {
     r.CheckKeys(view, "view", {"scene", "plots"});
     if (const YAML::Node scene = view["scene"]) {
@@ -649,6 +667,13 @@ std::string SaveScenarioToString(const Scenario& s) {
       out << YAML::EndMap;
     }
     out << YAML::EndMap;
+  }
+  if (s.boundary_value.present()) {
+    out << YAML::Key << "boundary_value" << YAML::Value << YAML::BeginMap << YAML::Key << "unknowns"
+        << YAML::Value << YAML::Flow << s.boundary_value.unknowns << YAML::Key << "targets"
+        << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [n, v] : s.boundary_value.targets) out << YAML::Key << n << YAML::Value << v;
+    out << YAML::EndMap << YAML::EndMap;
   }
   static const char* kFormulations[] = {"auto", "lagrange_dirac", "constraint_algorithm",
                                         "vakonomic", "second_order"};
