@@ -13,6 +13,7 @@
 #include <cmath>
 #include <memory>
 
+#include "gui_test_support.hpp"
 #include "main_window.hpp"
 #include "playback_clock.hpp"
 #include "plot_panel.hpp"
@@ -23,10 +24,11 @@
 using dirac::ui::GaugeResultPtr;
 using dirac::ui::MainWindow;
 using dirac::ui::SnapshotPtr;
+using dirac::ui::testing::kRunTimeoutMs;
+using dirac::ui::testing::WaitForRun;
 
 namespace {
 
-constexpr int kRunTimeoutMs = 180000;
 const QString kGaugeTitle = QStringLiteral("Gauge two-form B_t");
 const QString kResidualTitle = QStringLiteral("Identity residual |phi_t* Omega - Omega - B_t|");
 
@@ -39,16 +41,6 @@ double MaxAbs(const QList<QPointF>& points) {
   double m = 0.0;
   for (const QPointF& p : points) m = std::max(m, std::abs(p.y()));
   return m;
-}
-
-bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
-  auto* c = window.controller();
-  return QTest::qWaitFor(
-      [&] {
-        const SnapshotPtr s = c->latest();
-        return !c->busy() && s && s->complete && s->run > after_run;
-      },
-      kRunTimeoutMs);
 }
 
 // Waits for a gauge result of a run newer than `after_run` (and the run to be idle).

@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "gui_test_support.hpp"
 #include "main_window.hpp"
 #include "planar_bodies_scene.hpp"
 #include "playback_clock.hpp"
@@ -32,10 +33,11 @@ using dirac::ui::MainWindow;
 using dirac::ui::PlanarBodiesScene;
 using dirac::ui::RigidBodyScene;
 using dirac::ui::SnapshotPtr;
+using dirac::ui::testing::kRunTimeoutMs;
+using dirac::ui::testing::OpenWindow;
+using dirac::ui::testing::WaitForRun;
 
 namespace {
-
-constexpr int kRunTimeoutMs = 120000;
 
 QString ScenarioPath(const QString& file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
 QString OutputPath(const QString& file) {
@@ -128,25 +130,6 @@ class ScenesGuiTest : public QObject {
   Q_OBJECT
 
  private:
-  std::unique_ptr<MainWindow> OpenWindow() {
-    auto window = std::make_unique<MainWindow>();
-    window->set_error_dialogs(false);
-    window->resize(1600, 1000);
-    window->show();
-    if (!QTest::qWaitForWindowExposed(window.get())) return nullptr;
-    return window;
-  }
-
-  static bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
-    auto* c = window.controller();
-    return QTest::qWaitFor(
-        [&] {
-          const SnapshotPtr s = c->latest();
-          return !c->busy() && s && s->complete && s->run > after_run;
-        },
-        kRunTimeoutMs);
-  }
-
   static bool PlayTo(MainWindow& window, double t) {
     window.clock()->SetSpeed(std::max(1.0, window.controller()->scenario().simulation.t_end / 2));
     window.PlayTo(t);

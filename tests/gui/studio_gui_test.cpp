@@ -27,6 +27,7 @@
 #include "constraint_panel.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
+#include "gui_test_support.hpp"
 #include "main_window.hpp"
 #include "parameter_panel.hpp"
 #include "particle_scene.hpp"
@@ -40,10 +41,11 @@
 
 using dirac::ui::MainWindow;
 using dirac::ui::SnapshotPtr;
+using dirac::ui::testing::kRunTimeoutMs;
+using dirac::ui::testing::OpenWindow;
+using dirac::ui::testing::WaitForRun;
 
 namespace {
-
-constexpr int kRunTimeoutMs = 120000;
 
 QString ScenarioPath(const char* file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
 QString OutputPath(const char* file) {
@@ -121,26 +123,6 @@ class StudioGuiTest : public QObject {
   Q_OBJECT
 
  private:
-  std::unique_ptr<MainWindow> OpenWindow() {
-    auto window = std::make_unique<MainWindow>();
-    window->set_error_dialogs(false);
-    window->resize(1600, 1000);
-    window->show();
-    if (!QTest::qWaitForWindowExposed(window.get())) return nullptr;
-    return window;
-  }
-
-  // Waits until the controller has published a complete run newer than `after_run`.
-  static bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
-    auto* c = window.controller();
-    return QTest::qWaitFor(
-        [&] {
-          const SnapshotPtr s = c->latest();
-          return !c->busy() && s && s->complete && s->run > after_run;
-        },
-        kRunTimeoutMs);
-  }
-
  private slots:
   void heisenbergRunParameterChangeExportAndScreenshot();
   void scrubPlaybackAndMouseDoNotCrash();
