@@ -1,4 +1,5 @@
 #include "particle_scene.hpp"
+#include "scene_text.hpp"
 
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
@@ -277,11 +278,7 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
   comparison_particle_->GetProperty()->SetDiffuse(0.7);
   comparison_particle_->VisibilityOff();
 
-  legend_ = vtkSmartPointer<vtkTextActor>::New();
-  legend_->GetTextProperty()->SetFontSize(14);
-  legend_->GetTextProperty()->SetColor(0.80, 0.82, 0.87);
-  legend_->GetTextProperty()->SetLineSpacing(1.2);
-  legend_->SetDisplayPosition(12, 10);
+  legend_ = MakeLegendText();
   UpdateLegend();
 }
 

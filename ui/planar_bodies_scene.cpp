@@ -1,4 +1,5 @@
 #include "planar_bodies_scene.hpp"
+#include "scene_text.hpp"
 
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
@@ -279,11 +280,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   centre_->GetProperty()->LightingOff();
   centre_->VisibilityOff();
 
-  legend_ = vtkSmartPointer<vtkTextActor>::New();
-  legend_->GetTextProperty()->SetFontSize(14);
-  legend_->GetTextProperty()->SetColor(0.80, 0.82, 0.87);
-  legend_->GetTextProperty()->SetLineSpacing(1.2);
-  legend_->SetDisplayPosition(12, 10);
+  legend_ = MakeLegendText();
   readout_ = vtkSmartPointer<vtkTextActor>::New();
   readout_->GetTextProperty()->SetFontSize(14);
   readout_->GetTextProperty()->SetFontFamilyToCourier();
@@ -293,14 +290,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   readout_->GetTextProperty()->SetVerticalJustificationToTop();
   readout_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   readout_->GetPositionCoordinate()->SetValue(0.985, 0.975);
-  message_ = vtkSmartPointer<vtkTextActor>::New();
-  message_->GetTextProperty()->SetFontSize(16);
-  message_->GetTextProperty()->SetColor(0.95, 0.75, 0.70);
-  message_->GetTextProperty()->SetJustificationToCentered();
-  message_->GetTextProperty()->SetVerticalJustificationToCentered();
-  message_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  message_->GetPositionCoordinate()->SetValue(0.5, 0.62);
-  message_->VisibilityOff();
+  message_ = MakeMessageText(0.62);
   UpdateLegend();
 }
 

@@ -1,4 +1,5 @@
 #include "rigid_body_scene.hpp"
+#include "scene_text.hpp"
 
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
@@ -219,20 +220,9 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   tip_->GetProperty()->SetAmbient(0.5);
   tip_->VisibilityOff();
 
-  legend_ = vtkSmartPointer<vtkTextActor>::New();
-  legend_->GetTextProperty()->SetFontSize(14);
-  legend_->GetTextProperty()->SetColor(0.80, 0.82, 0.87);
-  legend_->GetTextProperty()->SetLineSpacing(1.2);
-  legend_->SetDisplayPosition(12, 10);
+  legend_ = MakeLegendText();
 
-  message_ = vtkSmartPointer<vtkTextActor>::New();
-  message_->GetTextProperty()->SetFontSize(16);
-  message_->GetTextProperty()->SetColor(0.95, 0.75, 0.70);
-  message_->GetTextProperty()->SetJustificationToCentered();
-  message_->GetTextProperty()->SetVerticalJustificationToCentered();
-  message_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  message_->GetPositionCoordinate()->SetValue(0.5, 0.62);
-  message_->VisibilityOff();
+  message_ = MakeMessageText(0.62);
   UpdateLegend();
 }
 

@@ -1,4 +1,5 @@
 #include "scene_view.hpp"
+#include "scene_text.hpp"
 
 #include <QMouseEvent>
 #include <QTimer>
@@ -42,14 +43,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   time_text_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   time_text_->GetPositionCoordinate()->SetValue(0.015, 0.975);
   renderer_->AddActor2D(time_text_);
-  message_ = vtkSmartPointer<vtkTextActor>::New();
-  message_->GetTextProperty()->SetFontSize(16);
-  message_->GetTextProperty()->SetColor(0.95, 0.75, 0.70);
-  message_->GetTextProperty()->SetJustificationToCentered();
-  message_->GetTextProperty()->SetVerticalJustificationToCentered();
-  message_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  message_->GetPositionCoordinate()->SetValue(0.5, 0.5);
-  message_->VisibilityOff();
+  message_ = MakeMessageText(0.5);
   renderer_->AddActor2D(message_);
   interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
   interactor_->SetRenderWindow(render_window_);
