@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "dirac/build_model.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
-#include "dirac/gauge_two_form.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/shooting.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace {
 
@@ -163,8 +163,12 @@ int Equations(const Options& o) {
 
 int Gauge(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
-  const dirac::Trajectory tr =
-      dirac::ComputeGaugeTwoForm(scenario, dirac::SimulationInput::FromScenario(scenario));
+  const auto model = dirac::BuildModel(scenario);
+  const dirac::GaugeTwoForm* gauge = model->gauge_two_form();
+  if (!gauge)
+    throw dirac::ModelError(scenario.source_file + ": this model (" + model->formulation() +
+                            ") has no gauge two-form: it needs a regular Lagrangian on TQ");
+  const dirac::Trajectory tr = gauge->Compute(dirac::SimulationInput::FromScenario(scenario));
   if (o.csv.empty()) {
     const auto& cols = tr.columns();
     for (std::size_t c = 0; c < cols.size(); ++c)

@@ -27,8 +27,8 @@ class ConstraintCovectorSampler {
                             const std::vector<std::string>& columns);
 
   /// omega (m x n, row-major) at the sample `row` (t first, then the columns) with `parameters`
-  /// in the scenario's order. Nothing if the model cannot be evaluated right now: the worker
-  /// holds SymbolicMutex() (some models evaluate symbolically) or the evaluation failed.
+  /// in the scenario's order (a compiled tape: safe while the worker derives). Nothing if the
+  /// evaluation failed.
   std::optional<std::vector<double>> Evaluate(const double* row,
                                               const std::vector<double>& parameters);
 

@@ -145,14 +145,12 @@ QString ExpressionHtml(const std::string& s) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> EliminatedCoordinates(
-    const dirac::ConstraintChain& chain) {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<std::string> EliminatedCoordinates(const dirac::ConstraintChain& chain) {
+  std::vector<std::string> out;
   for (const dirac::ConstraintStep& step : chain.steps) {
-    for (const std::string& solved : step.solved_as) {
-      const std::size_t eq = solved.find(" = ");
-      if (eq == std::string::npos) continue;
-      out.emplace_back(solved.substr(0, eq), solved);
+    for (const std::string& name : step.solved_for) {
+      if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end())
+        out.push_back(name);
     }
   }
   return out;
@@ -179,7 +177,6 @@ QString ConstraintChainHtml(const dirac::ConstraintChain& chain) {
   // Each step and the constraints it adds.
   left += Heading("Steps (Gotay–Nester–Hinds)");
   left += "<table cellspacing='0'>";
-  std::size_t hidden = 0;
   for (const dirac::ConstraintStep& step : chain.steps) {
     left += QStringLiteral(
                 "<tr><td><b>%1</b></td><td>dim %2 <span class='muted'>· rank E<sub>%3</sub> = "
@@ -190,11 +187,13 @@ QString ConstraintChainHtml(const dirac::ConstraintChain& chain) {
                 .arg(step.tangent_sections)
                 .arg(step.orthogonal_dimension);
     for (std::size_t k = 0; k < step.new_constraints.size(); ++k) {
-      ++hidden;
       QString row = Code(ExpressionHtml(step.new_constraints[k]));
       if (k < step.solved_as.size() && step.solved_as[k] != step.new_constraints[k])
         row += " &nbsp;⇒&nbsp; " + Code(ExpressionHtml(step.solved_as[k]));
-      row += QStringLiteral(" <span class='muted'>[residual_hidden%1]</span>").arg(hidden);
+      if (k < step.residual_columns.size()) {
+        row += QStringLiteral(" <span class='muted'>[%1]</span>")
+                   .arg(Q(step.residual_columns[k]).toHtmlEscaped());
+      }
       left += QStringLiteral("<tr><td></td><td>new constraint for %1: %2</td></tr>")
                   .arg(M(step.index + 1), row);
     }
@@ -218,7 +217,7 @@ QString ConstraintChainHtml(const dirac::ConstraintChain& chain) {
     const auto eliminated = EliminatedCoordinates(chain);
     if (!eliminated.empty()) {
       QStringList names;
-      for (const auto& [name, equation] : eliminated) names << Q(name).toHtmlEscaped();
+      for (const std::string& name : eliminated) names << Q(name).toHtmlEscaped();
       left += QStringLiteral(
                   "<p class='muted'>%1 %2 from the other coordinates on "
                   "M<sub>f</sub>: not free initial conditions.</p>")
@@ -301,14 +300,23 @@ QString RegularModelHtml(const dirac::Model& model, const dirac::Scenario& scena
       "condition; index-1 DAE with multipliers. No constraint algorithm is needed "
       "(det ∂²L/∂v∂v ≠ 0), so there are no hidden constraints and no gauge freedom.</p>";
   if (!scenario.constraints.empty()) {
+    // The model's multiplier and residual columns, in constraint order.
+    const std::vector<std::string> multipliers =
+        model.ColumnsOfKind(dirac::ColumnKind::kMultiplier);
+    const std::vector<std::string> residuals =
+        model.ColumnsOfKind(dirac::ColumnKind::kConstraintResidual);
+    auto column = [](const std::vector<std::string>& columns, std::size_t r) {
+      return r < columns.size() ? Code(Q(columns[r]).toHtmlEscaped()) : QStringLiteral("—");
+    };
     html += Heading("Nonholonomic constraints ⟨ω<sup>r</sup>(q), v⟩ = 0");
     html += "<table cellspacing='0'>";
-    for (const dirac::ConstraintSpec& c : scenario.constraints) {
+    for (std::size_t r = 0; r < scenario.constraints.size(); ++r) {
+      const dirac::ConstraintSpec& c = scenario.constraints[r];
       html += QStringLiteral(
                   "<tr><td>%1</td><td>%2</td><td class='muted'>multiplier %3, "
-                  "residual column residual_%1</td></tr>")
+                  "residual column %4</td></tr>")
                   .arg(Q(c.name).toHtmlEscaped(), Code(ExpressionHtml(c.form) + " = 0"),
-                       Code(Q(c.multiplier).toHtmlEscaped()));
+                       column(multipliers, r), column(residuals, r));
     }
     html += "</table>";
   }

@@ -7,7 +7,6 @@
 #include <QTextBrowser>
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "dirac/constrained_system.hpp"
@@ -17,10 +16,10 @@
 namespace dirac::ui {
 
 /// Read-only rich text (objectName "constraints.panel"). Shows, for a model with a
-/// ConstraintChain: each step's dimension and new constraints (and which residual_hidden<k>
-/// column plots them), the verdict, the final constraints, Omega on E_f (symplectic / modulo
-/// gauge), the gauge directions (fibre-only or moving the configuration, the value integrated),
-/// the dynamics on M_f and the numeric cross-check.
+/// ConstraintChain: each step's dimension and new constraints (and which residual column,
+/// ConstraintStep::residual_columns, plots them), the verdict, the final constraints, Omega on E_f
+/// (symplectic / modulo gauge), the gauge directions (fibre-only or moving the configuration, the
+/// value integrated), the dynamics on M_f and the numeric cross-check.
 class ConstraintPanel : public QTextBrowser {
   Q_OBJECT
 
@@ -45,9 +44,9 @@ QString RegularModelHtml(const dirac::Model& model, const dirac::Scenario& scena
 /// A derived expression in plain text ("C2^(-1)*C4*q2") as HTML (superscripts, middle dots).
 QString ExpressionHtml(const std::string& expression);
 
-/// Coordinates of M_0 the algorithm solved for (name, "name = expression"), in chain order:
-/// their values follow from the others on M_f, so they are not free initial conditions.
-std::vector<std::pair<std::string, std::string>> EliminatedCoordinates(
-    const dirac::ConstraintChain& chain);
+/// Coordinates of M_0 the algorithm solved for (ConstraintStep::solved_for), in chain order:
+/// their values follow from the others on M_f. (Which initial values are free is the model's
+/// Model::initial_values(); the parameter panel reads that.)
+std::vector<std::string> EliminatedCoordinates(const dirac::ConstraintChain& chain);
 
 }  // namespace dirac::ui

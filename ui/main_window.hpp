@@ -1,32 +1,32 @@
 #pragma once
 /// @file main_window.hpp
-/// The workbench window: parameter panel, 3D view and plots around one simulation controller
-/// and one playback clock.
+/// The workbench window: composes the parameter panel, the 3D view, the plots and the
+/// constraints panel around one simulation controller and one playback clock. Its actions and
+/// menus come from menu_builders, the toolbar is a PlaybackToolBar, the status bar a
+/// WorkbenchStatusBar.
 
 #include <QImage>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
 
+#include "menu_builders.hpp"
 #include "scene_registry.hpp"
 #include "simulation_snapshot.hpp"
 
 class QAction;
-class QComboBox;
 class QDockWidget;
-class QLabel;
-class QMenu;
-class QProgressBar;
-class QSlider;
 
 namespace dirac::ui {
 
 class ConstraintPanel;
 class ParameterPanel;
 class PlaybackClock;
+class PlaybackToolBar;
 class PlotPanel;
 class SceneView;
 class SimulationController;
+class WorkbenchStatusBar;
 
 /// Errors never escape: they appear in the status bar ("status.error") and, for scenario
 /// loading when dialogs are enabled, in a non-modal message box ("errorDialog").
@@ -65,17 +65,18 @@ class MainWindow : public QMainWindow {
   SceneView* scene_view() const { return scene_view_; }
   ConstraintPanel* constraint_panel() const { return constraint_panel_; }
   QDockWidget* constraint_dock() const { return constraint_dock_; }
+  const WorkbenchActions& actions() const { return actions_; }
   /// "Compare with nonholonomic motion" (objectName "compare.nonholonomic"): enabled for
   /// vakonomic scenarios; checked, each run also simulates the scenario as a Lagrange–Dirac
   /// (nonholonomic) system and the 3D view draws it in magenta.
-  QAction* compare_action() const { return compare_action_; }
+  QAction* compare_action() const { return actions_.compare; }
   /// Checks or unchecks the comparison (as the menu action does).
   void SetCompare(bool enabled);
-  /// View > "Gauge two-form" (objectName "action.gaugeTwoForm"): enabled when the model is a
-  /// regular Lagrangian on TQ with constraints (SupportsGaugeTwoForm); checked, each run also
-  /// computes dirac::ComputeGaugeTwoForm and the plots gain "Gauge two-form B_t" (B_norm,
+  /// View > "Gauge two-form" (objectName "action.gaugeTwoForm"): enabled when the model has
+  /// the capability (Model::gauge_two_form(), a regular Lagrangian on TQ with constraints);
+  /// checked, each run also computes it and the plots gain "Gauge two-form B_t" (B_norm,
   /// omega_change) and "Identity residual |phi_t* Omega - Omega - B_t|" (identity_residual).
-  QAction* gauge_action() const { return gauge_action_; }
+  QAction* gauge_action() const { return actions_.gauge; }
   /// Checks or unchecks the gauge two-form (as the menu action does).
   void SetGaugeTwoForm(bool enabled);
 
@@ -84,62 +85,41 @@ class MainWindow : public QMainWindow {
   void ExportCsvDialog();
   void SaveScenarioDialog();
   void SaveScreenshotDialog();
+  /// Follows the compare action: the controller compares iff it is checked and applies.
+  void UpdateComparison();
+  /// Follows the gauge action: the controller computes the gauge two-form iff it is checked;
+  /// its two charts are shown iff the current model has it.
+  void UpdateGaugeTwoForm();
 
  signals:
   /// An error was shown to the user.
   void errorShown(const QString& message);
 
  private:
-  void BuildActions();
-  void BuildToolBar();
   void BuildDocks();
-  void BuildStatusBar();
   void ShowError(const QString& message, bool dialog);
   void ClearError();
 
   void OnModelReady();
-  void UpdateComparison();
-  void UpdateGaugeTwoForm();
   void OnGauge(const GaugeResultPtr& result);
   void OnSnapshot(const SnapshotPtr& snapshot);
   void OnFailed(const QString& message);
   void OnValueEdited(const QString& name, double value);
   void OnTimeChanged(double t);
-  void OnBusyChanged(bool busy);
-  void UpdateTimeWidgets();
-  void UpdatePlayAction(bool playing);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
   SimulationController* controller_ = nullptr;
   PlaybackClock* clock_ = nullptr;
+  SceneView* scene_view_ = nullptr;
+  WorkbenchActions actions_;
+  PlaybackToolBar* toolbar_ = nullptr;
+  WorkbenchStatusBar* status_ = nullptr;
   ParameterPanel* parameter_panel_ = nullptr;
   PlotPanel* plot_panel_ = nullptr;
-  SceneView* scene_view_ = nullptr;
-
-  QAction* open_action_ = nullptr;
-  QAction* export_action_ = nullptr;
-  QAction* save_scenario_action_ = nullptr;
-  QAction* screenshot_action_ = nullptr;
-  QAction* quit_action_ = nullptr;
-  QAction* play_action_ = nullptr;
-  QAction* step_action_ = nullptr;
-  QAction* reset_action_ = nullptr;
-  QAction* restart_action_ = nullptr;
-  QAction* cancel_action_ = nullptr;
-  QAction* reset_camera_action_ = nullptr;
-  QAction* compare_action_ = nullptr;
-  QAction* gauge_action_ = nullptr;
-  QMenu* view_menu_ = nullptr;
-  QComboBox* speed_ = nullptr;
-  QSlider* time_slider_ = nullptr;
-  QLabel* time_label_ = nullptr;
-  QLabel* error_label_ = nullptr;
-  QLabel* diagnostics_label_ = nullptr;
-  QProgressBar* progress_ = nullptr;
+  ConstraintPanel* constraint_panel_ = nullptr;
   QDockWidget* parameter_dock_ = nullptr;
   QDockWidget* plot_dock_ = nullptr;
   QDockWidget* constraint_dock_ = nullptr;
-  ConstraintPanel* constraint_panel_ = nullptr;
 
   QString scenario_path_;
   QString last_error_;

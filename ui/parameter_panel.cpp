@@ -37,6 +37,15 @@ QString UnitSuffix(const std::string& unit) {
   return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
 }
 
+// The display unit the scenario gives the coordinate or fibre coordinate `name` ("" if none).
+QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
+  for (const dirac::Coordinate& c : scenario.coordinates)
+    if (c.name == name) return QString::fromStdString(c.unit);
+  for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre)
+    if (y.name == name) return QString::fromStdString(y.unit);
+  return QString();
+}
+
 }  // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
@@ -70,8 +79,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 void ParameterPanel::Clear() {
   editors_.clear();
   defaults_.clear();
-  tooltips_.clear();
-  fixed_note_ = nullptr;
+  initial_ = nullptr;
   delete content_;
   content_ = nullptr;
 }
@@ -99,75 +107,74 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
     content_layout->addWidget(group);
   }
 
-  if (!scenario.coordinates.empty() || !scenario.algebroid.fibre.empty()) {
-    auto* group = new QGroupBox(tr("Initial conditions"), content_);
-    group->setObjectName("parameterPanel.initial");
-    new QFormLayout(group);
-    for (const dirac::Coordinate& c : scenario.coordinates) {
-      const QString name = QString::fromStdString(c.name);
-      AddSpinRow(group, "initial." + name, name, name + "(0)", QString::fromStdString(c.unit),
-                 c.initial);
-    }
-    for (const dirac::Coordinate& c : scenario.coordinates) {
-      // On a Lie algebroid the velocities are the fibre coordinates, listed below.
-      if (c.velocity.empty() || scenario.algebroid.present) continue;
-      const QString velocity = QString::fromStdString(c.velocity);
-      AddSpinRow(group, "initial." + velocity, velocity, velocity + "(0)", QString(),
-                 c.initial_velocity);
-    }
-    for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) {
-      const QString name = QString::fromStdString(y.name);
-      AddSpinRow(group, "initial." + name, name, name + "(0)", QString::fromStdString(y.unit),
-                 y.initial);
-    }
-    if (scenario.formulation == dirac::Formulation::kVakonomic) {
-      // Skinner–Rusk: the momenta (Lagrange multipliers of the constraint) start free too.
-      for (const dirac::Coordinate& c : scenario.coordinates) {
-        const QString momentum = QString::fromStdString(c.momentum);
-        AddSpinRow(group, "initial." + momentum, momentum, momentum + "(0)", QString(),
-                   c.initial_momentum);
-      }
-    }
-    if (scenario.formulation == dirac::Formulation::kSecondOrder) {
-      // Pontryagin bundle: costates p, pbar (and the accelerations, fixed on W1) start free.
-      std::vector<std::string> fibre;
-      for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) fibre.push_back(y.name);
-      if (!scenario.algebroid.present)
-        for (const dirac::Coordinate& c : scenario.coordinates) fibre.push_back(c.velocity);
-      const auto& spec = scenario.second_order;
-      for (const char* prefix : {"p_", "pbar_"})
-        for (const std::string& y : fibre) {
-          const std::string name = prefix + y;
-          AddSpinRow(group, "initial." + QString::fromStdString(name), QString::fromStdString(name),
-                     QString::fromStdString(name) + "(0)", QString(), spec.InitialValue(name));
-        }
-      for (const std::string& a : spec.accelerations)
-        AddSpinRow(group, "initial." + QString::fromStdString(a), QString::fromStdString(a),
-                   QString::fromStdString(a) + "(0)", QString(), spec.InitialValue(a));
-    }
-    for (QDoubleSpinBox* spin : group->findChildren<QDoubleSpinBox*>())
-      tooltips_.insert(editors_.key(spin), spin->toolTip());
-    fixed_note_ = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
-                                "the equation."),
-                             group);
-    fixed_note_->setObjectName("parameterPanel.fixedNote");
-    fixed_note_->setWordWrap(true);
-    fixed_note_->setStyleSheet("color: #5a5f6a; font-style: italic;");
-    fixed_note_->setVisible(false);
-    static_cast<QFormLayout*>(group->layout())->addRow(fixed_note_);
-    content_layout->addWidget(group);
-  }
+  initial_ = MakeInitialGroup(nullptr, scenario);
+  content_layout->addWidget(initial_);
 
   auto* simulation = new QGroupBox(tr("Simulation"), content_);
   simulation->setObjectName("parameterPanel.simulation");
   new QFormLayout(simulation);
-  QDoubleSpinBox* t_end = AddSpinRow(simulation, "simulation.t_end", "t_end", tr("final time"), "s",
+  QDoubleSpinBox* t_end = AddSpinRow(simulation, "t_end", "simulation.t_end", tr("final time"), "s",
                                      scenario.simulation.t_end);
   t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
   content_layout->addWidget(simulation);
 
   layout_->insertWidget(3, content_);
   SetModelDescription(QString());
+}
+
+void ParameterPanel::SetModel(const dirac::Model& model, const dirac::Scenario& scenario) {
+  SetModelDescription(tr("Model: %1").arg(QString::fromStdString(model.formulation())));
+  if (!content_ || !initial_) return;
+  for (QDoubleSpinBox* spin : initial_->findChildren<QDoubleSpinBox*>())
+    editors_.remove(editors_.key(spin));
+  auto* content_layout = static_cast<QVBoxLayout*>(content_->layout());
+  const int index = content_layout->indexOf(initial_);
+  delete initial_;
+  initial_ = MakeInitialGroup(&model, scenario);
+  content_layout->insertWidget(index, initial_);
+}
+
+QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
+                                            const dirac::Scenario& scenario) {
+  auto* group = new QGroupBox(tr("Initial conditions"), content_);
+  group->setObjectName("parameterPanel.initial");
+  auto* form = new QFormLayout(group);
+  if (!model) {
+    auto* waiting = new QLabel(tr("Deriving the model: its initial values follow."), group);
+    waiting->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    form->addRow(waiting);
+    return group;
+  }
+  if (model->initial_values().empty()) form->addRow(new QLabel(tr("none"), group));
+  bool any_fixed = false;
+  for (const dirac::InitialValueInfo& info : model->initial_values()) {
+    const QString name = QString::fromStdString(info.name);
+    QDoubleSpinBox* spin =
+        AddSpinRow(group, name, "initial." + name, name + "(0)", UnitOf(scenario, info.name),
+                   dirac::CurrentValue(scenario, info.name).value_or(0.0));
+    QString tip = tr("initial %1").arg(QString::fromLatin1(dirac::ColumnKindName(info.kind)));
+    if (!info.free) {
+      any_fixed = true;
+      tip = tr("Fixed by the model: %1 (not a free initial condition)")
+                .arg(QString::fromStdString(info.fixed_because));
+      spin->setEnabled(false);
+    }
+    spin->setToolTip(tip);
+    if (QWidget* label = form->labelForField(spin)) {
+      label->setEnabled(spin->isEnabled());
+      label->setToolTip(tip);
+    }
+  }
+  if (any_fixed) {
+    auto* note = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
+                               "the equation."),
+                            group);
+    note->setObjectName("parameterPanel.fixedNote");
+    note->setWordWrap(true);
+    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    form->addRow(note);
+  }
+  return group;
 }
 
 void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {
@@ -218,8 +225,8 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
   defaults_.insert(name, parameter.default_value);
 }
 
-QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& object_name,
-                                           const QString& symbol, const QString& label,
+QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol,
+                                           const QString& object_name, const QString& label,
                                            const QString& unit, double value) {
   auto* spin = new QDoubleSpinBox(group);
   spin->setObjectName(object_name);
@@ -239,24 +246,6 @@ QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& object
 void ParameterPanel::SetModelDescription(const QString& text) {
   model_->setText(text);
   model_->setVisible(!text.isEmpty());
-}
-
-void ParameterPanel::MarkFixed(const QHash<QString, QString>& fixed) {
-  bool any = false;
-  for (auto it = tooltips_.cbegin(); it != tooltips_.cend(); ++it) {
-    QDoubleSpinBox* spin = editors_.value(it.key());
-    if (!spin) continue;
-    const bool is_fixed = fixed.contains(it.key());
-    any = any || is_fixed;
-    spin->setEnabled(!is_fixed);
-    spin->setToolTip(is_fixed ? fixed.value(it.key()) : it.value());
-    auto* form = qobject_cast<QFormLayout*>(spin->parentWidget()->layout());
-    if (QWidget* label = form ? form->labelForField(spin) : nullptr) {
-      label->setEnabled(!is_fixed);
-      label->setToolTip(spin->toolTip());
-    }
-  }
-  if (fixed_note_) fixed_note_->setVisible(any);
 }
 
 void ParameterPanel::ResetToDefaults() {

@@ -1,42 +1,42 @@
 #pragma once
 /// @file parameter_panel.hpp
-/// Editors generated from a scenario: a slider and spin box per parameter, spin boxes for the
-/// initial conditions and the final time.
+/// Editors generated from a scenario and its model: a slider and spin box per parameter, spin
+/// boxes for the model's initial values and the final time.
 
 #include <QHash>
 #include <QString>
 #include <QWidget>
 
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QVBoxLayout;
 
 namespace dirac::ui {
 
-/// Every editor is named after the scenario symbol it sets, so tests and scripts can find it:
-/// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<coordinate>",
-/// "initial.<velocity>", "initial.<momentum>" (vakonomic scenarios), "simulation.t_end".
+/// Every editor is named after the `--set` name it sets, so tests and scripts can find it:
+/// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<name>" for each of the
+/// model's initial values (coordinates, velocities or fibre coordinates, momenta, costates, ...),
+/// "simulation.t_end".
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
  public:
   explicit ParameterPanel(QWidget* parent = nullptr);
 
-  /// Rebuilds all editors for `scenario` (its current values).
+  /// Rebuilds the editors of `scenario` (its current values): parameters and the final time.
+  /// The initial conditions wait for the model (SetModel).
   void SetScenario(const dirac::Scenario& scenario);
 
-  /// One line under the description naming the derived model ("" hides it).
-  void SetModelDescription(const QString& text);
+  /// Shows the model: its formulation under the description, and the initial-conditions group
+  /// generated from model.initial_values() (values from dirac::CurrentValue). Values the model
+  /// determines (InitialValueInfo::free false) are greyed out with fixed_because as tooltip.
+  void SetModel(const dirac::Model& model, const dirac::Scenario& scenario);
 
-  /// Greys out the initial-condition editors of `fixed` (symbol -> why, shown as tooltip):
-  /// values the model derives itself, e.g. coordinates eliminated by the constraint algorithm.
-  /// Replaces the previous marks.
-  void MarkFixed(const QHash<QString, QString>& fixed);
-
-  /// The spin box editing `name` (a parameter, coordinate, velocity, momentum or "t_end"), or
-  /// null.
+  /// The spin box editing `name` (a parameter, an initial value or "t_end"), or null.
   QDoubleSpinBox* editor(const QString& name) const { return editors_.value(name, nullptr); }
 
  public slots:
@@ -44,13 +44,15 @@ class ParameterPanel : public QWidget {
   void ResetToDefaults();
 
  signals:
-  /// A value was edited; `name` is the scenario symbol (dirac::ApplyOverride names).
+  /// A value was edited; `name` is its `--set` name (dirac::ApplyOverride).
   void valueChanged(const QString& name, double value);
 
  private:
   void Clear();
+  void SetModelDescription(const QString& text);
+  QGroupBox* MakeInitialGroup(const dirac::Model* model, const dirac::Scenario& scenario);
   void AddParameterRow(QWidget* group, const dirac::Parameter& parameter);
-  QDoubleSpinBox* AddSpinRow(QWidget* group, const QString& object_name, const QString& symbol,
+  QDoubleSpinBox* AddSpinRow(QWidget* group, const QString& symbol, const QString& object_name,
                              const QString& label, const QString& unit, double value);
 
   QVBoxLayout* layout_ = nullptr;
@@ -58,10 +60,9 @@ class ParameterPanel : public QWidget {
   QLabel* description_ = nullptr;
   QLabel* model_ = nullptr;
   QWidget* content_ = nullptr;
+  QGroupBox* initial_ = nullptr;  // inside content_, replaced by SetModel
   QHash<QString, QDoubleSpinBox*> editors_;
   QHash<QString, double> defaults_;
-  QHash<QString, QString> tooltips_;  // of the initial-condition editors, before MarkFixed
-  QLabel* fixed_note_ = nullptr;
 };
 
 }  // namespace dirac::ui

@@ -3,6 +3,11 @@
 /// Scene type "particle": a point in R^3 with its trail, its velocity, the coordinate axes, the
 /// constraint plane Delta(q) through it and, when the snapshot carries one, the comparison
 /// trajectory (same scenario, other formulation) as a magenta trail.
+///
+/// Options (`view.scene`): position (3 trajectory columns drawn as x, y, z; default the first
+/// three scenario coordinates), trail (samples, default 500), scale (glyph size > 0, default 1),
+/// constraint_plane (a scenario constraint whose plane Delta(q) is drawn; needs position to name
+/// coordinates).
 
 #include <vtkSmartPointer.h>
 
@@ -14,7 +19,7 @@
 #include <vector>
 
 #include "constraint_geometry.hpp"
-#include "scene_builder.hpp"
+#include "drawn_scene.hpp"
 
 class vtkActor;
 class vtkAxesActor;
@@ -26,19 +31,16 @@ class vtkTextActor;
 
 namespace dirac::ui {
 
-/// The particle is drawn in kParticleColor (a saturated orange no other prop uses, so image
-/// checks can find it); the comparison trajectory in kComparisonColor (magenta).
-class ParticleScene : public SceneBuilder {
+/// The particle is drawn in the scene kit's kSceneOrange (image checks find it); the comparison
+/// trajectory in kComparisonColor (magenta).
+class ParticleScene : public DrawnScene {
  public:
-  static constexpr std::array<unsigned char, 3> kParticleColor{255, 140, 0};
   static constexpr std::array<unsigned char, 3> kComparisonColor{235, 60, 235};
 
-  /// Reads scene.position (three coordinates, i.e. trajectory columns), scene.trail,
-  /// scene.scale and scene.constraint_plane (a constraint name or ""). The velocity arrow uses
-  /// the columns "<q>_dot" if the model has them, else the velocity columns. Throws dirac::Error
-  /// naming a bad entry.
+  /// Reads and checks the options above. The velocity arrow uses the rate columns "<q>_dot" if
+  /// the model has them, else the coordinates' velocity columns. Throws dirac::ScenarioError
+  /// naming the file, line and key of a bad option.
   explicit ParticleScene(const SceneContext& context);
-  ~ParticleScene() override;
 
   void AddTo(vtkRenderer* renderer) override;
   void SetSnapshot(const SnapshotPtr& snapshot) override;

@@ -1,5 +1,4 @@
 #include "planar_bodies_scene.hpp"
-#include "scene_text.hpp"
 
 #include <vtkActor.h>
 #include <vtkCallbackCommand.h>
@@ -12,7 +11,6 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
@@ -26,34 +24,15 @@
 #include <limits>
 
 #include "dirac/error.hpp"
+#include "scene_kit.hpp"
 
 namespace dirac::ui {
 namespace {
 
-constexpr double kTrailColor[3] = {1.0, 0.88, 0.35};
-constexpr double kBackground[3] = {0.12, 0.13, 0.17};  // what old trail samples fade towards
+constexpr Color kTrailColor{1.0, 0.88, 0.35};
 constexpr const char* kColorNames[] = {"orange", "blue", "green", "purple"};
 constexpr double kPi = 3.14159265358979323846;
-
-std::optional<std::size_t> IndexOf(const std::vector<std::string>& names, const std::string& name) {
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end()) return std::nullopt;
-  return static_cast<std::size_t>(it - names.begin());
-}
-
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-// 1, 2 or 5 times a power of ten, near `value`.
-double NiceStep(double value) {
-  if (!(value > 0.0) || !std::isfinite(value)) return 1.0;
-  const double power = std::pow(10.0, std::floor(std::log10(value)));
-  const double f = value / power;
-  return power * (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0);
-}
+constexpr std::size_t kDefaultTrail = 500;
 
 // A slab over a rounded rectangle length x width (centred at the origin, long side along x)
 // between heights z0 and z1, with normals: flat top and bottom, rounded sides.
@@ -125,7 +104,8 @@ vtkSmartPointer<vtkPolyData> HeadingMarker(double length, double width, double z
 }
 
 // A flat ribbon of half width `h` at height z along `centres` (x, y, fade weight), coloured
-// from the background towards kTrailColor by the weight.
+// from the background towards kTrailColor by the weight (the scene kit's fading trail as a
+// ribbon: wide GL lines made of many pixel-short segments render as stripes).
 void FillRibbon(vtkPolyData* data, const std::vector<std::array<double, 3>>& centres, double h,
                 double z) {
   auto points = vtkSmartPointer<vtkPoints>::New();
@@ -146,15 +126,11 @@ void FillRibbon(vtkPolyData* data, const std::vector<std::array<double, 3>>& cen
         ny = dx / d;
       }
       const auto& p = centres[i];
-      unsigned char rgb[3];
-      for (int k = 0; k < 3; ++k) {
-        rgb[k] = static_cast<unsigned char>(
-            255 * (kBackground[k] + p[2] * (kTrailColor[k] - kBackground[k])));
-      }
+      const Rgb rgb = Fade(kTrailColor, p[2]);
       for (double side : {1.0, -1.0}) {
         strips->InsertCellPoint(
             points->InsertNextPoint(p[0] + side * h * nx, p[1] + side * h * ny, z));
-        colors->InsertNextTypedTuple(rgb);
+        colors->InsertNextTypedTuple(rgb.data());
       }
     }
   }
@@ -162,14 +138,6 @@ void FillRibbon(vtkPolyData* data, const std::vector<std::array<double, 3>>& cen
   data->SetStrips(strips);
   data->GetPointData()->SetScalars(colors);
   data->Modified();
-}
-
-vtkSmartPointer<vtkActor> MakeActor(vtkPolyData* data) {
-  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  mapper->SetInputData(data);
-  auto actor = vtkSmartPointer<vtkActor>::New();
-  actor->SetMapper(mapper);
-  return actor;
 }
 
 // Half the side the following top view needs along one axis: a trail's worth of motion
@@ -183,62 +151,52 @@ bool Near(double a, double b, double scale) { return std::abs(a - b) <= 1e-9 * s
 }  // namespace
 
 PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
-  const dirac::SceneSpec& spec = context.scenario.scene;
   if (!context.model) throw dirac::Error("planar_bodies scene: no derived model");
-  if (spec.bodies.empty()) throw dirac::Error("scene.bodies: a planar_bodies scene needs bodies");
+  const dirac::SceneOptions& options = context.scenario.scene.options;
+  // What the scene cannot do without comes first: a scenario written for another scene type
+  // is told what is missing rather than which of its keys are foreign.
+  const std::vector<dirac::SceneOptions> specs = options.Maps("bodies");
+  if (specs.empty()) {
+    options.Fail("bodies",
+                 "a planar_bodies scene needs a list of bodies {x, y, angle, length, "
+                 "width, label}");
+  }
   const std::vector<std::string> columns = context.model->TrajectoryColumns();
-  auto require = [&columns](const std::string& name, std::size_t i, const char* key) {
-    const std::string where = "scene.bodies[" + std::to_string(i) + "]." + key;
-    if (name.empty()) throw dirac::Error(where + " is missing");
-    if (!IndexOf(columns, name)) {
-      throw dirac::Error(where + ": '" + name + "' is not a trajectory column");
-    }
-  };
   double z = 0.02;
   radius_ = 0.0;
-  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
-    const dirac::PlanarBodySpec& b = spec.bodies[i];
-    require(b.x, i, "x");
-    require(b.y, i, "y");
-    for (const std::string& a : b.angle) require(a, i, "angle");
-    if (!(b.length > 0.0) || !(b.width > 0.0) || !std::isfinite(b.length) ||
-        !std::isfinite(b.width)) {
-      throw dirac::Error("scene.bodies[" + std::to_string(i) +
-                         "]: length and width must be positive, got " + Number(b.length) + " x " +
-                         Number(b.width));
-    }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const dirac::SceneOptions& b = specs[i];
     Body body;
-    body.x = b.x;
-    body.y = b.y;
-    body.angle = b.angle;
-    body.length = b.length;
-    body.width = b.width;
-    body.label = b.label.empty() ? "body " + std::to_string(i + 1) : b.label;
-    const double thickness = std::clamp(0.15 * std::max(b.width, 0.3 * b.length), 0.03, 0.25);
+    body.x = b.String("x");
+    body.y = b.String("y");
+    body.angle = b.Strings("angle");
+    RequireColumn(b, "x", body.x, columns);
+    RequireColumn(b, "y", body.y, columns);
+    if (body.angle.empty()) b.Fail("angle", "missing required key (one column or a list)");
+    for (const std::string& a : body.angle) RequireColumn(b, "angle", a, columns);
+    body.length = PositiveOption(b, "length", body.length);
+    body.width = PositiveOption(b, "width", body.width);
+    body.label = b.String("label", "body " + std::to_string(i + 1));
+    b.CheckKeys({"x", "y", "angle", "length", "width", "label"});
+    const double thickness = std::clamp(0.15 * std::max(body.width, 0.3 * body.length), 0.03, 0.25);
     body.z0 = z;
     body.z1 = z + thickness;
     z = body.z1 + 0.03;
-    radius_ = std::max(radius_, 0.5 * std::hypot(b.length, b.width));
+    radius_ = std::max(radius_, 0.5 * std::hypot(body.length, body.width));
     bodies_.push_back(std::move(body));
   }
   top_ = z;
-  trail_samples_ = static_cast<std::size_t>(std::max(spec.trail, 0));
+  trail_samples_ = TrailOption(options, kDefaultTrail);
+  options.CheckKeys({"bodies", "trail"});
 
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     Body& body = bodies_[i];
-    const auto& rgb = kBodyColors[i % kBodyColors.size()];
-    const double color[3] = {rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0};
+    const Color color = ToColor(kBodyColors[i % kBodyColors.size()]);
     body.slab = MakeActor(RoundedSlab(body.length, body.width, body.z0, body.z1));
-    vtkProperty* p = body.slab->GetProperty();
-    p->SetColor(color[0], color[1], color[2]);
-    p->SetAmbient(0.35);
-    p->SetDiffuse(0.75);
-    p->SetSpecular(0.15);
-    p->SetSpecularPower(20);
+    SetSolidLook(body.slab->GetProperty(), color, 0.35, 0.75, 0.15, 20);
     body.slab->VisibilityOff();
     body.marker = MakeActor(HeadingMarker(body.length, body.width, body.z1 + 0.004));
-    body.marker->GetProperty()->SetColor(0.5 * color[0], 0.5 * color[1], 0.5 * color[2]);
-    body.marker->GetProperty()->LightingOff();
+    SetFlatLook(body.marker->GetProperty(), Color{0.5 * color[0], 0.5 * color[1], 0.5 * color[2]});
     body.marker->VisibilityOff();
     // One trail per distinct centre.
     const bool shared = std::any_of(trails_.begin(), trails_.end(), [&](const Trail& t) {
@@ -249,35 +207,26 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
       trail.body = i;
       trail.data = vtkSmartPointer<vtkPolyData>::New();
       trail.actor = MakeActor(trail.data);
-      trail.actor->GetProperty()->LightingOff();
+      SetFlatLook(trail.actor->GetProperty(), std::nullopt);
       trails_.push_back(std::move(trail));
     }
   }
 
   grid_data_ = vtkSmartPointer<vtkPolyData>::New();
   grid_ = MakeActor(grid_data_);
-  grid_->GetProperty()->SetColor(0.55, 0.60, 0.70);
-  grid_->GetProperty()->SetOpacity(0.28);
-  grid_->GetProperty()->LightingOff();
+  SetFlatLook(grid_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.28);
   grid_->VisibilityOff();
   axes_data_ = vtkSmartPointer<vtkPolyData>::New();
   axes_ = MakeActor(axes_data_);
-  axes_->GetProperty()->SetColor(0.70, 0.74, 0.82);
-  axes_->GetProperty()->SetOpacity(0.6);
-  axes_->GetProperty()->SetLineWidth(1.5);
-  axes_->GetProperty()->LightingOff();
+  SetFlatLook(axes_->GetProperty(), Color{0.70, 0.74, 0.82}, 0.6, 1.5);
   axes_->VisibilityOff();
 
   auto disk = vtkSmartPointer<vtkDiskSource>::New();
   disk->SetInnerRadius(0.0);
   disk->SetOuterRadius(0.045 * radius_);
   disk->SetCircumferentialResolution(32);
-  auto disk_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  disk_mapper->SetInputConnection(disk->GetOutputPort());
-  centre_ = vtkSmartPointer<vtkActor>::New();
-  centre_->SetMapper(disk_mapper);
-  centre_->GetProperty()->SetColor(kTrailColor[0], kTrailColor[1], kTrailColor[2]);
-  centre_->GetProperty()->LightingOff();
+  centre_ = MakeActor(disk);
+  SetFlatLook(centre_->GetProperty(), kTrailColor);
   centre_->VisibilityOff();
 
   legend_ = MakeLegendText();
@@ -302,7 +251,8 @@ PlanarBodiesScene::~PlanarBodiesScene() {
 }
 
 void PlanarBodiesScene::UpdateLegend() {
-  std::string legend = "top view: x to the right, y up; grid spacing " + Number(spacing_) + "\n";
+  std::string legend =
+      "top view: x to the right, y up; grid spacing " + FormatNumber(spacing_) + "\n";
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const Body& b = bodies_[i];
     std::string angle;
@@ -316,25 +266,11 @@ void PlanarBodiesScene::UpdateLegend() {
   legend_->SetInput(legend.c_str());
 }
 
-std::string PlanarBodiesScene::readout_text() const {
-  const char* text = readout_->GetInput();
-  return readout_->GetVisibility() && text ? text : "";
-}
+std::string PlanarBodiesScene::readout_text() const { return TextOf(readout_, true); }
 
-std::string PlanarBodiesScene::legend_text() const {
-  const char* text = legend_->GetInput();
-  return text ? text : "";
-}
+std::string PlanarBodiesScene::legend_text() const { return TextOf(legend_); }
 
-void PlanarBodiesScene::ShowMessage(const std::string& message) {
-  message_->SetInput(message.c_str());
-  message_->SetVisibility(!message.empty());
-}
-
-std::string PlanarBodiesScene::message_text() const {
-  const char* text = message_->GetInput();
-  return message_->GetVisibility() && text ? text : "";
-}
+std::string PlanarBodiesScene::message_text() const { return TextOf(message_, true); }
 
 void PlanarBodiesScene::AddTo(vtkRenderer* renderer) {
   if (renderer_ && start_callback_) renderer_->RemoveObserver(start_observer_);
@@ -377,10 +313,11 @@ void PlanarBodiesScene::SetSnapshot(const SnapshotPtr& snapshot) {
       for (const std::string& a : body.angle) body.angle_columns.push_back(find(a));
     }
     columns_ok_ = missing.empty();
-    ShowMessage(columns_ok_ ? std::string()
-                            : "planar_bodies scene: the trajectory has no column " + missing);
+    ShowText(message_, columns_ok_
+                           ? std::string()
+                           : "planar_bodies scene: the trajectory has no column " + missing);
   } else {
-    ShowMessage("");
+    ShowText(message_, "");
   }
   UpdateFrame();
 }
@@ -558,21 +495,18 @@ void PlanarBodiesScene::SetTime(double t) {
   for (Trail& trail : trails_) {
     const Body& body = bodies_[trail.body];
     std::vector<std::array<double, 3>> centres;  // x, y, fade weight
-    if (trail_samples_ > 0) {
-      const std::size_t begin = row + 1 > trail_samples_ ? row + 1 - trail_samples_ : 0;
-      const std::size_t count = row + 1 - begin;
-      for (std::size_t r = begin; r <= row; ++r) {
-        const double x = trajectory->at(r, body.x_column), y = trajectory->at(r, body.y_column);
-        if (!std::isfinite(x) || !std::isfinite(y)) continue;
-        include(x, y, 0.0);
-        const double w = count > 1 ? 0.15 + 0.85 * static_cast<double>(r - begin) / (count - 1) : 1;
-        // Skip samples closer than a fraction of the ribbon width (but keep the newest).
-        if (!centres.empty() && r != row &&
-            std::hypot(x - centres.back()[0], y - centres.back()[1]) < 0.5 * half_width) {
-          continue;
-        }
-        centres.push_back({x, y, w});
+    const std::size_t begin = TrailStart(row, trail_samples_);
+    const std::size_t count = row + 1 - begin;
+    for (std::size_t r = begin; r <= row; ++r) {
+      const double x = trajectory->at(r, body.x_column), y = trajectory->at(r, body.y_column);
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      include(x, y, 0.0);
+      // Skip samples closer than a fraction of the ribbon width (but keep the newest).
+      if (!centres.empty() && r != row &&
+          std::hypot(x - centres.back()[0], y - centres.back()[1]) < 0.5 * half_width) {
+        continue;
       }
+      centres.push_back({x, y, TrailWeight(r - begin, count)});
     }
     FillRibbon(trail.data, centres, half_width, 0.0);
   }

@@ -4,6 +4,10 @@
 /// scene.bodies entry is a rounded slab of `length` x `width` centred at the trajectory columns
 /// (x, y) and turned by the sum of its `angle` columns; later bodies lie slightly above earlier
 /// ones. The trail of each body centre, a floor grid and a legend complete the picture.
+///
+/// Options (`view.scene`): bodies (a list of maps {x, y: trajectory columns; angle: one column
+/// or a list, summed; length, width: positive, default 1 x 0.5; label}), trail (samples,
+/// default 500).
 
 #include <vtkSmartPointer.h>
 
@@ -13,7 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "scene_builder.hpp"
+#include "drawn_scene.hpp"
+#include "scene_kit.hpp"
 
 class vtkActor;
 class vtkCallbackCommand;
@@ -28,15 +33,15 @@ namespace dirac::ui {
 /// (SceneView::ResetCamera calls OnCameraReset) the scene takes the camera over and keeps the
 /// current bodies and their recent trail in view, following a drifting motion; once the user
 /// moves the camera it is left alone until the next reset.
-class PlanarBodiesScene : public SceneBuilder {
+class PlanarBodiesScene : public DrawnScene {
  public:
-  /// Body colours in order (body 1 the saturated orange of the particle scene, body 2 blue, ...).
+  /// Body colours in order (body 1 the scene kit's kSceneOrange, body 2 blue, ...).
   static constexpr std::array<std::array<unsigned char, 3>, 4> kBodyColors{
-      {{255, 140, 0}, {20, 150, 255}, {60, 200, 90}, {200, 70, 210}}};
+      {kSceneOrange, {20, 150, 255}, {60, 200, 90}, {200, 70, 210}}};
 
-  /// Reads scene.bodies (x, y, angle columns, length, width, label) and scene.trail. Throws
-  /// dirac::Error naming the entry if there are no bodies, a size is not positive or a column
-  /// is not a trajectory column of the model.
+  /// Reads and checks the options above. Throws dirac::ScenarioError naming the file, line and
+  /// key (e.g. "view.scene.bodies[1].width") if there are no bodies, a size is not positive, a
+  /// column is not a trajectory column of the model or a key is unknown.
   explicit PlanarBodiesScene(const SceneContext& context);
   ~PlanarBodiesScene() override;
 
@@ -85,7 +90,6 @@ class PlanarBodiesScene : public SceneBuilder {
   void UpdateFrame();
   void UpdateGrid();
   void UpdateLegend();
-  void ShowMessage(const std::string& message);
   std::array<double, 3> PoseAt(const Body& body, std::size_t row) const;
 
   std::vector<Body> bodies_;

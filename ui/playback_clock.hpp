@@ -5,9 +5,13 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QString>
 #include <QTimer>
 
 namespace dirac::ui {
+
+/// A simulated time [s] as the readouts show it: 3 decimals below 100 s, 1 above.
+inline QString FormatSeconds(double t) { return QString::number(t, 'f', t < 100 ? 3 : 1); }
 
 /// Simulation time cursor driven by a ~60 Hz QTimer. Times in seconds of simulated time.
 class PlaybackClock : public QObject {

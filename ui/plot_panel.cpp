@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 
+#include "scene_kit.hpp"
+
 namespace dirac::ui {
 namespace {
 
@@ -32,19 +34,11 @@ QString TickFormat(double max_abs, double interval) {
   return QStringLiteral("%.%1f").arg(std::clamp(-interval_exponent, 0, 12));
 }
 
-// 1, 2 or 5 times a power of ten, close to span / 5: tick spacing of the time axis.
-double NiceTickInterval(double span) {
-  const double raw = span / 5.0;
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  const double m = raw / power;
-  return (m < 1.5 ? 1.0 : m < 3.0 ? 2.0 : m < 7.0 ? 5.0 : 10.0) * power;
-}
-
 void SetTimeAxis(QValueAxis* axis, double t_end) {
   axis->setRange(0.0, t_end);
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(0.0);
-  axis->setTickInterval(NiceTickInterval(t_end));
+  axis->setTickInterval(NiceStep(t_end / 5.0));  // about five ticks
   axis->setLabelFormat("%g");
 }
 

@@ -1,91 +1,43 @@
 #include "rigid_body_scene.hpp"
-#include "scene_text.hpp"
 
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
-#include <vtkCaptionActor2D.h>
-#include <vtkCellArray.h>
 #include <vtkCubeSource.h>
 #include <vtkMatrix4x4.h>
-#include <vtkPointData.h>
-#include <vtkPoints.h>
 #include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
 #include <vtkTextActor.h>
-#include <vtkTextProperty.h>
-#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "dirac/error.hpp"
+#include "scene_kit.hpp"
 
 namespace dirac::ui {
 namespace {
 
-using Vec3 = std::array<double, 3>;
-
-constexpr double kAxisColors[3][3] = {{0.92, 0.22, 0.20}, {0.25, 0.80, 0.30}, {0.25, 0.50, 1.0}};
-constexpr double kTrailColors[3][3] = {{1.0, 0.50, 0.52}, {0.55, 1.0, 0.60}, {0.55, 0.75, 1.0}};
-constexpr double kMomentumColor[3] = {1.0, 0.86, 0.22};
-constexpr double kSpaceAxisColor[3] = {0.62, 0.64, 0.70};
-constexpr double kBackground[3] = {0.12, 0.13, 0.17};  // what old trail samples fade towards
+constexpr Color kAxisColors[3] = {{0.92, 0.22, 0.20}, {0.25, 0.80, 0.30}, {0.25, 0.50, 1.0}};
+constexpr Color kTrailColors[3] = {{1.0, 0.50, 0.52}, {0.55, 1.0, 0.60}, {0.55, 0.75, 1.0}};
+constexpr Color kMomentumColor{1.0, 0.86, 0.22};
+constexpr Color kSpaceAxisColor{0.62, 0.64, 0.70};
+constexpr Color kLabelColor{0.80, 0.82, 0.87};
 constexpr const char* kAxisNames[3] = {"e1", "e2", "e3"};
 constexpr const char* kColorNames[3] = {"red", "green", "blue"};
+constexpr std::size_t kDefaultTrail = 500;
 
-Vec3 Cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-double Norm(const Vec3& a) { return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
-
-std::string Number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-// A matrix taking the unit arrow along +x (vtkArrowSource) to one from the origin to `v`,
-// `thickness` times as thick as the source. Null for a zero vector.
-vtkSmartPointer<vtkMatrix4x4> ArrowMatrix(const Vec3& v, double thickness) {
-  const double length = Norm(v);
-  if (!(length > 0.0)) return nullptr;
-  const Vec3 d{v[0] / length, v[1] / length, v[2] / length};
-  const Vec3 helper = std::abs(d[2]) < 0.9 ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
-  Vec3 u = Cross(helper, d);
-  const double nu = Norm(u);
-  for (double& c : u) c /= nu;
-  const Vec3 w = Cross(d, u);
-  auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
-  for (int k = 0; k < 3; ++k) {
-    matrix->SetElement(k, 0, d[k] * length);
-    matrix->SetElement(k, 1, u[k] * thickness);
-    matrix->SetElement(k, 2, w[k] * thickness);
-    matrix->SetElement(k, 3, 0.0);
-  }
-  return matrix;
-}
-
-vtkSmartPointer<vtkActor> MakeArrow(const double color[3]) {
+vtkSmartPointer<vtkActor> MakeArrow(const Color& color) {
   auto arrow = vtkSmartPointer<vtkArrowSource>::New();
   arrow->SetShaftRadius(0.022);
   arrow->SetTipRadius(0.06);
   arrow->SetTipLength(0.16);
   arrow->SetShaftResolution(20);
   arrow->SetTipResolution(28);
-  auto mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  mapper->SetInputConnection(arrow->GetOutputPort());
-  auto actor = vtkSmartPointer<vtkActor>::New();
-  actor->SetMapper(mapper);
-  actor->GetProperty()->SetColor(color[0], color[1], color[2]);
-  actor->GetProperty()->SetAmbient(0.3);
-  actor->GetProperty()->SetDiffuse(0.8);
-  actor->GetProperty()->SetSpecular(0.2);
+  auto actor = MakeActor(arrow);
+  SetSolidLook(actor->GetProperty(), color, 0.3, 0.8, 0.2, 1);
   actor->VisibilityOff();
   return actor;
 }
@@ -93,38 +45,43 @@ vtkSmartPointer<vtkActor> MakeArrow(const double color[3]) {
 }  // namespace
 
 RigidBodyScene::RigidBodyScene(const SceneContext& context) {
-  const dirac::SceneSpec& spec = context.scenario.scene;
   if (!context.model) throw dirac::Error("rigid_body scene: no derived model");
-  prefix_ = spec.attitude.empty() ? std::string("R") : spec.attitude;
-  if (!spec.box.empty()) {
-    if (spec.box.size() != 3) {
-      throw dirac::Error("scene.box must list 3 side lengths, got " +
-                         std::to_string(spec.box.size()));
-    }
-    for (std::size_t k = 0; k < 3; ++k) {
-      if (!(spec.box[k] > 0.0) || !std::isfinite(spec.box[k])) {
-        throw dirac::Error("scene.box: side lengths must be positive, got " + Number(spec.box[k]));
-      }
-      box_[k] = spec.box[k];
-    }
-  }
+  const dirac::SceneOptions& options = context.scenario.scene.options;
+  // What the scene cannot do without comes first: a scenario written for another scene type
+  // is told what is missing rather than which of its keys are foreign.
+  prefix_ = options.String("attitude", "R");
   const std::vector<std::string> columns = context.model->TrajectoryColumns();
   std::string missing;
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
       const std::string name = prefix_ + std::to_string(i + 1) + std::to_string(j + 1);
       attitude_names_[3 * i + j] = name;
-      if (std::find(columns.begin(), columns.end(), name) == columns.end()) {
-        missing += (missing.empty() ? "" : ", ") + name;
-      }
+      if (!IndexOf(columns, name)) missing += (missing.empty() ? "" : ", ") + name;
     }
   }
   if (!missing.empty()) {
-    throw dirac::Error("scene.attitude '" + prefix_ + "': the trajectory has no column " + missing +
-                       " (the rotation matrix needs " + prefix_ + "11 .. " + prefix_ +
-                       "33, e.g. from reconstruction: {group: SO3, names: [" + prefix_ + "]})");
+    options.Fail("attitude", "the trajectory has no column " + missing +
+                                 " (the rotation matrix needs " + prefix_ + "11 .. " + prefix_ +
+                                 "33, e.g. from reconstruction: {group: SO3, names: [" + prefix_ +
+                                 "]})");
   }
-  trail_samples_ = static_cast<std::size_t>(std::max(spec.trail, 0));
+  if (options.Has("box")) {
+    const std::vector<double> box = options.Numbers("box");
+    if (box.size() != 3) {
+      options.Fail("box", "expected three side lengths, got " + std::to_string(box.size()));
+    }
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (!(box[k] > 0.0)) {
+        options.Fail("box", "side lengths must be positive, got " + FormatNumber(box[k]));
+      }
+      box_[k] = box[k];
+    }
+  }
+  const double scale = PositiveOption(options, "scale", 1.0);
+  for (double& side : box_) side *= scale;
+  trail_samples_ = TrailOption(options, kDefaultTrail);
+  options.CheckKeys({"attitude", "box", "scale", "trail"});
+
   trail_axis_ = static_cast<std::size_t>(std::max_element(box_.begin(), box_.end()) - box_.begin());
   const double largest = box_[trail_axis_];
   for (std::size_t k = 0; k < 3; ++k) axis_length_[k] = 0.5 * box_[k] + 0.38 * largest;
@@ -136,16 +93,9 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   cube_->SetXLength(box_[0]);
   cube_->SetYLength(box_[1]);
   cube_->SetZLength(box_[2]);
-  auto cube_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  cube_mapper->SetInputConnection(cube_->GetOutputPort());
-  box_actor_ = vtkSmartPointer<vtkActor>::New();
-  box_actor_->SetMapper(cube_mapper);
+  box_actor_ = MakeActor(cube_);
   vtkProperty* box_property = box_actor_->GetProperty();
-  box_property->SetColor(kBodyColor[0] / 255.0, kBodyColor[1] / 255.0, kBodyColor[2] / 255.0);
-  box_property->SetAmbient(0.35);
-  box_property->SetDiffuse(0.75);
-  box_property->SetSpecular(0.2);
-  box_property->SetSpecularPower(25);
+  SetSolidLook(box_property, ToColor(kSceneOrange), 0.35, 0.75, 0.2, 25);
   box_property->EdgeVisibilityOn();
   box_property->SetEdgeColor(0.45, 0.22, 0.0);
   box_property->SetLineWidth(2.0);
@@ -173,50 +123,28 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
     p->SetColor(kSpaceAxisColor[0], kSpaceAxisColor[1], kSpaceAxisColor[2]);
     p->SetAmbient(0.5);
   }
-  for (vtkCaptionActor2D* caption :
-       {space_axes_->GetXAxisCaptionActor2D(), space_axes_->GetYAxisCaptionActor2D(),
-        space_axes_->GetZAxisCaptionActor2D()}) {
-    caption->GetTextActor()->SetTextScaleModeToNone();
-    vtkTextProperty* text = caption->GetCaptionTextProperty();
-    text->SetFontSize(16);
-    text->SetColor(0.80, 0.82, 0.87);
-    text->BoldOff();
-    text->ItalicOff();
-    text->ShadowOff();
-  }
+  StyleAxisLabels(space_axes_, /*italic=*/false, kLabelColor);
 
   // The sphere the trail's tip moves on, as a faint wire frame.
   auto sphere = vtkSmartPointer<vtkSphereSource>::New();
   sphere->SetRadius(axis_length_[trail_axis_]);
   sphere->SetThetaResolution(24);
   sphere->SetPhiResolution(12);
-  auto sphere_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  sphere_mapper->SetInputConnection(sphere->GetOutputPort());
-  sphere_ = vtkSmartPointer<vtkActor>::New();
-  sphere_->SetMapper(sphere_mapper);
+  sphere_ = MakeActor(sphere);
   sphere_->GetProperty()->SetRepresentationToWireframe();
-  sphere_->GetProperty()->SetColor(0.55, 0.60, 0.70);
-  sphere_->GetProperty()->SetOpacity(0.09);
-  sphere_->GetProperty()->LightingOff();
+  SetFlatLook(sphere_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.09);
 
   trail_data_ = vtkSmartPointer<vtkPolyData>::New();
-  auto trail_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  trail_mapper->SetInputData(trail_data_);
-  trail_ = vtkSmartPointer<vtkActor>::New();
-  trail_->SetMapper(trail_mapper);
-  trail_->GetProperty()->SetLineWidth(2.5);
-  trail_->GetProperty()->LightingOff();
+  trail_ = MakeActor(trail_data_);
+  SetFlatLook(trail_->GetProperty(), std::nullopt, 1.0, 2.5);
 
   auto tip = vtkSmartPointer<vtkSphereSource>::New();
   tip->SetRadius(0.035 * largest);
   tip->SetThetaResolution(20);
   tip->SetPhiResolution(14);
-  auto tip_mapper = vtkSmartPointer<vtkPolyDataMapper>::New();
-  tip_mapper->SetInputConnection(tip->GetOutputPort());
-  tip_ = vtkSmartPointer<vtkActor>::New();
-  tip_->SetMapper(tip_mapper);
-  const double* tc = kTrailColors[trail_axis_];
-  tip_->GetProperty()->SetColor(tc[0], tc[1], tc[2]);
+  tip_ = MakeActor(tip);
+  tip_->GetProperty()->SetColor(kTrailColors[trail_axis_][0], kTrailColors[trail_axis_][1],
+                                kTrailColors[trail_axis_][2]);
   tip_->GetProperty()->SetAmbient(0.5);
   tip_->VisibilityOff();
 
@@ -226,12 +154,10 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   UpdateLegend();
 }
 
-RigidBodyScene::~RigidBodyScene() = default;
-
 void RigidBodyScene::UpdateLegend() {
-  std::string legend = "orange box: rigid body " + Number(box_[0]) + " x " + Number(box_[1]) +
-                       " x " + Number(box_[2]) + ", attitude " + prefix_ + "11 .. " + prefix_ +
-                       "33 (body to space)\n";
+  std::string legend = "orange box: rigid body " + FormatNumber(box_[0]) + " x " +
+                       FormatNumber(box_[1]) + " x " + FormatNumber(box_[2]) + ", attitude " +
+                       prefix_ + "11 .. " + prefix_ + "33 (body to space)\n";
   legend += "red / green / blue arrows: body axes e1, e2, e3\n";
   legend += std::string("light ") + kColorNames[trail_axis_] + ": path of the " +
             kAxisNames[trail_axis_] + " tip";
@@ -241,20 +167,9 @@ void RigidBodyScene::UpdateLegend() {
   legend_->SetInput(legend.c_str());
 }
 
-void RigidBodyScene::ShowMessage(const std::string& message) {
-  message_->SetInput(message.c_str());
-  message_->SetVisibility(!message.empty());
-}
+std::string RigidBodyScene::message_text() const { return TextOf(message_, true); }
 
-std::string RigidBodyScene::message_text() const {
-  const char* text = message_->GetInput();
-  return message_->GetVisibility() && text ? text : "";
-}
-
-std::string RigidBodyScene::legend_text() const {
-  const char* text = legend_->GetInput();
-  return text ? text : "";
-}
+std::string RigidBodyScene::legend_text() const { return TextOf(legend_); }
 
 bool RigidBodyScene::shows_momentum() const { return momentum_->GetVisibility() != 0; }
 
@@ -278,7 +193,7 @@ void RigidBodyScene::SetSnapshot(const SnapshotPtr& snapshot) {
   max_momentum_ = 0.0;
   const dirac::Trajectory* trajectory = snapshot_ ? snapshot_->trajectory.get() : nullptr;
   if (!trajectory || trajectory->num_columns() == 0) {
-    ShowMessage("");
+    ShowText(message_, "");
     return;
   }
   // Columns by name in this trajectory: a snapshot need not have the model's layout.
@@ -290,9 +205,9 @@ void RigidBodyScene::SetSnapshot(const SnapshotPtr& snapshot) {
     columns[k] = column.value_or(0);
   }
   if (!missing.empty()) {
-    ShowMessage("rigid_body scene: the trajectory has no column\n" + missing);
+    ShowText(message_, "rigid_body scene: the trajectory has no column\n" + missing);
   } else {
-    ShowMessage("");
+    ShowText(message_, "");
     attitude_columns_ = columns;
   }
   const auto mx = trajectory->FindColumn("spatial_momentum_x");
@@ -314,12 +229,9 @@ void RigidBodyScene::SetTime(double t) {
   box_actor_->SetVisibility(drawn);
   tip_->SetVisibility(drawn);
   for (const auto& axis : body_axes_) axis->SetVisibility(drawn);
-  auto trail_points = vtkSmartPointer<vtkPoints>::New();
-  auto trail_colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  trail_colors->SetNumberOfComponents(3);
-  trail_colors->SetName("trail_colors");
-  auto trail_lines = vtkSmartPointer<vtkCellArray>::New();
+  std::vector<Vec3> trail;
   momentum_->SetVisibility(false);
+  constexpr Vec3 kOrigin{0, 0, 0};
   if (drawn) {
     const std::array<std::size_t, 9>& c = *attitude_columns_;
     const std::size_t row = trajectory->RowAtTime(t);
@@ -334,40 +246,21 @@ void RigidBodyScene::SetTime(double t) {
     for (std::size_t k = 0; k < 3; ++k) {  // column k of R: body axis e_k in space
       const Vec3 axis{attitude_[k] * axis_length_[k], attitude_[3 + k] * axis_length_[k],
                       attitude_[6 + k] * axis_length_[k]};
-      const auto arrow = ArrowMatrix(axis, thickness);
+      const auto arrow = ArrowMatrix(kOrigin, axis, thickness);
       if (arrow) body_axes_[k]->SetUserMatrix(arrow);
       body_axes_[k]->SetVisibility(arrow != nullptr);
     }
 
-    // The tip of the trail axis over the last trail samples, fading in as they get newer.
+    // The tip of the trail axis over the last trail samples.
     const std::size_t a = trail_axis_;
     const double length = axis_length_[a];
-    const std::size_t first =
-        trail_samples_ == 0 ? row + 1 : (row + 1 > trail_samples_ ? row + 1 - trail_samples_ : 0);
-    const std::size_t count = row + 1 - first;
-    trail_points->SetNumberOfPoints(static_cast<vtkIdType>(count));
-    trail_colors->SetNumberOfTuples(static_cast<vtkIdType>(count));
-    const double* color = kTrailColors[a];
-    for (std::size_t r = first; r <= row && count > 0; ++r) {
-      const double p[3] = {length * trajectory->at(r, c[a]), length * trajectory->at(r, c[3 + a]),
-                           length * trajectory->at(r, c[6 + a])};
-      const vtkIdType i = static_cast<vtkIdType>(r - first);
-      trail_points->SetPoint(i, p);
-      const double w = count > 1 ? 0.12 + 0.88 * static_cast<double>(i) / (count - 1) : 1.0;
-      unsigned char rgb[3];
-      for (int k = 0; k < 3; ++k) {
-        rgb[k] =
-            static_cast<unsigned char>(255 * (kBackground[k] + w * (color[k] - kBackground[k])));
-      }
-      trail_colors->SetTypedTuple(i, rgb);
-    }
-    if (count >= 2) {
-      trail_lines->InsertNextCell(static_cast<vtkIdType>(count));
-      for (std::size_t i = 0; i < count; ++i)
-        trail_lines->InsertCellPoint(static_cast<vtkIdType>(i));
+    for (std::size_t r = TrailStart(row, trail_samples_); r <= row; ++r) {
+      trail.push_back({length * trajectory->at(r, c[a]), length * trajectory->at(r, c[3 + a]),
+                       length * trajectory->at(r, c[6 + a])});
     }
     tip_->SetPosition(length * attitude_[a], length * attitude_[3 + a], length * attitude_[6 + a]);
   }
+  FillFadingTrail(trail_data_, trail, kTrailColors[trail_axis_]);
   if (momentum_columns_ && trajectory && !trajectory->empty() && max_momentum_ > 0.0) {
     const std::size_t row = trajectory->RowAtTime(t);
     const Vec3 m{trajectory->at(row, (*momentum_columns_)[0]),
@@ -376,17 +269,12 @@ void RigidBodyScene::SetTime(double t) {
     const double size = Norm(m);
     if (size > 1e-9 * max_momentum_ && std::isfinite(size)) {
       const double length = 1.2 * reach_ * size / max_momentum_;
-      const auto arrow =
-          ArrowMatrix({m[0] / size * length, m[1] / size * length, m[2] / size * length},
-                      0.8 * box_[trail_axis_]);
-      momentum_->SetUserMatrix(arrow);
+      momentum_->SetUserMatrix(
+          ArrowMatrix(kOrigin, {m[0] / size * length, m[1] / size * length, m[2] / size * length},
+                      0.8 * box_[trail_axis_]));
       momentum_->VisibilityOn();
     }
   }
-  trail_data_->SetPoints(trail_points);
-  trail_data_->SetLines(trail_lines);
-  trail_data_->GetPointData()->SetScalars(trail_colors);
-  trail_data_->Modified();
 }
 
 bool RigidBodyScene::Bounds(std::array<double, 6>& bounds) const {

@@ -4,6 +4,10 @@
 /// the trajectory (columns <attitude>11 .. <attitude>33, row-major, body-to-space), with its body
 /// axes, the fixed space axes, the path of one body axis' tip and, if the trajectory has the
 /// columns spatial_momentum_x/y/z, the spatial angular momentum.
+///
+/// Options (`view.scene`): attitude (column prefix, default "R"; <attitude>11 .. 33 must be
+/// trajectory columns), box (3 positive side lengths, default [1.6, 1.1, 0.6]), scale (factor on
+/// the drawn size, default 1), trail (samples, default 500).
 
 #include <vtkSmartPointer.h>
 
@@ -13,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "scene_builder.hpp"
+#include "drawn_scene.hpp"
 
 class vtkActor;
 class vtkAxesActor;
@@ -24,17 +28,14 @@ class vtkTextActor;
 
 namespace dirac::ui {
 
-/// The box is drawn in kBodyColor (the saturated orange of the particle scene, so image checks
-/// can find it); body axes e1, e2, e3 red, green, blue; the momentum arrow yellow.
-class RigidBodyScene : public SceneBuilder {
+/// The box is drawn in the scene kit's kSceneOrange (image checks find it); body axes e1, e2,
+/// e3 red, green, blue; the momentum arrow yellow.
+class RigidBodyScene : public DrawnScene {
  public:
-  static constexpr std::array<unsigned char, 3> kBodyColor{255, 140, 0};
-
-  /// Reads scene.attitude (column prefix, default "R"), scene.box (3 positive side lengths,
-  /// default 1.6 x 1.1 x 0.6) and scene.trail. Throws dirac::Error if the box is malformed or
-  /// the model has no columns <attitude>11 .. <attitude>33.
+  /// Reads and checks the options above. Throws dirac::ScenarioError naming the file, line and
+  /// key if the box is malformed, an option is unknown or the model has no columns
+  /// <attitude>11 .. <attitude>33.
   explicit RigidBodyScene(const SceneContext& context);
-  ~RigidBodyScene() override;
 
   void AddTo(vtkRenderer* renderer) override;
   void SetSnapshot(const SnapshotPtr& snapshot) override;
@@ -55,7 +56,6 @@ class RigidBodyScene : public SceneBuilder {
 
  private:
   void UpdateLegend();
-  void ShowMessage(const std::string& message);
 
   std::string prefix_;
   std::array<std::string, 9> attitude_names_;

@@ -25,14 +25,15 @@ void SceneRegistry::Register(const std::string& type, Factory factory) {
   factories_[type] = std::move(factory);
 }
 
-std::unique_ptr<SceneBuilder> SceneRegistry::Create(const SceneContext& context) const {
-  const std::string& type = context.scenario.scene.type;
-  const auto it = factories_.find(type);
+std::unique_ptr<DrawnScene> SceneRegistry::Create(const SceneContext& context) const {
+  const dirac::SceneSpec& scene = context.scenario.scene;
+  const auto it = factories_.find(scene.type);
   if (it == factories_.end()) {
     std::string known;
     for (const std::string& name : types()) known += (known.empty() ? "" : ", ") + name;
-    throw dirac::Error("scene.type '" + type + "' is not a known scene type (known: " + known +
-                       ")");
+    throw dirac::ScenarioError(
+        context.scenario.source_file, scene.where.line, "view.scene.type",
+        "scene.type '" + scene.type + "' is not a known scene type (known: " + known + ")");
   }
   return it->second(context);
 }

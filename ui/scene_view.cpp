@@ -1,5 +1,4 @@
 #include "scene_view.hpp"
-#include "scene_text.hpp"
 
 #include <QMouseEvent>
 #include <QTimer>
@@ -17,6 +16,8 @@
 
 #include <cstring>
 
+#include "scene_kit.hpp"
+
 namespace dirac::ui {
 
 SceneView::SceneView(QWidget* parent) : QWidget(parent) {
@@ -30,8 +31,8 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   renderer_->GradientBackgroundOn();
-  renderer_->SetBackground(0.08, 0.09, 0.12);
-  renderer_->SetBackground2(0.22, 0.24, 0.30);
+  renderer_->SetBackground(kBackgroundBottom[0], kBackgroundBottom[1], kBackgroundBottom[2]);
+  renderer_->SetBackground2(kBackgroundTop[0], kBackgroundTop[1], kBackgroundTop[2]);
   render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
   render_window_->AddRenderer(renderer_);
   render_window_->SetMultiSamples(4);
@@ -69,7 +70,7 @@ bool SceneView::EnsureWindow() {
   return true;
 }
 
-void SceneView::SetScene(std::unique_ptr<SceneBuilder> scene) {
+void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
   renderer_->RemoveAllViewProps();
   renderer_->AddActor2D(time_text_);
   renderer_->AddActor2D(message_);
@@ -196,41 +197,38 @@ void SceneView::ForwardMouse(QMouseEvent* event) {
                                         shift, 0, event->type() == QEvent::MouseButtonDblClick);
 }
 
+void SceneView::ForwardButton(QMouseEvent* event, bool press) {
+  using Handler = void (vtkRenderWindowInteractor::*)();
+  Handler handler = nullptr;
+  switch (event->button()) {
+    case Qt::LeftButton:
+      handler = press ? &vtkRenderWindowInteractor::LeftButtonPressEvent
+                      : &vtkRenderWindowInteractor::LeftButtonReleaseEvent;
+      break;
+    case Qt::MiddleButton:
+      handler = press ? &vtkRenderWindowInteractor::MiddleButtonPressEvent
+                      : &vtkRenderWindowInteractor::MiddleButtonReleaseEvent;
+      break;
+    case Qt::RightButton:
+      handler = press ? &vtkRenderWindowInteractor::RightButtonPressEvent
+                      : &vtkRenderWindowInteractor::RightButtonReleaseEvent;
+      break;
+    default:
+      return;
+  }
+  ForwardMouse(event);
+  (interactor_.Get()->*handler)();
+}
+
 void SceneView::mousePressEvent(QMouseEvent* event) {
   if (!EnsureWindow()) return;
   camera_moved_by_user_ = true;
-  ForwardMouse(event);
-  switch (event->button()) {
-    case Qt::LeftButton:
-      interactor_->LeftButtonPressEvent();
-      break;
-    case Qt::MiddleButton:
-      interactor_->MiddleButtonPressEvent();
-      break;
-    case Qt::RightButton:
-      interactor_->RightButtonPressEvent();
-      break;
-    default:
-      break;
-  }
+  ForwardButton(event, true);
 }
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
   if (!EnsureWindow()) return;
-  ForwardMouse(event);
-  switch (event->button()) {
-    case Qt::LeftButton:
-      interactor_->LeftButtonReleaseEvent();
-      break;
-    case Qt::MiddleButton:
-      interactor_->MiddleButtonReleaseEvent();
-      break;
-    case Qt::RightButton:
-      interactor_->RightButtonReleaseEvent();
-      break;
-    default:
-      break;
-  }
+  ForwardButton(event, false);
 }
 
 void SceneView::mouseMoveEvent(QMouseEvent* event) {

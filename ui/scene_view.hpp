@@ -10,7 +10,7 @@
 
 #include <memory>
 
-#include "scene_builder.hpp"
+#include "drawn_scene.hpp"
 
 class vtkGenericRenderWindowInteractor;
 class vtkRenderWindow;
@@ -19,7 +19,7 @@ class vtkTextActor;
 
 namespace dirac::ui {
 
-/// Hosts one SceneBuilder. Qt never paints this widget (WA_PaintOnScreen, no paint engine);
+/// Hosts one DrawnScene. Qt never paints this widget (WA_PaintOnScreen, no paint engine);
 /// VTK renders into its X window. Mouse input drives a trackball camera.
 class SceneView : public QWidget {
   Q_OBJECT
@@ -29,8 +29,8 @@ class SceneView : public QWidget {
   ~SceneView() override;
 
   /// Replaces the scene (null: empty view) and renders.
-  void SetScene(std::unique_ptr<SceneBuilder> scene);
-  SceneBuilder* scene() const { return scene_.get(); }
+  void SetScene(std::unique_ptr<DrawnScene> scene);
+  DrawnScene* scene() const { return scene_.get(); }
 
   /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
   void SetMessage(const QString& message);
@@ -61,13 +61,15 @@ class SceneView : public QWidget {
   bool EnsureWindow();
   void RequestRender();
   void ForwardMouse(QMouseEvent* event);
+  /// Forwards a press (or release) of the event's button to VTK's interactor.
+  void ForwardButton(QMouseEvent* event, bool press);
 
   vtkSmartPointer<vtkRenderWindow> render_window_;
   vtkSmartPointer<vtkRenderer> renderer_;
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
   vtkSmartPointer<vtkTextActor> message_;    // centred notice
-  std::unique_ptr<SceneBuilder> scene_;
+  std::unique_ptr<DrawnScene> scene_;
   bool window_ready_ = false;
   bool render_pending_ = false;
   bool camera_moved_by_user_ = false;

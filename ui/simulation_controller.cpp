@@ -5,9 +5,8 @@
 #include <exception>
 #include <utility>
 
+#include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "dirac/gauge_two_form.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
 #include "symbolic_lock.hpp"
 
 namespace dirac::ui {
@@ -33,14 +32,14 @@ std::string FormulationLabel(dirac::Formulation formulation) {
       return "nonholonomic (constraint algorithm)";
     case dirac::Formulation::kAuto:
     case dirac::Formulation::kLagrangeDirac:
-      break;
+      return "nonholonomic (Lagrange–Dirac)";
+    default:  // formulations never used as a comparison
+      return "other formulation";
   }
-  return "nonholonomic (Lagrange–Dirac)";
 }
 
 bool SupportsGaugeTwoForm(const dirac::Model* model) {
-  const auto* system = dynamic_cast<const dirac::LagrangeDiracSystem*>(model);
-  return system && system->num_constraints() > 0;
+  return model && model->gauge_two_form() != nullptr;
 }
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
@@ -281,7 +280,7 @@ void SimulationController::RunJob(const Job& job) {
       snapshot->wall_seconds = SecondsSince(start);
     }
     publish(std::move(snapshot));
-    if (gauge) RunGauge(job, input);
+    if (gauge) RunGauge(job, *worker_model_->gauge_two_form(), input);
   } catch (const dirac::Error& e) {
     const QString message = QString::fromStdString(e.what());
     QMetaObject::invokeMethod(
@@ -293,18 +292,18 @@ void SimulationController::RunJob(const Job& job) {
   }
 }
 
-void SimulationController::RunGauge(const Job& job, const dirac::SimulationInput& input) {
+void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,
+                                    const dirac::SimulationInput& input) {
   // Its own error boundary: a failure is reported in the result and never fails the main run.
   const auto start = Clock::now();
   auto result = std::make_shared<GaugeResult>();
   result->run = job.run;
   result->scenario = job.scenario_id;
   try {
-    // ComputeGaugeTwoForm derives with GiNaC (and destroys its expressions) inside: all of it
-    // under the lock. The GUI thread only try-locks, so it never waits for this.
-    std::lock_guard symbolic(SymbolicMutex());
-    dirac::Trajectory trajectory = dirac::ComputeGaugeTwoForm(
-        *job.scenario, input, [&](const dirac::Trajectory&) { return !Superseded(job.run); });
+    // Derived once with the model: Compute evaluates compiled tapes only (no GiNaC), so it runs
+    // without SymbolicMutex().
+    dirac::Trajectory trajectory =
+        gauge.Compute(input, [&](const dirac::Trajectory&) { return !Superseded(job.run); });
     if (Superseded(job.run)) return;
     result->trajectory = std::make_shared<const dirac::Trajectory>(std::move(trajectory));
   } catch (const std::exception& e) {

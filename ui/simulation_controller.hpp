@@ -26,8 +26,7 @@ namespace dirac::ui {
 /// A short human name of a formulation for legends: "vakonomic", "nonholonomic (Lagrange–Dirac)".
 std::string FormulationLabel(dirac::Formulation formulation);
 
-/// True if dirac::ComputeGaugeTwoForm applies to `model`'s scenario: a regular Lagrangian on TQ
-/// with at least one constraint (a dirac::LagrangeDiracSystem with num_constraints() > 0).
+/// True if `model` (may be null) has the gauge two-form capability (Model::gauge_two_form()).
 bool SupportsGaugeTwoForm(const dirac::Model* model);
 
 /// Owns the current scenario and one worker thread. The GUI edits values through SetValue();
@@ -61,10 +60,11 @@ class SimulationController : public QObject {
   void SetComparison(std::optional<dirac::Formulation> formulation);
   std::optional<dirac::Formulation> comparison() const { return comparison_; }
 
-  /// When enabled, every run whose model SupportsGaugeTwoForm() also computes
-  /// dirac::ComputeGaugeTwoForm with the run's values after the main run, on the worker under
-  /// SymbolicMutex(), cancelled and restarted with the run; the result (or its error, which
-  /// never fails the main run) arrives through gaugeReady(). Restarts the run if it changes.
+  /// When enabled, every run whose model SupportsGaugeTwoForm() also computes the model's
+  /// gauge two-form (GaugeTwoForm::Compute, compiled tapes only, so without SymbolicMutex())
+  /// with the run's values after the main run, on the worker, cancelled and restarted with the
+  /// run; the result (or its error, which never fails the main run) arrives through
+  /// gaugeReady(). Restarts the run if it changes.
   void SetGaugeTwoForm(bool enabled);
   bool gauge_two_form() const { return gauge_; }
   /// The newest gauge result of the current scenario (maybe of an earlier run), else null.
@@ -113,7 +113,8 @@ class SimulationController : public QObject {
   void Retire(std::shared_ptr<const dirac::Model> model);
   void WorkerLoop();
   void RunJob(const Job& job);
-  void RunGauge(const Job& job, const dirac::SimulationInput& input);
+  void RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,
+                const dirac::SimulationInput& input);
   void SweepRetired();
   bool Superseded(std::uint64_t run) const;
 

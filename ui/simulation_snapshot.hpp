@@ -44,8 +44,8 @@ struct SimulationSnapshot {
 
 using SnapshotPtr = std::shared_ptr<const SimulationSnapshot>;
 
-/// The gauge two-form B_t of a run (dirac::ComputeGaugeTwoForm with the run's values), computed
-/// after the main run and published separately; immutable like a snapshot.
+/// The gauge two-form B_t of a run (Model::gauge_two_form()->Compute with the run's values),
+/// computed after the main run and published separately; immutable like a snapshot.
 struct GaugeResult {
   std::uint64_t run = 0;       ///< the run whose values it used (SimulationSnapshot::run)
   std::uint64_t scenario = 0;  ///< id of the loaded scenario

@@ -4,11 +4,12 @@
 ///
 /// GiNaC's reference counts are plain integers, and GiNaC shares objects (small numbers, common
 /// subexpressions) between otherwise unrelated expressions, so two threads touching symbolic
-/// expressions at the same time corrupt memory. The engine's compiled tapes never touch GiNaC
-/// (Model::Simulate is safe anywhere), but dirac::BuildModel, destroying a derived model and
-/// some queries (ConstrainedSystem::ConstraintCovectors, Model::Equations) do. In dirac_ui the
-/// worker thread derives and destroys models while holding this lock, and the GUI thread only
-/// ever try-locks it (it never waits for a derivation).
+/// expressions at the same time corrupt memory. The engine's compiled tapes never touch GiNaC:
+/// Model::Simulate, Model::ConstraintCovectors and GaugeTwoForm::Compute are safe anywhere.
+/// dirac::BuildModel, Model::Equations and destroying a derived model do. In dirac_ui the worker
+/// thread derives and destroys models while holding this lock; the GUI thread takes it only
+/// when a controller is destroyed (after its worker stopped), so it never waits for a
+/// derivation while the window is up.
 
 #include <mutex>
 

@@ -3,8 +3,10 @@
 
 #include <random>
 
+#include "dirac/build_model.hpp"
+#include "dirac/gauge_two_form.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 #include "dynamics/idas_driver.hpp"
 
 namespace {
@@ -84,7 +86,7 @@ void BM_WholeRun50s(benchmark::State& state) {
   const dirac::Scenario s = Heisenberg();
   const auto system = dirac::LagrangeDiracSystem::Derive(s);
   const auto input = dirac::SimulationInput::FromScenario(s);
-  for (auto _ : state) benchmark::DoNotOptimize(dirac::Simulate(*system, input));
+  for (auto _ : state) benchmark::DoNotOptimize(system->Simulate(input));
 }
 BENCHMARK(BM_WholeRun50s)->Unit(benchmark::kMillisecond);
 
@@ -142,6 +144,29 @@ void BM_WholeRun50sHandWritten(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_WholeRun50sHandWritten)->Unit(benchmark::kMillisecond);
+
+// The gauge two-form over t in [0, 2]: per run through the model's capability (derived once
+// with the model, tapes only) against deriving it on every run (the old GUI path).
+dirac::Scenario GaugeScenario() {
+  dirac::Scenario s = Heisenberg();
+  dirac::ApplyOverride(s, "t_end", 2.0);
+  return s;
+}
+
+void BM_GaugeTwoFormPerRun(benchmark::State& state) {
+  const dirac::Scenario s = GaugeScenario();
+  const auto model = dirac::BuildModel(s);
+  const auto input = dirac::SimulationInput::FromScenario(s);
+  for (auto _ : state) benchmark::DoNotOptimize(model->gauge_two_form()->Compute(input));
+}
+BENCHMARK(BM_GaugeTwoFormPerRun)->Unit(benchmark::kMillisecond);
+
+void BM_GaugeTwoFormDerivedEveryRun(benchmark::State& state) {
+  const dirac::Scenario s = GaugeScenario();
+  const auto input = dirac::SimulationInput::FromScenario(s);
+  for (auto _ : state) benchmark::DoNotOptimize(dirac::ComputeGaugeTwoForm(s, input));
+}
+BENCHMARK(BM_GaugeTwoFormDerivedEveryRun)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

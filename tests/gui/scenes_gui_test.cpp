@@ -162,7 +162,7 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
   QVERIFY2(window->OpenScenario(ScenarioPath(file)), qPrintable(window->last_error()));
   QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
   QVERIFY2(window->last_error().isEmpty(), qPrintable(window->last_error()));
-  dirac::ui::SceneBuilder* scene = window->scene_view()->scene();
+  dirac::ui::DrawnScene* scene = window->scene_view()->scene();
   QVERIFY2(scene, "no 3D scene");
   auto* rigid = dynamic_cast<RigidBodyScene*>(scene);
   auto* bodies = dynamic_cast<PlanarBodiesScene*>(scene);
@@ -327,7 +327,7 @@ void ScenesGuiTest::missingColumnsInSnapshotShowMessage() {
     QVERIFY(WaitForRun(*window));
     const dirac::ui::SceneContext context{window->controller()->scenario(),
                                           window->controller()->model()};
-    std::unique_ptr<dirac::ui::SceneBuilder> scene;
+    std::unique_ptr<dirac::ui::DrawnScene> scene;
     if (QString(file).startsWith("rigid")) {
       scene = std::make_unique<RigidBodyScene>(context);
     } else {

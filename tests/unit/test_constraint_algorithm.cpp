@@ -10,11 +10,12 @@
 #include <sstream>
 
 #include "canonical_problems.hpp"
+#include "dirac/build_model.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {

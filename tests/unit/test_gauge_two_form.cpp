@@ -6,7 +6,8 @@
 
 #include "canonical_problems.hpp"
 #include "dirac/gauge_two_form.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {
@@ -31,8 +32,7 @@ TEST(GaugeTwoForm, HeisenbergIdentityHoldsAndBIsNonzero) {
   // The motion itself is the Heisenberg particle's (same as the index-1 DAE).
   Scenario s = testing::HeisenbergScenario(1.0, 2.0);
   ApplyOverride(s, "t_end", 10.0);
-  const Trajectory dae =
-      Simulate(*LagrangeDiracSystem::Derive(s), SimulationInput::FromScenario(s));
+  const Trajectory dae = LagrangeDiracSystem::Derive(s)->Simulate(SimulationInput::FromScenario(s));
   double worst = 0.0;
   for (std::size_t r = 0; r < tr.num_rows(); r += 50)
     for (const char* c : {"x", "y", "z", "vx", "vy", "vz"})

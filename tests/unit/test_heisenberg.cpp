@@ -7,7 +7,7 @@
 
 #include "canonical_problems.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {
@@ -103,7 +103,7 @@ TEST(HeisenbergMotion, MultiplierVanishesForEqualStiffness) {
   const Scenario s = HeisenbergScenario(1.5, 1.5);
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
-  const Trajectory tr = Simulate(*system, SimulationInput::FromScenario(s), {}, &report);
+  const Trajectory tr = system->Simulate(SimulationInput::FromScenario(s), {}, &report);
   ASSERT_GT(tr.num_rows(), 1000u);
   double worst = 0.0;
   for (double mu : tr.Column("mu")) worst = std::max(worst, std::abs(mu));
@@ -114,7 +114,7 @@ TEST(HeisenbergMotion, MatchesIndependentReferenceForUnequalStiffness) {
   Scenario s = HeisenbergScenario(1.0, 2.0);
   ApplyOverride(s, "t_end", 20.0);
   const auto system = LagrangeDiracSystem::Derive(s);
-  const Trajectory tr = Simulate(*system, SimulationInput::FromScenario(s));
+  const Trajectory tr = system->Simulate(SimulationInput::FromScenario(s));
   const HeisenbergReference ref{1.0, 2.0};
   HeisenbergReference::State state = {1.0, 0.0, 0.0, 0.0, 0.8, -0.8};
   const int substeps = 40;  // RK4 with h = 2.5e-4 between the 0.01-spaced samples
@@ -145,7 +145,7 @@ TEST_P(HeisenbergInvariants, EnergyAndConstraintPreservedOverFiftySeconds) {
   ASSERT_DOUBLE_EQ(s.simulation.t_end, 50.0);
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
-  const Trajectory tr = Simulate(*system, SimulationInput::FromScenario(s), {}, &report);
+  const Trajectory tr = system->Simulate(SimulationInput::FromScenario(s), {}, &report);
   EXPECT_NEAR(tr.at(tr.num_rows() - 1, 0), 50.0, 1e-12);
   const auto energy = tr.Column("E");
   const auto residual = tr.Column("residual_heisenberg");
@@ -171,7 +171,7 @@ TEST(HeisenbergMotion, InitialVelocityOffTheConstraintIsProjected) {
   ApplyOverride(s, "t_end", 1.0);
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
-  const Trajectory tr = Simulate(*system, SimulationInput::FromScenario(s), {}, &report);
+  const Trajectory tr = system->Simulate(SimulationInput::FromScenario(s), {}, &report);
   EXPECT_GT(report.initial_projection, 0.1);
   EXPECT_LT(std::abs(tr.at(0, tr.ColumnIndex("residual_heisenberg"))), 1e-14);
   EXPECT_LT(report.max_constraint_residual, 1e-10);
@@ -182,9 +182,8 @@ TEST(HeisenbergMotion, ProgressCallbackCancels) {
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
   int calls = 0;
-  const Trajectory tr = Simulate(
-      *system, SimulationInput::FromScenario(s), [&](const Trajectory&) { return ++calls < 2; },
-      &report);
+  const Trajectory tr = system->Simulate(
+      SimulationInput::FromScenario(s), [&](const Trajectory&) { return ++calls < 2; }, &report);
   EXPECT_TRUE(report.cancelled);
   EXPECT_EQ(calls, 2);
   EXPECT_LT(tr.at(tr.num_rows() - 1, 0), 49.0);

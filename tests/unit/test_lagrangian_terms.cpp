@@ -7,7 +7,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {
@@ -47,7 +47,7 @@ TEST(LagrangianTerms, LorentzMotionConservesEnergyAndMatchesRk4) {
   const Scenario s = ParseScenario(kMagnetic, "magnetic.yaml");
   const auto system = LagrangeDiracSystem::Derive(s);
   SimulationReport report;
-  const Trajectory tr = Simulate(*system, SimulationInput::FromScenario(s), {}, &report);
+  const Trajectory tr = system->Simulate(SimulationInput::FromScenario(s), {}, &report);
   EXPECT_LT(report.max_energy_drift, 1e-10);
   // Independent reference: x'' = B y' - k x, y'' = -B x' - k y, RK4 with h = 1e-4.
   const double B = 1.5, k = 0.7, h = 1e-4;

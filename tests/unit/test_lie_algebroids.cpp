@@ -6,10 +6,11 @@
 #include <random>
 
 #include "canonical_problems.hpp"
+#include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
-#include "dirac/simulation.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {
@@ -212,7 +213,7 @@ TEST(AlgebroidData, BeanieBracketsPassTheChecksAndRoundTrip) {
   EXPECT_EQ(back.algebroid.brackets.size(), 4u);
   EXPECT_EQ(back.algebroid.anchor.size(), 1u);
   EXPECT_EQ(back.reconstruction.group, "SE2");
-  EXPECT_EQ(back.scene.bodies.size(), 2u);
+  EXPECT_EQ(back.scene.options.Maps("bodies").size(), 2u);
   const Trajectory a = RunScenario(s), b = RunScenario(back);
   EXPECT_EQ(a.at(a.num_rows() - 1, a.ColumnIndex("x")), b.at(b.num_rows() - 1, b.ColumnIndex("x")));
 }

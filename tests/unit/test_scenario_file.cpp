@@ -1,6 +1,9 @@
 // Scenario files: loading, errors naming file/line/symbol, overrides, save/reload round trip.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "canonical_problems.hpp"
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
@@ -30,7 +33,7 @@ TEST(ScenarioFile, HeisenbergLoads) {
   EXPECT_DOUBLE_EQ(s.parameters[1].max, 5.0);
   ASSERT_EQ(s.constraints.size(), 1u);
   EXPECT_EQ(s.constraints[0].multiplier, "mu");
-  EXPECT_EQ(s.scene.constraint_plane, "heisenberg");
+  EXPECT_EQ(s.scene.options.String("constraint_plane"), "heisenberg");
   EXPECT_EQ(s.plots.size(), 3u);
   EXPECT_DOUBLE_EQ(s.simulation.rtol, 1e-13);
 }
@@ -108,6 +111,66 @@ TEST(ScenarioFile, OverridesReachParametersInitialConditionsAndSettings) {
   EXPECT_THROW(ApplyOverride(s, "noequals"), ScenarioError);
 }
 
+TEST(ScenarioFile, SimulationOverridesCheckTheWholeSpecAndKeepItOnFailure) {
+  Scenario s = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
+  const SimulationSpec before = s.simulation;
+  try {
+    ApplyOverride(s, "t_end", 1e9);  // 1e11 samples at output_step 0.01
+    FAIL() << "t_end=1e9 accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.symbol(), "t_end");
+    EXPECT_NE(std::string(e.what()).find("samples"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ApplyOverride(s, "output_step", 1e-9), ScenarioError);
+  EXPECT_THROW(ApplyOverride(s, "rtol", 0), ScenarioError);
+  EXPECT_THROW(ApplyOverride(s, "stabilization", -1), ScenarioError);
+  EXPECT_EQ(s.simulation.t_end, before.t_end);
+  EXPECT_EQ(s.simulation.output_step, before.output_step);
+  EXPECT_EQ(s.simulation.rtol, before.rtol);
+  EXPECT_EQ(s.simulation.stabilization, before.stabilization);
+  ApplyOverride(s, "stabilization", 0);
+  EXPECT_EQ(s.simulation.stabilization, 0.0);
+  const auto e = ExpectScenarioError(
+      "name: n\ncoordinates: [{name: x}]\nlagrangian: \"vx^2\"\n"
+      "simulation: {t_end: 1.0e9, output_step: 0.01}\n");
+  EXPECT_EQ(e.line(), 4u);
+  EXPECT_EQ(e.symbol(), "output_step");
+}
+
+TEST(ScenarioFile, CurrentValueReadsWhatOverridesSet) {
+  Scenario s = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
+  EXPECT_EQ(CurrentValue(s, "ky"), 2.0);
+  EXPECT_EQ(CurrentValue(s, "x"), s.coordinates[0].initial);
+  EXPECT_EQ(CurrentValue(s, "vy"), s.coordinates[1].initial_velocity);
+  EXPECT_EQ(CurrentValue(s, "p_z"), s.coordinates[2].initial_momentum);
+  EXPECT_EQ(CurrentValue(s, "rtol"), 1e-13);
+  EXPECT_EQ(CurrentValue(s, "kz"), std::nullopt);
+  EXPECT_EQ(CurrentValue(s, "mu"), std::nullopt);    // a multiplier has no initial value to set
+  EXPECT_EQ(CurrentValue(s, "p_vx"), std::nullopt);  // no second-order problem here
+  double value = 0.5;
+  for (const char* name : {"kx", "ky", "x", "y", "z", "vx", "vy", "vz", "p_x", "p_z", "t_end",
+                           "output_step", "rtol", "atol", "stabilization"}) {
+    value *= 1.5;
+    ApplyOverride(s, name, value);
+    EXPECT_EQ(CurrentValue(s, name), value) << name;
+  }
+  EXPECT_EQ(CurrentValue(s, "ky"), s.parameters[1].value);
+}
+
+TEST(ScenarioFile, CurrentValueOfSecondOrderAndFibreNames) {
+  Scenario spline = LoadScenario(testing::SourcePath("scenarios/cubic_spline_bvp.yaml"));
+  EXPECT_EQ(CurrentValue(spline, "p_v"), 10.0);
+  EXPECT_EQ(CurrentValue(spline, "pbar_v"), 5.0);
+  EXPECT_EQ(CurrentValue(spline, "a"), 0.0);    // an acceleration not given: 0
+  EXPECT_EQ(CurrentValue(spline, "p_x"), 0.0);  // the momentum of coordinate x
+  EXPECT_EQ(CurrentValue(spline, "pbar_x"), std::nullopt);
+  ApplyOverride(spline, "a", 2.5);
+  EXPECT_EQ(CurrentValue(spline, "a"), 2.5);
+  const Scenario beanie = LoadScenario(testing::SourcePath("scenarios/elroys_beanie.yaml"));
+  EXPECT_EQ(CurrentValue(beanie, "v1"), 1.2);
+  EXPECT_EQ(CurrentValue(beanie, "psi"), 0.0);
+}
+
 TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
   Scenario s = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
   ApplyOverride(s, "ky=3.25");
@@ -122,7 +185,8 @@ TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
   EXPECT_EQ(back.parameters[1].value, 3.25);
   EXPECT_EQ(back.constraints[0].form, s.constraints[0].form);
   EXPECT_EQ(back.simulation.rtol, s.simulation.rtol);
-  EXPECT_EQ(back.scene.position, s.scene.position);
+  EXPECT_EQ(back.scene.options.Strings("position"), s.scene.options.Strings("position"));
+  EXPECT_TRUE(back.scene.options.value() == s.scene.options.value());
   EXPECT_EQ(back.plots.size(), s.plots.size());
   // Same derived equations: the compiled residuals agree at a sample point.
   const auto a = LagrangeDiracSystem::Derive(s), b = LagrangeDiracSystem::Derive(back);

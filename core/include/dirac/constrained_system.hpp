@@ -12,6 +12,7 @@
 /// The algorithm: M_{k+1} = {x in M_k : alpha(x)(e) = 0 for all e in (rho^-1(T_x M_k))^perp},
 /// alpha = rho^T dH, perp taken with respect to Omega on E. On M_f: i_X Omega = dH has
 /// solutions X = X_p + sum_a lambda_a K_a, K_a spanning ker Omega ∩ E_f (the gauge directions).
+/// Layer: constraints.
 
 #include <cstddef>
 #include <memory>
@@ -100,8 +101,14 @@ class ConstrainedSystem : public Model {
   std::string formulation() const override;
   /// t, M's coordinates, their rates "<name>_dot", multipliers (Lagrange–Dirac with
   /// constraints), E (the energy H), residual_hidden<k> (every constraint of the chain) and
-  /// residual_dynamics (max |alpha - Omega_E^T xi| on E).
-  std::vector<std::string> TrajectoryColumns() const override;
+  /// residual_dynamics (max |alpha - Omega_E^T xi| on E); empty if M_f cannot be integrated.
+  const std::vector<ColumnInfo>& columns() const override;
+  /// The coordinates of M_0; those the chain solved for are fixed (with the equation), as are
+  /// scenario symbols that are no coordinates of M_0 in this formulation.
+  const std::vector<InitialValueInfo>& initial_values() const override;
+  /// The dynamics on M_f as an explicit ODE with exact Jacobians (nullptr if not integrable).
+  const ExplicitFlow* explicit_flow() const override;
+  std::vector<double> FlowState(const SimulationInput& input) const override;
   /// Integrates the dynamics on M_f with IDAS (coordinates of M_f as differential unknowns; the
   /// coordinates eliminated by the constraints are reconstructed, so every constraint holds).
   /// Throws ModelError if M_f is empty or a set of points.

@@ -7,6 +7,8 @@
 /// Both sides are computed independently: the left from the flow Jacobian Phi_t (variational
 /// equation integrated with the motion), the right by integrating B_t; their difference is
 /// reported. B_t = 0 for holonomic constraints and unconstrained systems (Remark 2.9).
+/// The GUI and CLI use the model's capability (Model::gauge_two_form(), derived once with the
+/// model); this header is the scenario-level entry. Layer: lagrange_dirac.
 
 #include <string>
 
@@ -23,8 +25,10 @@ namespace dirac {
 /// B_norm (max |B_ij| on K), B_full_norm (on T Delta_Q), omega_change
 /// (max |Phi^T Omega Phi - Omega| on T Delta_Q), identity_residual
 /// (max |Phi^T Omega Phi - Omega - B_t| on T Delta_Q).
-/// Throws ModelError for degenerate Lagrangians or when the solved multipliers are not
-/// available (systems too large for the symbolic solve), NumericalError if IDAS fails.
+/// Derives the flow with GiNaC on every call (one thread at a time); for repeated runs use
+/// BuildModel(scenario)->gauge_two_form()->Compute(input). Throws ModelError for degenerate
+/// Lagrangians, algebroids or when the solved multipliers are not available (systems too large
+/// for the symbolic solve), NumericalError if IDAS fails.
 Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& input,
                                const SimulationProgress& progress = {});
 

@@ -14,6 +14,7 @@
 ///   F_mu = d/dt g^r (on q' = rho y) + alpha g^r,  g^r = <A^r(q), y>      (index-1 constraint)
 /// d/dt(dL/dy) is expanded by the chain rule, so F is affine in (q', y') and mu is algebraic.
 /// The original constraint g = 0 is an invariant; its value is reported as a residual.
+/// Layer: lagrange_dirac.
 
 #include <cstddef>
 #include <memory>
@@ -95,16 +96,25 @@ class LagrangeDiracSystem : public Model {
   std::vector<DerivedEquation> Equations(EquationFormat format) const override;
 
   std::string formulation() const override;
+  /// t, q..., y... (v on TQ), multipliers..., E, residual_<constraint>..., then for a
+  /// reconstruction on SE2 its three names (x, y, theta), on SO3 R11..R33, orthogonality_error
+  /// and spatial_momentum_x/y/z (= R dL/dy).
+  const std::vector<ColumnInfo>& columns() const override;
+  /// The coordinates and velocities (fibre coordinates on an algebroid), all free: velocities
+  /// are projected onto Delta(q0) before integrating.
+  const std::vector<InitialValueInfo>& initial_values() const override;
+  /// Derived with the model for a Lagrangian on TQ (nullptr on an algebroid, or when the
+  /// accelerations and multipliers do not solve symbolically: more than 8 unknowns).
+  const GaugeTwoForm* gauge_two_form() const override;
+  /// Integrates from t = 0 to spec.t_end with IDAS, sampling every spec.output_step (and at
+  /// t_end). Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic
+  /// change); mu(0) and y'(0) come from IDACalcIC. Throws NumericalError if IDAS fails (with
+  /// its message and the time reached), ModelError if sizes do not match the system or the
+  /// settings are invalid (CheckSimulationSpec).
   Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress = {},
                       SimulationReport* report = nullptr) const override;
   std::vector<double> ConstraintCovectors(double t, const std::vector<double>& q,
                                           const std::vector<double>& parameters) const override;
-
-  /// Names of the trajectory columns a simulation of this system produces:
-  /// t, q..., y... (v on TQ), multipliers..., E, residual_<constraint>..., then for a
-  /// reconstruction on SE2 its three names (x, y, theta), on SO3 R11..R33, orthogonality_error
-  /// and spatial_momentum_x/y/z (= R dL/dy).
-  std::vector<std::string> TrajectoryColumns() const override;
 
   /// The scenario's reconstruction request (group empty if none).
   const ReconstructionSpec& reconstruction() const;

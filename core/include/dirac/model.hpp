@@ -1,12 +1,17 @@
 #pragma once
 /// @file model.hpp
-/// The common interface of every dynamical model the engine derives from a scenario, so that the
-/// CLI and the GUI never depend on which formulation a scenario uses.
+/// The one interface of every dynamical model the engine derives from a scenario. Callers (CLI,
+/// GUI, shooting, benchmarks) ask the model what it can do and never depend on which
+/// formulation a scenario uses: columns of each kind, which initial values are free, the
+/// optional capabilities (gauge two-form, boundary-value solve) are data of the model.
+/// Layer: model (see docs/ARCHITECTURE.md, "Dependency order").
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "dirac/compiled_function.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
@@ -24,35 +29,134 @@ struct DerivedEquation {
   std::string text;
 };
 
-/// A derived model: immutable after construction. Simulate, TrajectoryColumns and
-/// ConstraintCovectors evaluate compiled tapes only and may run concurrently from several
-/// threads. Derivation (BuildModel), Equations() and destroying a model use GiNaC, whose
-/// reference counts are not thread-safe: do those on one thread at a time.
+/// What a trajectory column holds.
+enum class ColumnKind {
+  kTime,                      ///< "t" [s]
+  kCoordinate,                ///< a configuration coordinate q^i
+  kVelocity,                  ///< a velocity v^i, or a fibre coordinate y^A of an algebroid
+  kMomentum,                  ///< a momentum p_i (Skinner–Rusk coordinates)
+  kCostate,                   ///< a costate p_<y>, pbar_<y> of a second-order problem
+  kAcceleration,              ///< an acceleration z^A of a second-order problem
+  kRate,                      ///< "<z>_dot", the rate of a coordinate of M_f
+  kControl,                   ///< a control input u_a of an optimal-control problem
+  kMultiplier,                ///< a Lagrange multiplier of a scenario constraint
+  kEnergy,                    ///< the energy E_L (or the Hamiltonian H of the formulation)
+  kConstraintResidual,        ///< "residual_<constraint>": g^r along the run (an invariant)
+  kHiddenConstraintResidual,  ///< "residual_hidden<k>": a constraint found by the algorithm
+  kDynamicsResidual,          ///< "residual_dynamics": max |alpha - Omega_E^T xi| on E
+  kGroup,                     ///< reconstructed group element (x, y, theta; R11..R33)
+  kDiagnostic,                ///< other checks (orthogonality_error, spatial momentum, ...)
+};
+
+/// A trajectory column: its name (the CSV header) and kind.
+struct ColumnInfo {
+  std::string name;
+  ColumnKind kind = ColumnKind::kDiagnostic;
+};
+
+/// An initial value the model reads, by its `--set` name.
+struct InitialValueInfo {
+  std::string name;                           ///< --set name, e.g. "x", "vx", "p_x"
+  ColumnKind kind = ColumnKind::kCoordinate;  ///< kCoordinate, kVelocity, kMomentum, ...
+  bool free = true;                           ///< false: the model determines it
+  std::string fixed_because;                  ///< why not free, e.g. "v3 = 0 on M_1"
+};
+
+/// The gauge two-form B_t of a nonholonomic flow (seed D Prop 2.7, Thm 3.14), derived once
+/// with the model: computing it evaluates compiled tapes only (no GiNaC), so it may run on any
+/// thread concurrently with other runs. See dirac/gauge_two_form.hpp for the columns.
+class GaugeTwoForm {
+ public:
+  virtual ~GaugeTwoForm() = default;
+  /// Columns of the trajectories Compute returns (column 0 is "t").
+  virtual std::vector<std::string> columns() const = 0;
+  /// Integrates the motion from the input's initial point (projected onto Delta_Q) with its
+  /// flow Jacobian and B_t, sampled like a simulation. Throws NumericalError if IDAS fails,
+  /// ModelError for sizes that do not match the model.
+  virtual Trajectory Compute(const SimulationInput& input,
+                             const SimulationProgress& progress = {}) const = 0;
+};
+
+/// The model's dynamics as an explicit ODE x' = f(t, x; p) on the free coordinates x of M_f,
+/// compiled with exact Jacobians: what shooting and sensitivity analysis need. Every tape takes
+/// the inputs [t, x (dimension()), parameters]; Jacobians are row-major. Immutable: evaluate
+/// concurrently, each caller with its own scratch buffer.
+struct ExplicitFlow {
+  std::vector<std::string> states;       ///< names of x (free coordinates of M_f)
+  std::vector<std::string> coordinates;  ///< names of all coordinates z of M (z = z(x))
+  std::vector<ColumnKind> coordinate_kinds;
+  std::size_t num_parameters = 0;
+  CompiledFunction rates;               ///< f, dimension() outputs
+  CompiledFunction rates_jacobian;      ///< df/dx, dimension()^2
+  CompiledFunction parameter_jacobian;  ///< df/dp, dimension() x num_parameters
+  CompiledFunction coordinate_values;   ///< z(x) (the eliminated ones reconstructed)
+  CompiledFunction coordinate_jacobian; ///< dz/dx, coordinates.size() x dimension()
+  CompiledFunction coordinate_parameter_jacobian;  ///< dz/dp
+  CompiledFunction running_cost;        ///< the Lagrangian L (or L~ = C(q, y, u)) on M_f
+  CompiledFunction body_velocity;       ///< reconstruction xi(x), 3 outputs (none without)
+  CompiledFunction body_velocity_jacobian;  ///< dxi/dx, 3 x dimension()
+  CompiledFunction anchor;              ///< rho^i_A(x) of the base, n x k (configuration frame)
+  CompiledFunction fibre_body_velocity; ///< d xi / d y^A (3 x k): body velocity per section
+  std::vector<std::string> fibre;       ///< the fibre (velocity) coordinate names y^A
+  std::vector<std::string> base;        ///< base coordinate names q^i
+  std::vector<std::string> fibre_costates;   ///< conjugate of y^A (pbar_<y>), if any
+  std::vector<std::string> section_costates; ///< conjugate of the sections (p_<y>), if any
+  ReconstructionSpec reconstruction;
+
+  std::size_t dimension() const { return states.size(); }
+};
+
+/// A derived model: immutable after construction. Simulate, columns, ConstraintCovectors and
+/// the capabilities evaluate compiled tapes only and may run concurrently from several threads.
+/// Derivation (BuildModel), Equations() and destroying a model use GiNaC, whose reference counts
+/// are not thread-safe: do those on one thread at a time.
 class Model {
  public:
   virtual ~Model() = default;
   /// Human name of the formulation, e.g. "Lagrange-d'Alembert-Dirac (index-1 DAE)".
   virtual std::string formulation() const = 0;
-  /// Columns of the trajectories Simulate returns (column 0 is "t").
-  virtual std::vector<std::string> TrajectoryColumns() const = 0;
+  /// Columns of the trajectories Simulate returns, with their kinds (column 0 is "t").
+  virtual const std::vector<ColumnInfo>& columns() const = 0;
+  /// Every initial value the model reads (by --set name), whether it is free, and why not.
+  virtual const std::vector<InitialValueInfo>& initial_values() const = 0;
   /// Integrates from t = 0 to input.spec.t_end. Throws NumericalError / ModelError.
   virtual Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress = {},
                               SimulationReport* report = nullptr) const = 0;
   /// The derived equations in readable form.
   virtual std::vector<DerivedEquation> Equations(EquationFormat format) const = 0;
-  /// The constraint algorithm's chain, if this model went through it (else nullptr).
-  virtual const ConstraintChain* constraint_chain() const { return nullptr; }
   /// Names of the scenario's nonholonomic constraints, in order.
   virtual std::vector<std::string> constraint_names() const = 0;
   /// omega^r_i(t, q) for every scenario constraint (m x n, row-major), e.g. to draw Delta(q).
   virtual std::vector<double> ConstraintCovectors(double t, const std::vector<double>& q,
                                                   const std::vector<double>& parameters) const = 0;
+
+  /// The constraint algorithm's chain, if this model went through it (else nullptr).
+  virtual const ConstraintChain* constraint_chain() const { return nullptr; }
+  /// The gauge two-form, if this model has one (a regular Lagrangian on TQ with constraints
+  /// whose accelerations and multipliers solve symbolically), else nullptr.
+  virtual const GaugeTwoForm* gauge_two_form() const { return nullptr; }
+  /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
+  /// constraint algorithm's models do once M_f is integrable), else nullptr.
+  virtual const ExplicitFlow* explicit_flow() const { return nullptr; }
+  /// Maps a simulation input to the state x of explicit_flow() (the free coordinates by name).
+  /// Throws ModelError when there is no flow or sizes do not match.
+  virtual std::vector<double> FlowState(const SimulationInput& input) const;
+  /// True if the scenario poses a boundary-value problem (`boundary_value:`) whose unknowns
+  /// are free initial values of this model (see dirac/shooting.hpp).
+  bool has_boundary_value_problem() const { return has_boundary_value_problem_; }
+
+  /// Names of columns() in order (the CSV header).
+  std::vector<std::string> TrajectoryColumns() const;
+  /// Names of the columns of one kind, in column order.
+  std::vector<std::string> ColumnsOfKind(ColumnKind kind) const;
+  /// The initial value named `name`, or nullptr.
+  const InitialValueInfo* FindInitialValue(const std::string& name) const;
+
+ protected:
+  bool has_boundary_value_problem_ = false;
 };
 
-/// Derives the model the scenario asks for: `formulation: lagrange_dirac` with a regular
-/// Lagrangian gives the index-1 LagrangeDiracSystem; a degenerate Lagrangian, `vakonomic`, or
-/// `constraint_algorithm` goes through the Gotay–Nester–Hinds algorithm (ConstrainedSystem).
-/// Throws ScenarioError / ModelError.
-std::shared_ptr<const Model> BuildModel(const Scenario& scenario);
+/// Short lower-case name of a column kind ("coordinate", "multiplier", ...), for reports.
+const char* ColumnKindName(ColumnKind kind);
 
 }  // namespace dirac

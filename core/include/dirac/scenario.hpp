@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "dirac/scene_options.hpp"
+
 namespace dirac {
 
 /// Where a value came from in the scenario file (1-based line; 0 if not from a file).
@@ -34,6 +36,7 @@ enum class Formulation {
   kConstraintAlgorithm,  ///< always run the Gotay–Nester–Hinds algorithm on (TQ, Omega_L, E_L)
   kVakonomic,            ///< Skinner–Rusk on W0 = T*Q x_Q M (seed V)
   kSecondOrder,          ///< Pontryagin bundle of a second-order problem (seed L §3.4.2)
+  kOptimalControl,       ///< the optimality system of `optimal_control:` (implied by the block)
 };
 
 /// A second-order variational problem L(q, y, z) with z = y' (seed L §3.4.2): its
@@ -76,6 +79,9 @@ struct ConstraintSpec {
   SourceLocation where;
 };
 
+/// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
+inline constexpr double kMaxSamples = 2e7;
+
 /// Integration settings.
 struct SimulationSpec {
   double t_end = 10.0;        ///< final time [s]
@@ -86,25 +92,27 @@ struct SimulationSpec {
   double stabilization = 1.0;
 };
 
-/// A planar rigid body drawn by the "planar_bodies" scene: centre (x, y) and orientation given
-/// by trajectory columns (the angle is the sum of the listed columns, e.g. [theta, psi]).
-struct PlanarBodySpec {
-  std::string x, y;
-  std::vector<std::string> angle;
-  double length = 1.0, width = 0.5;  ///< drawn size [scene units]
-  std::string label;
+/// What is wrong with simulation settings: the offending key and why.
+struct SettingProblem {
+  std::string key;  ///< "t_end", "output_step", "rtol", "atol" or "stabilization"
+  std::string message;
 };
 
-/// What the 3D view shows. `type` selects a scene builder in the GUI.
+/// The one check of a whole SimulationSpec (used by the reader, the --set overrides and every
+/// integrator): t_end > 0, output_step > 0, t_end / output_step <= kMaxSamples, rtol, atol > 0,
+/// stabilization >= 0, all finite. Returns the first problem, or nullopt if the spec can run.
+std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec);
+
+/// Throws ModelError "simulation settings: KEY MESSAGE" if CheckSimulationSpec finds a problem
+/// (for integrators handed a spec that did not come through the reader).
+void RequireValidSimulationSpec(const SimulationSpec& spec);
+
+/// What the 3D view shows: `type` selects a scene in the GUI, which reads and validates its
+/// own options (`view.scene` minus `type`, see dirac/scene_options.hpp).
 struct SceneSpec {
-  std::string type = "particle";       ///< "particle" (a point in R^3)
-  std::vector<std::string> position;   ///< coordinate names mapped to the 3D x, y, z axes
-  int trail = 500;                     ///< number of trail samples (0: none)
-  std::string constraint_plane;        ///< constraint whose plane Delta(q) is drawn ("" = none)
-  double scale = 1.0;                  ///< size of drawn glyphs [scene units]
-  std::string attitude;                ///< "rigid_body": prefix of the R11..R33 columns
-  std::vector<double> box;             ///< "rigid_body": box side lengths (3 numbers)
-  std::vector<PlanarBodySpec> bodies;  ///< "planar_bodies": the bodies
+  std::string type = "particle";
+  SceneOptions options;
+  SourceLocation where;
 };
 
 /// One plot: a title and the trajectory columns it shows.
@@ -167,6 +175,51 @@ struct BoundaryValueSpec {
   bool present() const { return !unknowns.empty(); }
 };
 
+/// A control input u_a forcing the equation of one velocity / fibre coordinate y^A (seed L
+/// eqs (38)–(39)): EL_A(q, y, y') = u_a. Directions without a control are unactuated
+/// (EL_alpha = 0, the second-order constraints Phi^alpha of seed L §4.2).
+struct ControlSpec {
+  std::string name;     ///< symbol of u_a in the cost, e.g. "u1"; also its trajectory column
+  std::string acts_on;  ///< the velocity or fibre coordinate whose equation it forces, e.g. "w1"
+  SourceLocation where;
+};
+
+/// One boundary value of an optimal-control problem at t = 0 or t = T. `quantity` names a base
+/// coordinate, a velocity / fibre coordinate, or a component of the reconstructed group element:
+/// SO3 "R.x", "R.y", "R.z" (the rotation vector of R, log R = [x, y, z]^, rad; R = exp of it),
+/// SE2 its three names (x, y, theta; theta compared modulo 2 pi). Its `--set` name is
+/// "initial.<quantity>" or "final.<quantity>".
+struct BoundaryCondition {
+  std::string quantity;
+  bool free = false;   ///< no condition: the transversality condition holds instead
+  double value = 0.0;  ///< target value (ignored when free)
+  SourceLocation where;
+};
+
+/// Settings of the multiple-shooting solve.
+struct ShootingSettings {
+  int nodes = 0;              ///< shooting intervals (0: chosen from the horizon; 1: single)
+  int max_iterations = 40;    ///< Newton iterations per solve (continuation steps count apart)
+  double tolerance = 1e-10;   ///< max |residual| accepted
+};
+
+/// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise
+/// int_0^T C(t, q, y, u) dt over the controlled motions of the scenario's mechanical system
+/// (its Lagrangian on TQ or on the algebroid, with reconstruction) between the boundary values.
+/// Quantities not listed in `initial` are fixed at the scenario's initial values (coordinates,
+/// fibre coordinates, reconstruction initial); quantities not listed in `final` are free.
+struct OptimalControlSpec {
+  bool present = false;
+  std::vector<ControlSpec> controls;
+  std::string cost;  ///< C(t, q, y, u; parameters)
+  SourceLocation cost_where;
+  double horizon = 1.0;                      ///< T [s]; --set name "horizon"
+  std::vector<BoundaryCondition> initial;    ///< conditions at t = 0
+  std::vector<BoundaryCondition> final;      ///< conditions at t = T
+  ShootingSettings shooting;
+  SourceLocation where;
+};
+
 /// A whole scenario file.
 struct Scenario {
   std::string source_file;  ///< path it was loaded from ("" if built in memory)
@@ -181,6 +234,7 @@ struct Scenario {
   ReconstructionSpec reconstruction;
   SecondOrderSpec second_order;
   BoundaryValueSpec boundary_value;
+  OptimalControlSpec optimal_control;
   Formulation formulation = Formulation::kAuto;
   std::vector<GaugeChoice> gauge;
   SimulationSpec simulation;
@@ -209,12 +263,27 @@ void SaveScenario(const Scenario& scenario, const std::string& path);
 
 /// Applies a `--set NAME=VALUE` override. NAME may be a parameter, a coordinate (its initial
 /// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of
-/// t_end, output_step, rtol, atol, stabilization. Throws ScenarioError naming NAME if it is unknown
-/// or VALUE is not a number.
+/// t_end, output_step, rtol, atol, stabilization. With an `optimal_control` block also horizon
+/// (> 0; it and t_end are the one T and set each other), initial.<quantity> and final.<quantity>
+/// (sets the boundary value and makes it fixed, adding a quantity not yet listed).
+/// Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
 void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 
+/// The current value of a `--set` NAME: a parameter's value, a coordinate's initial value,
+/// initial velocity or momentum, a fibre coordinate's initial value, a second-order problem's
+/// initial acceleration or costate (p_<y>, pbar_<y>; 0 unless set), or one of t_end,
+/// output_step, rtol, atol, stabilization. In the scenario's own units (those of the parameter
+/// or coordinate; seconds for t_end and output_step, 1/s for stabilization). With an
+/// `optimal_control` block also horizon, initial.X and final.X: the listed value, or for an
+/// initial quantity not listed the scenario's initial value (SO3 components: the rotation vector
+/// of reconstruction.initial); nullopt for a free quantity and an unlisted final one. nullopt if
+/// NAME is none of these (where ApplyOverride would throw); throws nothing.
+std::optional<double> CurrentValue(const Scenario& scenario, const std::string& name);
+
 /// Sets the formulation by its file name (auto, lagrange_dirac, constraint_algorithm,
-/// vakonomic). Throws ScenarioError for an unknown name.
+/// vakonomic, second_order, optimal_control). As in the file, auto with an `optimal_control`
+/// block means optimal_control. Throws ScenarioError for an unknown name, and for
+/// optimal_control without the block.
 void SetFormulation(Scenario& scenario, const std::string& name);
 
 /// Parses "NAME=VALUE" and applies it (see ApplyOverride). Throws ScenarioError.

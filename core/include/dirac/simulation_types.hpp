@@ -1,6 +1,6 @@
 #pragma once
 /// @file simulation_types.hpp
-/// Inputs, progress callback and diagnostics shared by every model's Simulate.
+/// Inputs, progress callback and diagnostics shared by every model's Simulate. Layer: dynamics.
 
 #include <functional>
 #include <string>
@@ -11,9 +11,6 @@
 
 namespace dirac {
 
-/// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
-inline constexpr double kMaxSamples = 2e7;
-
 /// Numeric values for one run: parameters in the system's parameter order, initial state.
 struct SimulationInput {
   std::vector<double> parameters;
@@ -23,6 +20,12 @@ struct SimulationInput {
   /// Other named initial values (accelerations and costates of a second-order problem).
   std::vector<std::pair<std::string, double>> named;
   SimulationSpec spec;
+  /// Initial group element of the reconstruction (SO3: 9 entries row-major; SE2: x, y, theta);
+  /// empty: the scenario's `reconstruction.initial`.
+  std::vector<double> group_initial;
+  /// Initial state of the model's explicit flow (Model::explicit_flow()), in its state order;
+  /// when given it replaces q0, v0, p0 and `named` for models that have a flow.
+  std::vector<double> flow_state;
   /// Values taken from a scenario (current parameter values, initial conditions, settings).
   static SimulationInput FromScenario(const Scenario& scenario);
 };

@@ -58,6 +58,43 @@ struct StepRecord {
   bool has_new = false;
 };
 
+// Every coordinate of M_0 is an initial value; those the chain eliminated are fixed by the
+// equation that solved for them. Scenario symbols that are no coordinates of M_0 (e.g. the
+// constrained velocities v^alpha of a vakonomic problem) are fixed by the formulation.
+std::vector<InitialValueInfo> InitialValues(const Scenario& scenario,
+                                            const constraints::PresymplecticData& data,
+                                            const ConstraintChain& chain) {
+  std::vector<InitialValueInfo> values;
+  for (std::size_t i = 0; i < data.z.size(); ++i)
+    values.push_back({data.z_names[i], data.z_role[i]});
+  auto find = [&](const std::string& name) {
+    return std::find_if(values.begin(), values.end(),
+                        [&](const InitialValueInfo& v) { return v.name == name; });
+  };
+  for (const ConstraintStep& step : chain.steps)
+    for (std::size_t j = 0; j < step.solved_for.size(); ++j) {
+      const auto it = find(step.solved_for[j]);
+      if (it == values.end()) continue;
+      it->free = false;
+      it->fixed_because = "fixed on M_" + std::to_string(step.index + 1) +
+                          " by the constraint algorithm: " +
+                          (j < step.solved_as.size() ? step.solved_as[j] : step.solved_for[j]);
+    }
+  auto add_fixed = [&](const std::string& name, ColumnKind kind) {
+    if (name.empty() || find(name) != values.end()) return;
+    values.push_back({name, kind, false,
+                      name + " is not a coordinate of M_0 in this formulation: the constraints "
+                             "determine it"});
+  };
+  for (const Coordinate& c : scenario.coordinates) {
+    add_fixed(c.name, ColumnKind::kCoordinate);
+    if (!scenario.algebroid.present) add_fixed(c.velocity, ColumnKind::kVelocity);
+    if (scenario.formulation == Formulation::kVakonomic)
+      add_fixed(c.momentum, ColumnKind::kMomentum);
+  }
+  return values;
+}
+
 }  // namespace
 
 struct ConstrainedSystem::Impl {
@@ -79,7 +116,11 @@ struct ConstrainedSystem::Impl {
   CompiledFunction covectors;  // omega^r_i(t, q; parameters), inputs [t, q, parameters]
   ReconstructionSpec reconstruction;
   CompiledFunction body_velocity, group_momentum;  // xi(y) and the momentum mapped by R
-  std::vector<std::string> columns;
+  std::vector<ex> body_velocity_exprs;
+  CompiledFunction extras;  // further columns after residual_dynamics (controls, running cost)
+  ExplicitFlow flow;
+  std::vector<ColumnInfo> columns;
+  std::vector<InitialValueInfo> initial_values;
   std::vector<std::string> scenario_constraint_names;
 
   std::vector<symbol> FreeSymbols() const {
@@ -97,6 +138,8 @@ struct ConstrainedSystem::Impl {
   matrix OnManifold(const matrix& m) const { return constraints::Substitute(m, elimination); }
 
   void RunAlgorithm(std::size_t max_steps);
+  void CompileFlow(const std::vector<ex>& f, const std::vector<ex>& xi);
+  std::vector<double> InitialPoint(const SimulationInput& input) const;
   void SolveDynamics(const Scenario& scenario);
   void CrossCheck();
   void Compile();
@@ -472,32 +515,43 @@ void ConstrainedSystem::Impl::Compile() {
   free_jacobian = symbolic::CompileExpressions(jac, inputs);
   // Output row after t: z (N), z' (N), multipliers, E, residual_hidden*, residual_dynamics parts.
   std::vector<ex> out;
-  columns = {"t"};
+  columns = {{"t", ColumnKind::kTime}};
   for (unsigned i = 0; i < data.z.size(); ++i) {
     out.push_back(data.z[i].subs(elimination));
-    columns.push_back(data.z_names[i]);
+    columns.push_back({data.z_names[i], data.z_role[i]});
   }
   for (unsigned i = 0; i < data.z.size(); ++i) {
     out.push_back(rates[i]);
-    columns.push_back(data.z_names[i] + "_dot");
+    columns.push_back({data.z_names[i] + "_dot", ColumnKind::kRate});
   }
   for (unsigned r = 0; r < multipliers.size(); ++r) {
     out.push_back(multipliers[r]);
-    columns.push_back(data.multiplier_names[r]);
+    columns.push_back({data.multiplier_names[r], ColumnKind::kMultiplier});
   }
   out.push_back(OnManifold(data.hamiltonian));
-  columns.push_back("E");
+  columns.push_back({"E", ColumnKind::kEnergy});
   GiNaC::exmap full;
   for (unsigned i = 0; i < data.z.size(); ++i) full[data.z[i]] = data.z[i].subs(elimination);
   for (std::size_t k = 0; k < found_constraints.size(); ++k) {
     // phi_k as found, evaluated on the reconstructed point (not simplified with the
     // elimination first, so the value is a real check of the reconstruction).
     out.push_back(found_constraints[k].subs(full, GiNaC::subs_options::no_pattern));
-    columns.push_back("residual_hidden" + std::to_string(k + 1));
+    columns.push_back(
+        {"residual_hidden" + std::to_string(k + 1), ColumnKind::kHiddenConstraintResidual});
   }
   for (const ex& e : dynamics_residual) out.push_back(e);
   outputs = symbolic::CompileExpressions(out, inputs);
-  columns.push_back("residual_dynamics");
+  columns.push_back({"residual_dynamics", ColumnKind::kDynamicsResidual});
+  std::vector<ex> extra;
+  for (const auto& o : data.outputs) {
+    extra.push_back(OnManifold(o.value));
+    columns.push_back({o.name, o.kind});
+  }
+  if (!data.running_cost.is_zero()) {
+    extra.push_back(OnManifold(data.running_cost));
+    columns.push_back({"running_cost", ColumnKind::kDiagnostic});
+  }
+  extras = symbolic::CompileExpressions(extra, inputs);
   if (!reconstruction.group.empty()) {
     std::vector<ex> xi, momentum;
     for (const auto& text : reconstruction.body_velocity)
@@ -507,9 +561,77 @@ void ConstrainedSystem::Impl::Compile() {
       for (const ex& e : data.momentum) momentum.push_back(OnManifold(e));
     body_velocity = symbolic::CompileExpressions(xi, inputs);
     group_momentum = symbolic::CompileExpressions(momentum, inputs);
-    for (const auto& c : geometry::GroupReconstruction::Columns(reconstruction))
-      columns.push_back(c);
+    body_velocity_exprs = xi;
+    for (const auto& c : geometry::GroupReconstruction::Columns(reconstruction)) {
+      const bool diagnostic = c == "orthogonality_error" || c.rfind("spatial_momentum", 0) == 0;
+      columns.push_back({c, diagnostic ? ColumnKind::kDiagnostic : ColumnKind::kGroup});
+    }
   }
+  CompileFlow(f, body_velocity_exprs);
+}
+
+void ConstrainedSystem::Impl::CompileFlow(const std::vector<ex>& f, const std::vector<ex>& xi) {
+  const auto inputs = CompileInputs();
+  const auto x = FreeSymbols();
+  auto jacobian = [](const std::vector<ex>& rows, const std::vector<symbol>& wrt) {
+    std::vector<ex> out;
+    for (const auto& r : rows)
+      for (const auto& w : wrt) out.push_back(r.diff(w));
+    return out;
+  };
+  for (const auto& symbol : x) flow.states.push_back(symbol.get_name());
+  flow.coordinates = data.z_names;
+  flow.coordinate_kinds = data.z_role;
+  flow.num_parameters = data.parameters.size();
+  flow.rates = free_rates;
+  flow.rates_jacobian = free_jacobian;
+  flow.parameter_jacobian = symbolic::CompileExpressions(jacobian(f, data.parameters), inputs);
+  std::vector<ex> z;
+  for (const auto& zi : data.z) z.push_back(zi.subs(elimination));
+  flow.coordinate_values = symbolic::CompileExpressions(z, inputs);
+  flow.coordinate_jacobian = symbolic::CompileExpressions(jacobian(z, x), inputs);
+  flow.coordinate_parameter_jacobian =
+      symbolic::CompileExpressions(jacobian(z, data.parameters), inputs);
+  flow.running_cost = symbolic::CompileExpressions({OnManifold(data.running_cost)}, inputs);
+  flow.body_velocity = symbolic::CompileExpressions(xi, inputs);
+  flow.body_velocity_jacobian = symbolic::CompileExpressions(jacobian(xi, x), inputs);
+  flow.reconstruction = reconstruction;
+  flow.base = data.base_names;
+  flow.fibre = data.fibre_names;
+  flow.fibre_costates = data.fibre_costate_names;
+  flow.section_costates = data.section_costate_names;
+  if (data.frame_anchor.rows() > 0 || !data.fibre.empty()) {
+    std::vector<ex> anchor, per_section;
+    for (unsigned i = 0; i < data.frame_anchor.rows(); ++i)
+      for (unsigned a = 0; a < data.frame_anchor.cols(); ++a)
+        anchor.push_back(OnManifold(data.frame_anchor(i, a)));
+    flow.anchor = symbolic::CompileExpressions(anchor, inputs);
+    if (!reconstruction.group.empty()) {
+      // The body velocity is linear in the fibre: d xi / d y^A is the group part of section A.
+      for (const auto& text : reconstruction.body_velocity) {
+        const ex e = symbolic::ParseExpression(text, data.table,
+                                               {"", reconstruction.where.line, "body_velocity"});
+        for (const auto& y : data.fibre) per_section.push_back(OnManifold(e.diff(y)));
+      }
+    }
+    flow.fibre_body_velocity = symbolic::CompileExpressions(per_section, inputs);
+  }
+}
+
+std::vector<double> ConstrainedSystem::Impl::InitialPoint(const SimulationInput& input) const {
+  // The scenario's values of M's coordinates (q0, v0, p0 by kind, the others by name).
+  std::vector<double> z0 = data.initial;
+  for (std::size_t i = 0; i < z0.size(); ++i) {
+    const char kind = data.z_kind[i];
+    if (kind == 'n') {
+      for (const auto& [name, value] : input.named)
+        if (name == data.z_names[i]) z0[i] = value;
+      continue;
+    }
+    const std::vector<double>& source = kind == 'q' ? input.q0 : kind == 'v' ? input.v0 : input.p0;
+    if (data.z_coordinate[i] < source.size()) z0[i] = source[data.z_coordinate[i]];
+  }
+  return z0;
 }
 
 ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -518,7 +640,9 @@ ConstrainedSystem::~ConstrainedSystem() = default;
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
                                                                     std::size_t max_steps) {
   auto impl = std::make_unique<Impl>();
-  if (scenario.formulation == Formulation::kVakonomic) {
+  if (scenario.optimal_control.present) {
+    impl->data = constraints::BuildOptimalControl(scenario);
+  } else if (scenario.formulation == Formulation::kVakonomic) {
     impl->data = constraints::BuildVakonomic(scenario);
   } else if (scenario.formulation == Formulation::kSecondOrder) {
     impl->data = constraints::BuildSecondOrder(scenario);
@@ -547,7 +671,10 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
     impl->CrossCheck();
     if (impl->integrable) impl->Compile();
   }
-  return std::shared_ptr<const ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
+  impl->initial_values = InitialValues(scenario, impl->data, impl->chain);
+  auto system = std::shared_ptr<ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
+  system->has_boundary_value_problem_ = scenario.boundary_value.present();
+  return system;
 }
 
 const ConstraintChain& ConstrainedSystem::chain() const { return impl_->chain; }
@@ -556,7 +683,24 @@ std::string ConstrainedSystem::formulation() const {
   return impl_->data.formulation + ", Gotay-Nester-Hinds constraint algorithm";
 }
 
-std::vector<std::string> ConstrainedSystem::TrajectoryColumns() const { return impl_->columns; }
+const std::vector<ColumnInfo>& ConstrainedSystem::columns() const { return impl_->columns; }
+
+const std::vector<InitialValueInfo>& ConstrainedSystem::initial_values() const {
+  return impl_->initial_values;
+}
+
+const ExplicitFlow* ConstrainedSystem::explicit_flow() const {
+  return impl_->integrable ? &impl_->flow : nullptr;
+}
+
+std::vector<double> ConstrainedSystem::FlowState(const SimulationInput& input) const {
+  const Impl& s = *impl_;
+  if (!s.integrable) throw ModelError("nothing to integrate: " + s.chain.verdict);
+  const std::vector<double> z0 = s.InitialPoint(input);
+  std::vector<double> x;
+  for (unsigned i : s.free_index) x.push_back(z0[i]);
+  return x;
+}
 
 std::vector<std::string> ConstrainedSystem::constraint_names() const {
   return impl_->scenario_constraint_names;
@@ -594,30 +738,25 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   const Impl& s = *impl_;
   if (!s.integrable) throw ModelError("nothing to integrate: " + s.chain.verdict);
   const SimulationSpec& spec = input.spec;
-  if (!(spec.t_end > 0) || !(spec.output_step > 0) || spec.t_end / spec.output_step > kMaxSamples)
-    throw ModelError("t_end and output_step must be positive and give at most " +
-                     std::to_string(static_cast<long>(kMaxSamples)) + " samples");
+  RequireValidSimulationSpec(spec);
   const std::size_t ny = s.free_index.size();
   const std::size_t P = s.data.parameters.size();
   if (input.parameters.size() != P) throw ModelError("wrong number of parameters");
-  // Initial point: the scenario's values of M_f's free coordinates (q0, v0, p0 by name).
-  std::vector<double> z0 = s.data.initial;
-  for (std::size_t i = 0; i < z0.size(); ++i) {
-    const char kind = s.data.z_kind[i];
-    if (kind == 'n') {
-      for (const auto& [name, value] : input.named)
-        if (name == s.data.z_names[i]) z0[i] = value;
-      continue;
-    }
-    const std::vector<double>& source = kind == 'q' ? input.q0 : kind == 'v' ? input.v0 : input.p0;
-    if (s.data.z_coordinate[i] < source.size()) z0[i] = source[s.data.z_coordinate[i]];
-  }
+  const std::vector<double> z0 = s.InitialPoint(input);
   std::vector<double> in(1 + ny + P, 0.0);
   std::copy(input.parameters.begin(), input.parameters.end(), in.begin() + 1 + ny);
   std::vector<double> y0(ny), yp0(ny, 0.0);
   for (std::size_t k = 0; k < ny; ++k) y0[k] = z0[s.free_index[k]];
-  std::vector<double> scratch(std::max(
-      {s.free_rates.scratch_size(), s.free_jacobian.scratch_size(), s.outputs.scratch_size()}));
+  if (!input.flow_state.empty()) {
+    if (input.flow_state.size() != ny)
+      throw ModelError("the flow state has " + std::to_string(input.flow_state.size()) +
+                       " values, M_f has " + std::to_string(ny) + " free coordinates");
+    y0 = input.flow_state;
+  }
+  std::vector<double> scratch(
+      std::max({s.free_rates.scratch_size(), s.free_jacobian.scratch_size(),
+                s.outputs.scratch_size(), s.extras.scratch_size(), s.body_velocity.scratch_size(),
+                s.group_momentum.scratch_size()}));
   auto load = [&](double t, const double* y) {
     in[0] = t;
     std::copy(y, y + ny, in.begin() + 1);
@@ -650,7 +789,9 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   };
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
 
-  geometry::GroupReconstruction reconstruction(s.reconstruction);
+  ReconstructionSpec reconstruction_spec = s.reconstruction;
+  if (!input.group_initial.empty()) reconstruction_spec.initial = input.group_initial;
+  geometry::GroupReconstruction reconstruction(reconstruction_spec);
   auto body_velocity = [&](double t) {
     driver.Advance(t);
     load(t, driver.y());
@@ -658,12 +799,12 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     s.body_velocity.Evaluate(in.data(), xi.data(), scratch.data());
     return xi;
   };
-  Trajectory trajectory(s.columns);
+  Trajectory trajectory(TrajectoryColumns());
   std::vector<double> row(trajectory.num_columns());
   SimulationReport report;
   const std::size_t residual_begin = 1 + 2 * s.data.z.size() + s.multipliers.size() + 1;
   const std::size_t residual_end = residual_begin + s.found_constraints.size();
-  std::vector<double> out(s.outputs.num_outputs());
+  std::vector<double> out(s.outputs.num_outputs()), extra(s.extras.num_outputs());
   double e0 = 0.0;
   auto record = [&](double t) {
     load(t, driver.y());
@@ -674,11 +815,15 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     double dyn = 0.0;
     for (std::size_t k = dyn_begin; k < out.size(); ++k) dyn = std::max(dyn, std::abs(out[k]));
     row[residual_end] = dyn;
+    if (!extra.empty()) {
+      s.extras.Evaluate(in.data(), extra.data(), scratch.data());
+      std::copy(extra.begin(), extra.end(), row.begin() + static_cast<long>(residual_end) + 1);
+    }
     if (reconstruction.active()) {
       double momentum[3] = {0, 0, 0};
       if (s.group_momentum.num_outputs() == 3)
         s.group_momentum.Evaluate(in.data(), momentum, scratch.data());
-      reconstruction.Write(row.data() + residual_end + 1,
+      reconstruction.Write(row.data() + residual_end + 1 + extra.size(),
                            s.group_momentum.num_outputs() == 3 ? momentum : nullptr);
     }
     const double energy = row[residual_begin - 1];
@@ -692,7 +837,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   report.initial_energy = e0;
   // The eliminated coordinates follow from M_f: report how far the scenario's values were.
   double projection = 0.0;
-  for (std::size_t i = 0; i < z0.size(); ++i) projection += std::pow(row[1 + i] - z0[i], 2);
+  if (input.flow_state.empty())
+    for (std::size_t i = 0; i < z0.size(); ++i) projection += std::pow(row[1 + i] - z0[i], 2);
   report.initial_projection = std::sqrt(projection);
   dynamics::RunSampled(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
                        report);

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <set>
 
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
 #include "model/algebroid_data.hpp"
+#include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::constraints {
@@ -18,32 +20,39 @@ struct CommonSymbols {
   std::vector<symbol> q, v, p;
 };
 
-// Declares coordinates, velocities (and momenta when asked) and parameters in `data.table`.
-CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_momenta) {
-  CommonSymbols sym;
-  data.table["t"] = data.t;
-  for (const auto& c : s.coordinates) {
-    sym.q.emplace_back(c.name);
-    sym.v.emplace_back(c.velocity);
-    data.table[c.name] = sym.q.back();
-    data.table[c.velocity] = sym.v.back();
-    if (with_momenta) {
-      sym.p.emplace_back(c.momentum);
-      data.table[c.momentum] = sym.p.back();
-    }
-  }
-  for (const auto& par : s.parameters) {
-    data.parameters.emplace_back(par.name);
-    data.parameter_names.push_back(par.name);
-    data.table[par.name] = data.parameters.back();
-  }
+// Copies the scenario's symbol table (t, coordinates, the chosen velocities, momenta when asked,
+// parameters) into `data`.
+scenario::ScenarioSymbols DeclareInto(const Scenario& s, PresymplecticData& data,
+                                      scenario::SymbolOptions options) {
+  scenario::ScenarioSymbols symbols(s, options);
+  data.t = symbols.t();
+  data.table = symbols.table();
+  data.parameters = symbols.parameters();
+  data.parameter_names = symbols.parameter_names();
   data.num_configuration = s.coordinates.size();
-  return sym;
+  return symbols;
+}
+
+// Coordinates, velocities v^i of TQ (and momenta when asked) and parameters.
+CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_momenta) {
+  const auto symbols = DeclareInto(s, data, {scenario::Velocities::kTangent, with_momenta});
+  return {symbols.q(), symbols.velocities(), symbols.momenta()};
+}
+
+// The scenario's Lagrangian in the symbols of `data`.
+ex ParseLagrangian(const Scenario& s, const PresymplecticData& data) {
+  return symbolic::ParseExpression(s.lagrangian, data.table,
+                                   {s.source_file, s.lagrangian_where.line, "lagrangian"});
 }
 
 // Appends one coordinate of M with its name, kind ('q', 'v', 'p' or 'n') and initial value.
 void AddCoordinate(PresymplecticData& data, const symbol& z, const std::string& name, char kind,
-                   unsigned index, double initial) {
+                   unsigned index, double initial, ColumnKind role = ColumnKind::kCoordinate) {
+  if (kind != 'n')
+    role = kind == 'q'   ? ColumnKind::kCoordinate
+           : kind == 'v' ? ColumnKind::kVelocity
+                         : ColumnKind::kMomentum;
+  data.z_role.push_back(role);
   data.z.push_back(z);
   data.z_names.push_back(name);
   data.is_configuration.push_back(kind == 'q');
@@ -74,33 +83,12 @@ struct AlgebroidSymbols {
 };
 
 AlgebroidSymbols DeclareAlgebroid(const Scenario& s, PresymplecticData& data) {
+  const auto symbols = DeclareInto(s, data, {scenario::Velocities::kFibre});
   AlgebroidSymbols sym;
-  data.table["t"] = data.t;
-  for (const auto& c : s.coordinates) {
-    sym.q.emplace_back(c.name);
-    data.table[c.name] = sym.q.back();
-  }
-  if (s.algebroid.present) {
-    for (const auto& f : s.algebroid.fibre) {
-      sym.y_names.push_back(f.name);
-      sym.y_initial.push_back(f.initial);
-    }
-  } else {
-    for (const auto& c : s.coordinates) {
-      sym.y_names.push_back(c.velocity);
-      sym.y_initial.push_back(c.initial_velocity);
-    }
-  }
-  for (const auto& name : sym.y_names) {
-    sym.y.emplace_back(name);
-    data.table[name] = sym.y.back();
-  }
-  for (const auto& par : s.parameters) {
-    data.parameters.emplace_back(par.name);
-    data.parameter_names.push_back(par.name);
-    data.table[par.name] = data.parameters.back();
-  }
-  data.num_configuration = s.coordinates.size();
+  sym.q = symbols.q();
+  sym.y = symbols.velocities();
+  sym.y_names = symbols.velocity_names();
+  sym.y_initial = symbols.velocity_initial();
   sym.algebroid = model::ReadAlgebroid(s, data.table, sym.q, sym.y_names);
   return sym;
 }
@@ -130,6 +118,51 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   return forms;
 }
 
+
+// The symplectic structure of the Pontryagin bundle W0 = E^(2) x_E (T^E E)* on the coordinates
+// (q, y, p, pbar, z^j) with `accelerations` coordinates z^j (j < k, the last ones), sections
+// [e(1,1), e(2,1), e(1,2), e(2,2) (k each), e_check (one per acceleration)]:
+// Omega_0 = e^(1,1) ^ e_(1,2) + e^(2,1) ^ e_(2,2) + 1/2 C^C_AB p_C e^(1,1) ^ e^(1,1).
+void AddPontryaginStructure(PresymplecticData& data, const AlgebroidSymbols& sym,
+                            const std::vector<symbol>& p, unsigned accelerations) {
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const auto& rho = sym.algebroid.anchor;
+  const auto& C = sym.algebroid.structure;
+  const unsigned N = n + 3 * k + accelerations, K = 4 * k + accelerations;
+  data.rho = matrix(N, K);
+  for (unsigned a = 0; a < k; ++a) {
+    for (unsigned i = 0; i < n; ++i) data.rho(i, a) = rho(i, a);
+    data.rho(n + a, k + a) = 1;              // e(2,1) -> d/dy
+    data.rho(n + k + a, 2 * k + a) = 1;      // e(1,2) -> d/dp
+    data.rho(n + 2 * k + a, 3 * k + a) = 1;  // e(2,2) -> d/dpbar
+  }
+  for (unsigned j = 0; j < accelerations; ++j) data.rho(n + 3 * k + j, 4 * k + j) = 1;  // d/dz
+  data.omega_e = matrix(K, K);
+  for (unsigned a = 0; a < k; ++a) {
+    data.omega_e(a, 2 * k + a) = 1;
+    data.omega_e(2 * k + a, a) = -1;
+    data.omega_e(k + a, 3 * k + a) = 1;
+    data.omega_e(3 * k + a, k + a) = -1;
+    for (unsigned b = 0; b < k; ++b) {
+      ex value = 0;
+      for (unsigned c = 0; c < k; ++c) value += C[c][a][b] * p[c];
+      data.omega_e(a, b) = Simplify(value);
+    }
+  }
+  data.omega_on_e = true;
+  // The configuration frame and the conjugate costates, for boundary conditions.
+  data.fibre = sym.y;
+  data.fibre_names = sym.y_names;
+  for (unsigned i = 0; i < n; ++i) data.base_names.push_back(sym.q[i].get_name());
+  data.frame_anchor = rho;
+  data.section_costate_names.clear();
+  data.fibre_costate_names.clear();
+  for (unsigned a = 0; a < k; ++a) {
+    data.section_costate_names.push_back(p[a].get_name());
+    data.fibre_costate_names.push_back("pbar_" + sym.y_names[a]);
+  }
+}
+
 }  // namespace
 
 PresymplecticData BuildLagrangeDirac(const Scenario& s) {
@@ -137,8 +170,7 @@ PresymplecticData BuildLagrangeDirac(const Scenario& s) {
   data.formulation = "Lagrange-Dirac system (TQ, Omega_L, E_L)";
   CommonSymbols sym = Declare(s, data, false);
   const unsigned n = static_cast<unsigned>(sym.q.size());
-  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = ParseLagrangian(s, data);
   for (unsigned i = 0; i < n; ++i) {
     AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
   }
@@ -186,8 +218,7 @@ PresymplecticData BuildVakonomic(const Scenario& s) {
   data.formulation = "vakonomic problem, Skinner-Rusk presymplectic system on W0 = T*Q x_Q M";
   CommonSymbols sym = Declare(s, data, true);
   const unsigned n = static_cast<unsigned>(sym.q.size());
-  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = ParseLagrangian(s, data);
   const matrix forms = ConstraintForms(s, data, sym.v);
   const unsigned m = forms.rows();
   // Solve the constraints for m velocities v^alpha = Psi^alpha(q, v^a), preferring the last
@@ -251,8 +282,7 @@ PresymplecticData BuildAlgebroidLagrangian(const Scenario& s) {
   data.formulation = "Lagrangian on the Lie algebroid's prolongation (T^E E, Omega_L, E_L)";
   AlgebroidSymbols sym = DeclareAlgebroid(s, data);
   const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
-  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = ParseLagrangian(s, data);
   for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
   for (unsigned a = 0; a < k; ++a)
     AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
@@ -319,8 +349,7 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
     pbar.emplace_back("pbar_" + sym.y_names[a]);
     data.table[spec.accelerations[a]] = acc.back();
   }
-  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = ParseLagrangian(s, data);
   for (unsigned a = 0; a < k; ++a) {
     data.table[p[a].get_name()] = p[a];
     data.table[pbar[a].get_name()] = pbar[a];
@@ -331,54 +360,149 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
   for (unsigned a = 0; a < k; ++a)
     AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
   for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, spec.InitialValue(p[a].get_name()));
+    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, spec.InitialValue(p[a].get_name()),
+                  ColumnKind::kCostate);
   for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, spec.InitialValue(pbar[a].get_name()));
+    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, spec.InitialValue(pbar[a].get_name()),
+                  ColumnKind::kCostate);
   for (unsigned a = 0; a < k; ++a)
     AddCoordinate(data, acc[a], spec.accelerations[a], 'n', a,
-                  spec.InitialValue(spec.accelerations[a]));
+                  spec.InitialValue(spec.accelerations[a]), ColumnKind::kAcceleration);
   ex H = -L;
   for (unsigned a = 0; a < k; ++a) H += pbar[a] * acc[a] + p[a] * sym.y[a];
   data.momentum.assign(p.begin(), p.end());  // costates: R p is conserved (Lie–Poisson)
   data.hamiltonian = Simplify(H);
-  // Sections [e(1,1), e(2,1), e(1,2), e(2,2), e_check] (k each) and their anchor.
-  const auto& rho = sym.algebroid.anchor;
-  const auto& C = sym.algebroid.structure;
-  const unsigned N = n + 4 * k, K = 5 * k;
-  data.rho = matrix(N, K);
-  for (unsigned a = 0; a < k; ++a) {
-    for (unsigned i = 0; i < n; ++i) data.rho(i, a) = rho(i, a);
-    data.rho(n + a, k + a) = 1;              // e(2,1) -> d/dy
-    data.rho(n + k + a, 2 * k + a) = 1;      // e(1,2) -> d/dp
-    data.rho(n + 2 * k + a, 3 * k + a) = 1;  // e(2,2) -> d/dpbar
-    data.rho(n + 3 * k + a, 4 * k + a) = 1;  // e_check -> d/dz
-  }
-  data.omega_e = matrix(K, K);
-  for (unsigned a = 0; a < k; ++a) {
-    data.omega_e(a, 2 * k + a) = 1;
-    data.omega_e(2 * k + a, a) = -1;
-    data.omega_e(k + a, 3 * k + a) = 1;
-    data.omega_e(3 * k + a, k + a) = -1;
-    for (unsigned b = 0; b < k; ++b) {
-      ex value = 0;
-      for (unsigned c = 0; c < k; ++c) value += C[c][a][b] * p[c];
-      data.omega_e(a, b) = Simplify(value);
-    }
-  }
-  data.omega_on_e = true;
+  data.running_cost = L;
+  AddPontryaginStructure(data, sym, p, k);
   return data;
 }
 
 matrix FibreHessian(const Scenario& s) {
   PresymplecticData data;
   AlgebroidSymbols sym = DeclareAlgebroid(s, data);
-  const ex L = symbolic::ParseExpression(s.lagrangian, data.table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = ParseLagrangian(s, data);
   const unsigned k = static_cast<unsigned>(sym.y.size());
   matrix W(k, k);
   for (unsigned a = 0; a < k; ++a)
     for (unsigned b = 0; b < k; ++b) W(a, b) = L.diff(sym.y[a]).diff(sym.y[b]);
   return W;
+}
+
+PresymplecticData BuildOptimalControl(const Scenario& s) {
+  const OptimalControlSpec& ocp = s.optimal_control;
+  if (!ocp.present)
+    throw ScenarioError(s.source_file, 0, "optimal_control", "the scenario has no optimal_control block");
+  PresymplecticData data;
+  data.formulation =
+      "optimal control: Pontryagin bundle of L~ = C(q, y, u(q, y, y')) with the unactuated "
+      "equations as second-order constraints (seed L §4)";
+  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const ex L = ParseLagrangian(s, data);
+  const auto& rho = sym.algebroid.anchor;
+  const auto& C = sym.algebroid.structure;
+
+  // The Euler–Lagrange operator on the algebroid (seed L eq (38)) with z = y':
+  // EL_A = d/dt dL/dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C, d/dt expanded along q' = rho y.
+  std::vector<symbol> z;
+  for (unsigned a = 0; a < k; ++a) z.emplace_back("a_" + sym.y_names[a], "\\dot{" + sym.y_names[a] + "}");
+  std::vector<ex> el(k);
+  for (unsigned a = 0; a < k; ++a) {
+    const ex dLdy = L.diff(sym.y[a]);
+    ex row = dLdy.diff(data.t);
+    for (unsigned b = 0; b < k; ++b) row += dLdy.diff(sym.y[b]) * z[b];
+    for (unsigned i = 0; i < n; ++i) {
+      ex rate = 0;
+      for (unsigned b = 0; b < k; ++b) rate += rho(i, b) * sym.y[b];
+      row += dLdy.diff(sym.q[i]) * rate - rho(i, a) * L.diff(sym.q[i]);
+    }
+    for (unsigned b = 0; b < k; ++b)
+      for (unsigned c = 0; c < k; ++c)
+        if (!C[c][a][b].is_zero()) row += C[c][a][b] * sym.y[b] * L.diff(sym.y[c]);
+    el[a] = row;
+  }
+
+  // Which direction each control forces; the others are unactuated.
+  std::vector<int> control_of(k, -1);
+  std::vector<symbol> u;
+  for (std::size_t j = 0; j < ocp.controls.size(); ++j) {
+    const auto& c = ocp.controls[j];
+    const auto it = std::find(sym.y_names.begin(), sym.y_names.end(), c.acts_on);
+    if (it == sym.y_names.end())
+      throw ScenarioError(s.source_file, c.where.line, c.acts_on,
+                          "a control acts on a velocity or fibre coordinate");
+    control_of[it - sym.y_names.begin()] = static_cast<int>(j);
+    u.emplace_back(c.name);
+    data.table[c.name] = u.back();
+  }
+  // Unactuated directions: EL_alpha = 0 solved for their accelerations, z^alpha = G^alpha.
+  GiNaC::exmap unactuated;
+  {
+    GiNaC::lst equations, unknowns;
+    for (unsigned a = 0; a < k; ++a)
+      if (control_of[a] < 0) {
+        equations.append(el[a] == 0);
+        unknowns.append(z[a]);
+      }
+    if (unknowns.nops() > 0) {
+      ex solution;
+      try {
+        solution = GiNaC::lsolve(equations, unknowns);
+      } catch (const std::exception&) {
+        solution = GiNaC::lst{};
+      }
+      if (solution.nops() != unknowns.nops())
+        throw ModelError(s.source_file +
+                         ": the unactuated equations cannot be solved for their accelerations "
+                         "(W_alpha beta = d2L/dy^alpha dy^beta is singular)");
+      for (std::size_t i = 0; i < solution.nops(); ++i)
+        unactuated[solution.op(i).lhs()] = Simplify(solution.op(i).rhs());
+    }
+  }
+  // The control law u_j = EL_{A_j} on M and the second-order Lagrangian L~ = C(q, y, u).
+  GiNaC::exmap law;
+  for (unsigned a = 0; a < k; ++a)
+    if (control_of[a] >= 0) law[u[control_of[a]]] = Simplify(el[a].subs(unactuated));
+  const ex cost = symbolic::ParseExpression(ocp.cost, data.table,
+                                            {s.source_file, ocp.cost_where.line, "cost"});
+  const ex Ltilde = Simplify(cost.subs(law));
+
+  // Coordinates (q, y, p, pbar, z^a): the actuated accelerations last, so the primary
+  // constraint of W1 is solved for them and the costates remain free initial data.
+  std::vector<symbol> p, pbar, acc;
+  for (unsigned a = 0; a < k; ++a) {
+    p.emplace_back("p_" + sym.y_names[a]);
+    pbar.emplace_back("pbar_" + sym.y_names[a]);
+    data.table[p[a].get_name()] = p[a];
+    data.table[pbar[a].get_name()] = pbar[a];
+  }
+  const auto& guess = s.second_order;
+  for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, guess.InitialValue(p[a].get_name()),
+                  ColumnKind::kCostate);
+  for (unsigned a = 0; a < k; ++a)
+    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a,
+                  guess.InitialValue(pbar[a].get_name()), ColumnKind::kCostate);
+  for (unsigned a = 0; a < k; ++a)
+    if (control_of[a] >= 0) {
+      acc.push_back(z[a]);
+      data.table[z[a].get_name()] = z[a];
+      AddCoordinate(data, z[a], z[a].get_name(), 'n', a, guess.InitialValue(z[a].get_name()),
+                    ColumnKind::kAcceleration);
+    }
+  ex H = -Ltilde;
+  for (unsigned a = 0; a < k; ++a)
+    H += p[a] * sym.y[a] + pbar[a] * (control_of[a] >= 0 ? ex(z[a]) : unactuated.at(z[a]));
+  data.hamiltonian = Simplify(H);
+  data.running_cost = Ltilde;
+  for (std::size_t j = 0; j < u.size(); ++j)
+    data.outputs.push_back({u[j].get_name(), law.at(u[j]), ColumnKind::kControl});
+  data.momentum.assign(p.begin(), p.end());
+  AddPontryaginStructure(data, sym, p, static_cast<unsigned>(acc.size()));
+  return data;
 }
 
 }  // namespace dirac::constraints

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 
 namespace dirac::constraints {
@@ -42,6 +43,24 @@ struct PresymplecticData {
   /// 'n': a named value (accelerations, costates) looked up by z_names[i].
   std::vector<char> z_kind;
   std::vector<unsigned> z_coordinate;
+  /// What each z is, for the model's column and initial-value kinds.
+  std::vector<ColumnKind> z_role;
+
+  /// Integrand of the cost along the motion (L of a second-order problem, C(q, y, u(q, y, z))
+  /// of an optimal-control problem); empty (0) for mechanical systems.
+  GiNaC::ex running_cost;
+  /// Further columns derived on M (e.g. the controls u_a of an optimal-control problem).
+  struct Output {
+    std::string name;
+    GiNaC::ex value;
+    ColumnKind kind;
+  };
+  std::vector<Output> outputs;
+  /// The configuration frame for boundary conditions: base q^i and fibre y^A symbols, the
+  /// anchor rho (n x k), and the costates conjugate to y (pbar) and to the sections (p).
+  std::vector<GiNaC::symbol> fibre;
+  std::vector<std::string> base_names, fibre_names, fibre_costate_names, section_costate_names;
+  GiNaC::matrix frame_anchor;
 };
 
 /// (TQ, Omega_L, E_L) with E = Delta_TQ (seed D §3.2). Throws ScenarioError.
@@ -62,6 +81,14 @@ PresymplecticData BuildAlgebroidLagrangian(const Scenario& scenario);
 /// (seed L §3.4.2): z = (q, y, p, pbar, z), Omega_0 = e^(1,1) ^ e_(1,2) + e^(2,1) ^ e_(2,2)
 /// + 1/2 C^C_AB p_C e^A_(1,1) ^ e^B_(1,1), H = pbar z + p y - L. TQ is the case rho = I, C = 0.
 PresymplecticData BuildSecondOrder(const Scenario& scenario);
+
+/// The Pontryagin bundle of the scenario's optimal-control problem (`optimal_control:`, seed L
+/// §4.1–4.2): the controlled equations EL_A(q, y, y') = u_a on the actuated directions give the
+/// control law; the unactuated ones EL_alpha = 0 are solved for their accelerations
+/// (y'^alpha = G^alpha(q, y, y'^a), needs W_alpha beta regular); L~ = C(q, y, u(q, y, z)) is the
+/// second-order Lagrangian, and W0 = M x (T^E E)* carries H = p_A y^A + pbar_a z^a +
+/// pbar_alpha G^alpha - L~. Throws ScenarioError / ModelError.
+PresymplecticData BuildOptimalControl(const Scenario& scenario);
 
 /// d2L/dy dy (the fibre Hessian) of the scenario's Lagrangian, on TQ or on the algebroid.
 GiNaC::matrix FibreHessian(const Scenario& scenario);

@@ -7,13 +7,15 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 
+#include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
+#include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -53,32 +55,19 @@ int KinsolResidual(N_Vector u, N_Vector f, void* data) {
   return Residual(*ctx, N_VGetArrayPointer(u), N_VGetArrayPointer(f), nullptr) ? 0 : 1;
 }
 
-// Initial value of an unknown, read from the scenario by its --set name.
+// Initial value of an unknown, read from the scenario by its --set name (0 if unknown: the
+// probe below reports unknown names).
 double InitialValue(const Scenario& s, const std::string& name) {
-  if (auto p = s.FindParameter(name)) return s.parameters[*p].value;
-  for (const auto& c : s.coordinates) {
-    if (c.name == name) return c.initial;
-    if (c.velocity == name) return c.initial_velocity;
-    if (c.momentum == name) return c.initial_momentum;
-  }
-  for (const auto& y : s.algebroid.fibre)
-    if (y.name == name) return y.initial;
-  return s.second_order.InitialValue(name);
+  return CurrentValue(s, name).value_or(0.0);
 }
 
 // int_0^T L dt by composite Simpson (trapezoid on an odd last interval), L from the columns.
 double Cost(const Scenario& s, const Trajectory& tr) {
-  GiNaC::symtab table;
-  std::vector<GiNaC::symbol> inputs;
-  for (const auto& c : tr.columns()) {
-    inputs.emplace_back(c);
-    table[c] = inputs.back();
-  }
+  std::vector<std::string> names = tr.columns();
   for (const auto& p : s.parameters)
-    if (!table.count(p.name)) {
-      inputs.emplace_back(p.name);
-      table[p.name] = inputs.back();
-    }
+    if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+  std::vector<GiNaC::symbol> inputs;
+  const GiNaC::symtab table = scenario::TableOfNames(names, &inputs);
   GiNaC::ex L;
   try {
     L = symbolic::ParseExpression(s.lagrangian, table,

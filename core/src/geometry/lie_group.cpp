@@ -1,5 +1,6 @@
 #include "geometry/lie_group.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dirac::geometry {
@@ -46,6 +47,74 @@ Eigen::Matrix3d Exp(MatrixGroup group, const Eigen::Vector3d& xi) {
   g(1, 1) = std::cos(w);
   g(0, 2) = s * xi.x() - c * xi.y();
   g(1, 2) = c * xi.x() + s * xi.y();
+  return g;
+}
+
+Eigen::Vector3d Log(MatrixGroup group, const Eigen::Matrix3d& g) {
+  if (group == MatrixGroup::kSO3) {
+    const double c = std::clamp((g.trace() - 1.0) / 2.0, -1.0, 1.0);
+    const Eigen::Vector3d axis_sin{g(2, 1) - g(1, 2), g(0, 2) - g(2, 0), g(1, 0) - g(0, 1)};
+    const double s = 0.5 * axis_sin.norm();  // sin(theta) >= 0
+    const double theta = std::atan2(s, c);
+    if (theta < 1e-4) return 0.5 * (1 + theta * theta / 6) * axis_sin;  // theta / (2 sin theta)
+    if (M_PI - theta > 1e-4) return theta / (2 * s) * axis_sin;
+    // Near pi: the axis from the symmetric part R + R^T = 2 cos(theta) I + 2 (1 - cos) a a^T.
+    const Eigen::Matrix3d B = (g + g.transpose()) / 2 - c * Eigen::Matrix3d::Identity();
+    int k = 0;
+    B.diagonal().maxCoeff(&k);
+    Eigen::Vector3d axis = B.col(k) / std::sqrt(std::max(B(k, k), 1e-300));
+    axis.normalize();
+    if (axis.dot(axis_sin) < 0) axis = -axis;
+    return theta * axis;
+  }
+  const double w = std::atan2(g(1, 0), g(0, 0));
+  const double s = std::abs(w) < 1e-4 ? 1 - w * w / 6 + std::pow(w, 4) / 120 : std::sin(w) / w;
+  const double c = std::abs(w) < 1e-4 ? w / 2 - std::pow(w, 3) / 24 : (1 - std::cos(w)) / w;
+  Eigen::Matrix2d V;
+  V << s, -c, c, s;
+  const Eigen::Vector2d uv = V.inverse() * Eigen::Vector2d(g(0, 2), g(1, 2));
+  return {uv.x(), uv.y(), w};
+}
+
+Eigen::Matrix3d Ad(MatrixGroup group, const Eigen::Vector3d& x) {
+  const Eigen::Matrix3d X = Hat(group, x);
+  Eigen::Matrix3d ad;
+  for (int j = 0; j < 3; ++j) {
+    const Eigen::Matrix3d E = Hat(group, Eigen::Vector3d::Unit(j));
+    ad.col(j) = Vee(group, X * E - E * X);
+  }
+  return ad;
+}
+
+Eigen::Matrix3d LeftJacobian(MatrixGroup group, const Eigen::Vector3d& x) {
+  const Eigen::Matrix3d ad = Ad(group, x);
+  Eigen::Matrix3d term = Eigen::Matrix3d::Identity(), sum = term;
+  for (int n = 1; n <= 40; ++n) {
+    term = term * ad / static_cast<double>(n + 1);
+    sum += term;
+  }
+  return sum;
+}
+
+Eigen::Matrix3d ProjectToGroup(MatrixGroup group, const Eigen::Matrix3d& m) {
+  if (group == MatrixGroup::kSO3) {
+    Eigen::JacobiSVD<Eigen::Matrix3d> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
+    Eigen::Matrix3d r = svd.matrixU() * svd.matrixV().transpose();
+    if (r.determinant() < 0) {
+      Eigen::Matrix3d u = svd.matrixU();
+      u.col(2) = -u.col(2);
+      r = u * svd.matrixV().transpose();
+    }
+    return r;
+  }
+  const double w = std::atan2(m(1, 0) - m(0, 1), m(0, 0) + m(1, 1));
+  Eigen::Matrix3d g = Eigen::Matrix3d::Identity();
+  g(0, 0) = std::cos(w);
+  g(0, 1) = -std::sin(w);
+  g(1, 0) = std::sin(w);
+  g(1, 1) = std::cos(w);
+  g(0, 2) = m(0, 2);
+  g(1, 2) = m(1, 2);
   return g;
 }
 

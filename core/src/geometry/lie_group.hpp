@@ -18,6 +18,18 @@ Eigen::Vector3d Vee(MatrixGroup group, const Eigen::Matrix3d& m);
 /// Closed-form exponentials: Rodrigues for SO(3), the SE(2) formula with V(omega).
 Eigen::Matrix3d Exp(MatrixGroup group, const Eigen::Vector3d& xi);
 
+/// Principal logarithm, the inverse of Exp: SO(3) rotation vector with angle in [0, pi]
+/// (accurate near 0 and pi); SE(2) (u, v, omega) with omega in (-pi, pi].
+Eigen::Vector3d Log(MatrixGroup group, const Eigen::Matrix3d& g);
+/// ad_x as a 3x3 matrix on algebra coordinates: ad_x y = [x^, y^]^v.
+Eigen::Matrix3d Ad(MatrixGroup group, const Eigen::Vector3d& x);
+/// Left Jacobian J_l(x) = sum_n ad_x^n / (n+1)!: Exp(x + d) = Exp(J_l(x) d) Exp(x) + O(d^2).
+/// The series is entire; 40 terms are exact to rounding for |x| <= 2 pi.
+Eigen::Matrix3d LeftJacobian(MatrixGroup group, const Eigen::Vector3d& x);
+/// The nearest group element to a 3x3 matrix that drifted off the group by integration
+/// (SO(3): polar factor; SE(2): rotation from the angle, translation kept).
+Eigen::Matrix3d ProjectToGroup(MatrixGroup group, const Eigen::Matrix3d& m);
+
 /// One step of g' = g A(t) with the fourth-order Magnus method:
 ///   g1 = g0 exp(h/2 (A1 + A2) + sqrt(3)/12 h^2 [A1, A2]),
 /// A1, A2 = xi^ at the Gauss points t0 + (1/2 -+ sqrt(3)/6) h. The result stays in the group to

@@ -6,9 +6,11 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
-#include "dirac/simulation.hpp"
 #include "geometry/reconstruction.hpp"
+#include "lagrange_dirac/gauge_derivation.hpp"
+#include "lagrange_dirac/lagrange_dirac_simulation.hpp"
 #include "model/algebroid_data.hpp"
+#include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -31,6 +33,9 @@ struct LagrangeDiracSystem::Impl {
   ReconstructionSpec reconstruction;
   std::vector<ex> g, second_order, euler_lagrange, constraint_rate;  // constraint_rate: dg/dt
   CompiledDae dae;
+  std::vector<ColumnInfo> columns;
+  std::vector<InitialValueInfo> initial_values;
+  std::shared_ptr<const GaugeTwoForm> gauge;
 
   std::size_t n() const { return q.size(); }
   std::size_t k() const { return v.size(); }
@@ -92,6 +97,40 @@ std::vector<ex> Flatten(const GiNaC::matrix& matrix) {
   return out;
 }
 
+std::vector<ColumnInfo> Columns(const LagrangeDiracSystem::Impl& s) {
+  std::vector<ColumnInfo> columns{{"t", ColumnKind::kTime}};
+  for (const auto& name : s.coordinate_names) columns.push_back({name, ColumnKind::kCoordinate});
+  for (const auto& name : s.velocity_names) columns.push_back({name, ColumnKind::kVelocity});
+  for (const auto& name : s.multiplier_names) columns.push_back({name, ColumnKind::kMultiplier});
+  columns.push_back({"E", ColumnKind::kEnergy});
+  for (const auto& name : s.constraint_names)
+    columns.push_back({"residual_" + name, ColumnKind::kConstraintResidual});
+  for (const auto& name : geometry::GroupReconstruction::Columns(s.reconstruction)) {
+    const bool diagnostic = name == "orthogonality_error" || name.rfind("spatial_momentum", 0) == 0;
+    columns.push_back({name, diagnostic ? ColumnKind::kDiagnostic : ColumnKind::kGroup});
+  }
+  return columns;
+}
+
+std::vector<InitialValueInfo> InitialValues(const LagrangeDiracSystem::Impl& s) {
+  std::vector<InitialValueInfo> values;
+  for (const auto& name : s.coordinate_names) values.push_back({name, ColumnKind::kCoordinate});
+  for (const auto& name : s.velocity_names) values.push_back({name, ColumnKind::kVelocity});
+  return values;
+}
+
+// The gauge two-form of a Lagrangian flow on TQ (zero without constraints, Remark 2.9), when
+// its accelerations and multipliers solve symbolically (the size bound of the solved equations).
+std::shared_ptr<const GaugeTwoForm> GaugeCapability(const Scenario& scenario,
+                                                    const LagrangeDiracSystem::Impl& s) {
+  if (s.algebroid || s.k() + s.m() > 8) return nullptr;
+  try {
+    return lagrange_dirac::DeriveGaugeTwoForm(scenario);
+  } catch (const ModelError&) {
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 LagrangeDiracSystem::LagrangeDiracSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -101,32 +140,19 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
   const std::string& file = scenario.source_file;
-  GiNaC::symtab table;
-  table["t"] = s.t;
+  scenario::ScenarioSymbols symbols(scenario, {scenario::Velocities::kFibre});
+  const GiNaC::symtab& table = symbols.table();
+  s.t = symbols.t();
   s.algebroid = scenario.algebroid.present;
-  for (const auto& c : scenario.coordinates) {
-    s.coordinate_names.push_back(c.name);
-    s.q.emplace_back(c.name);
-    s.qd.emplace_back(c.name + "'", "\\dot{" + c.name + "}");
-    table[c.name] = s.q.back();
-  }
+  s.coordinate_names = symbols.coordinate_names();
+  s.q = symbols.q();
+  for (const auto& name : s.coordinate_names) s.qd.emplace_back(name + "'", "\\dot{" + name + "}");
   // Fibre coordinates: the velocities on TQ, the algebroid's y^A otherwise.
-  auto add_fibre = [&](const std::string& name) {
-    s.velocity_names.push_back(name);
-    s.v.emplace_back(name);
-    s.vd.emplace_back(name + "'", "\\dot{" + name + "}");
-    table[name] = s.v.back();
-  };
-  if (s.algebroid) {
-    for (const auto& y : scenario.algebroid.fibre) add_fibre(y.name);
-  } else {
-    for (const auto& c : scenario.coordinates) add_fibre(c.velocity);
-  }
-  for (const auto& par : scenario.parameters) {
-    s.parameter_names.push_back(par.name);
-    s.p.emplace_back(par.name);
-    table[par.name] = s.p.back();
-  }
+  s.velocity_names = symbols.velocity_names();
+  s.v = symbols.velocities();
+  for (const auto& name : s.velocity_names) s.vd.emplace_back(name + "'", "\\dot{" + name + "}");
+  s.parameter_names = symbols.parameter_names();
+  s.p = symbols.parameters();
   for (const auto& c : scenario.constraints) {
     s.constraint_names.push_back(c.name);
     s.multiplier_names.push_back(c.multiplier);
@@ -141,8 +167,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
     s.structure = std::move(algebroid.structure);
   }
 
-  s.lagrangian = symbolic::ParseExpression(scenario.lagrangian, table,
-                                           {file, scenario.lagrangian_where.line, "lagrangian"});
+  s.lagrangian = symbols.Parse(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
 
   // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
   std::vector<ex> dLdv(k), dLdq(n);
@@ -169,8 +194,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   s.omega = GiNaC::matrix(m, k);
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = scenario.constraints[r];
-    const ex form =
-        symbolic::ParseExpression(spec.form, table, {file, spec.where.line, spec.name + ".form"});
+    const ex form = symbols.Parse(spec.form, spec.where.line, spec.name + ".form");
     ex rebuilt = 0;
     for (std::size_t a = 0; a < k; ++a) {
       s.omega(r, a) = form.diff(s.v[a]);
@@ -253,13 +277,18 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   dae.mass_matrix = symbolic::CompileExpressions(Flatten(s.hessian), inputs);
   dae.anchor = symbolic::CompileExpressions(Flatten(s.anchor), inputs);
   for (const auto& text : scenario.reconstruction.body_velocity)
-    s.body_velocity.push_back(symbolic::ParseExpression(
-        text, table, {file, scenario.reconstruction.where.line, "body_velocity"}));
+    s.body_velocity.push_back(
+        symbols.Parse(text, scenario.reconstruction.where.line, "body_velocity"));
   dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs);
   dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs);
   s.reconstruction = scenario.reconstruction;
+  s.columns = Columns(s);
+  s.initial_values = InitialValues(s);
+  s.gauge = GaugeCapability(scenario, s);
 
-  return std::shared_ptr<const LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
+  auto system = std::shared_ptr<LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
+  system->has_boundary_value_problem_ = scenario.boundary_value.present();
+  return system;
 }
 
 std::size_t LagrangeDiracSystem::num_coordinates() const { return impl_->n(); }
@@ -293,8 +322,17 @@ std::string LagrangeDiracSystem::formulation() const {
 Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
                                          const SimulationProgress& progress,
                                          SimulationReport* report) const {
-  return dirac::Simulate(*this, input, progress, report);
+  return lagrange_dirac::SimulateDae(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
+                                     progress, report);
 }
+
+const std::vector<ColumnInfo>& LagrangeDiracSystem::columns() const { return impl_->columns; }
+
+const std::vector<InitialValueInfo>& LagrangeDiracSystem::initial_values() const {
+  return impl_->initial_values;
+}
+
+const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const { return impl_->gauge.get(); }
 
 std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
     double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
@@ -311,19 +349,6 @@ std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
 
 const ReconstructionSpec& LagrangeDiracSystem::reconstruction() const {
   return impl_->reconstruction;
-}
-
-std::vector<std::string> LagrangeDiracSystem::TrajectoryColumns() const {
-  std::vector<std::string> columns{"t"};
-  const Impl& s = *impl_;
-  columns.insert(columns.end(), s.coordinate_names.begin(), s.coordinate_names.end());
-  columns.insert(columns.end(), s.velocity_names.begin(), s.velocity_names.end());
-  columns.insert(columns.end(), s.multiplier_names.begin(), s.multiplier_names.end());
-  columns.push_back("E");
-  for (const auto& name : s.constraint_names) columns.push_back("residual_" + name);
-  const auto group_columns = geometry::GroupReconstruction::Columns(s.reconstruction);
-  columns.insert(columns.end(), group_columns.begin(), group_columns.end());
-  return columns;
 }
 
 std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat format) const {

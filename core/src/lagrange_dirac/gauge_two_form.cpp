@@ -7,8 +7,9 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "lagrange_dirac/gauge_derivation.hpp"
+#include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_compiler.hpp"
-#include "symbolic/expression_parser.hpp"
 
 namespace dirac {
 
@@ -32,26 +33,16 @@ GaugeFunctions Derive(const Scenario& s) {
   if (s.algebroid.present)
     throw ModelError("the gauge two-form is implemented for Lagrangians on TQ");
   GaugeFunctions g;
-  GiNaC::symtab table;
-  const symbol t("t");
-  table["t"] = t;
-  std::vector<symbol> q, v, p;
-  for (const auto& c : s.coordinates) {
-    q.emplace_back(c.name);
-    v.emplace_back(c.velocity);
-    table[c.name] = q.back();
-    table[c.velocity] = v.back();
-  }
-  for (const auto& par : s.parameters) {
-    p.emplace_back(par.name);
-    table[par.name] = p.back();
-  }
+  const scenario::ScenarioSymbols symbols(s, {scenario::Velocities::kTangent});
+  const symbol t = symbols.t();
+  const std::vector<symbol>& q = symbols.q();
+  const std::vector<symbol>& v = symbols.velocities();
+  const std::vector<symbol>& p = symbols.parameters();
   const std::size_t n = q.size(), m = s.constraints.size();
   g.n = n;
   g.m = m;
   g.P = p.size();
-  const ex L = symbolic::ParseExpression(s.lagrangian, table,
-                                         {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  const ex L = symbols.Parse(s.lagrangian, s.lagrangian_where.line, "lagrangian");
   GiNaC::matrix W(n, n), omega(m, n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) W(i, j) = L.diff(v[i]).diff(v[j]);
@@ -60,8 +51,7 @@ GaugeFunctions Derive(const Scenario& s) {
   std::vector<ex> g_forms;
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
-    const ex form = symbolic::ParseExpression(
-        spec.form, table, {s.source_file, spec.where.line, spec.name + ".form"});
+    const ex form = symbols.Parse(spec.form, spec.where.line, spec.name + ".form");
     for (std::size_t i = 0; i < n; ++i) omega(r, i) = form.diff(v[i]);
     g_forms.push_back(form);
   }
@@ -134,16 +124,39 @@ GaugeFunctions Derive(const Scenario& s) {
   return g;
 }
 
-}  // namespace
+// Columns of the result: t, q, v, B_ij on K (i < j, dim K = 2n - 2m), the norms and checks.
+std::vector<std::string> GaugeColumns(const Scenario& s, std::size_t dk) {
+  std::vector<std::string> columns{"t"};
+  for (const auto& c : s.coordinates) columns.push_back(c.name);
+  for (const auto& c : s.coordinates) columns.push_back(c.velocity);
+  for (std::size_t i = 0; i < dk; ++i)
+    for (std::size_t j = i + 1; j < dk; ++j)
+      columns.push_back("B_" + std::to_string(i + 1) + "_" + std::to_string(j + 1));
+  for (const char* c : {"B_norm", "B_full_norm", "omega_change", "identity_residual"})
+    columns.push_back(c);
+  return columns;
+}
 
-Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& input,
-                               const SimulationProgress& progress) {
-  const GaugeFunctions g = Derive(scenario);
+// The capability: tapes derived once, integrated per call (no GiNaC here).
+class CompiledGaugeTwoForm final : public GaugeTwoForm {
+ public:
+  CompiledGaugeTwoForm(GaugeFunctions functions, std::vector<std::string> columns)
+      : g_(std::move(functions)), columns_(std::move(columns)) {}
+  std::vector<std::string> columns() const override { return columns_; }
+  Trajectory Compute(const SimulationInput& input,
+                     const SimulationProgress& progress) const override;
+
+ private:
+  GaugeFunctions g_;
+  std::vector<std::string> columns_;
+};
+
+Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
+                                         const SimulationProgress& progress) const {
+  const GaugeFunctions& g = g_;
   const std::size_t n = g.n, m = g.m, N = 2 * n;
   const SimulationSpec& spec = input.spec;
-  if (!(spec.t_end > 0) || !(spec.output_step > 0) || spec.t_end / spec.output_step > kMaxSamples)
-    throw ModelError("t_end and output_step must be positive and give at most " +
-                     std::to_string(static_cast<long>(kMaxSamples)) + " samples");
+  RequireValidSimulationSpec(spec);
   if (input.q0.size() != n || input.v0.size() != n || input.parameters.size() != g.P)
     throw ModelError("simulation input sizes do not match the scenario");
   std::vector<double> in(1 + N + g.P, 0.0), scratch(4096);
@@ -231,16 +244,11 @@ Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& 
   };
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
 
-  std::vector<std::string> columns{"t"};
-  for (const auto& c : scenario.coordinates) columns.push_back(c.name);
-  for (const auto& c : scenario.coordinates) columns.push_back(c.velocity);
-  for (std::size_t i = 0; i < dk; ++i)
-    for (std::size_t j = i + 1; j < dk; ++j)
-      columns.push_back("B_" + std::to_string(i + 1) + "_" + std::to_string(j + 1));
-  for (const char* c : {"B_norm", "B_full_norm", "omega_change", "identity_residual"})
-    columns.push_back(c);
-  Trajectory trajectory(columns);
-  std::vector<double> row(columns.size());
+  if (dk != N - 2 * m)
+    throw ModelError("the gauge two-form needs independent constraint forms at q0: dim K = " +
+                     std::to_string(dk) + ", expected " + std::to_string(N - 2 * m));
+  Trajectory trajectory(columns_);
+  std::vector<double> row(columns_.size());
   RowMajor omega_now(N, N);
   auto record = [&](double t) {
     const double* y = driver.y();
@@ -270,6 +278,24 @@ Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& 
     if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) break;
   }
   return trajectory;
+}
+
+}  // namespace
+
+namespace lagrange_dirac {
+
+std::shared_ptr<const GaugeTwoForm> DeriveGaugeTwoForm(const Scenario& scenario) {
+  GaugeFunctions functions = Derive(scenario);
+  const std::size_t dk = 2 * functions.n - 2 * functions.m;
+  return std::make_shared<const CompiledGaugeTwoForm>(std::move(functions),
+                                                      GaugeColumns(scenario, dk));
+}
+
+}  // namespace lagrange_dirac
+
+Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& input,
+                               const SimulationProgress& progress) {
+  return lagrange_dirac::DeriveGaugeTwoForm(scenario)->Compute(input, progress);
 }
 
 }  // namespace dirac

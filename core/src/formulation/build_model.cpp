@@ -1,9 +1,10 @@
+#include "dirac/build_model.hpp"
+
 #include <ginac/ginac.h>
 
 #include "constraints/presymplectic_data.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
-#include "dirac/model.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -17,7 +18,9 @@ bool IsDegenerate(const Scenario& scenario) {
 }  // namespace
 
 std::shared_ptr<const Model> BuildModel(const Scenario& scenario) {
+  if (scenario.optimal_control.present) return ConstrainedSystem::Analyze(scenario);
   switch (scenario.formulation) {
+    case Formulation::kOptimalControl:
     case Formulation::kVakonomic:
     case Formulation::kSecondOrder:
     case Formulation::kConstraintAlgorithm:

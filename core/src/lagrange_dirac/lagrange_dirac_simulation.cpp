@@ -1,4 +1,4 @@
-#include "dirac/simulation.hpp"
+#include "lagrange_dirac/lagrange_dirac_simulation.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -12,24 +12,6 @@
 #include "geometry/reconstruction.hpp"
 
 namespace dirac {
-
-SimulationInput SimulationInput::FromScenario(const Scenario& scenario) {
-  SimulationInput in;
-  for (const auto& p : scenario.parameters) in.parameters.push_back(p.value);
-  for (const auto& c : scenario.coordinates) {
-    in.q0.push_back(c.initial);
-    in.v0.push_back(c.initial_velocity);
-    in.p0.push_back(c.initial_momentum);
-  }
-  in.named = scenario.second_order.initial;
-  // On a Lie algebroid the "velocities" are the fibre coordinates y^A.
-  if (scenario.algebroid.present) {
-    in.v0.clear();
-    for (const auto& y : scenario.algebroid.fibre) in.v0.push_back(y.initial);
-  }
-  in.spec = scenario.simulation;
-  return in;
-}
 
 namespace {
 
@@ -52,9 +34,11 @@ using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 }  // namespace
 
-Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& input,
-                    const SimulationProgress& progress, SimulationReport* report_out) {
-  const CompiledDae& dae = system.dae();
+namespace lagrange_dirac {
+
+Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
+                       const std::vector<std::string>& columns, const SimulationInput& input,
+                       const SimulationProgress& progress, SimulationReport* report_out) {
   const InputLayout& layout = dae.layout;
   const std::size_t n = layout.n, k = layout.k, m = layout.m, N = layout.dae_size();
   if (input.q0.size() != n || input.v0.size() != k ||
@@ -63,9 +47,7 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
                      " coordinates, " + std::to_string(k) + " velocities, " +
                      std::to_string(layout.num_parameters) + " parameters)");
   const SimulationSpec& spec = input.spec;
-  if (!(spec.t_end > 0) || !(spec.output_step > 0) || spec.t_end / spec.output_step > kMaxSamples)
-    throw ModelError("t_end and output_step must be positive and give at most " +
-                     std::to_string(static_cast<long>(kMaxSamples)) + " samples");
+  RequireValidSimulationSpec(spec);
 
   DaeContext ctx;
   ctx.dae = &dae;
@@ -182,7 +164,7 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
 
   // Reconstruction on the group with the fourth-order Magnus method, fed by the DAE's dense
   // output at the Gauss points of each substep.
-  geometry::GroupReconstruction reconstruction(system.reconstruction());
+  geometry::GroupReconstruction reconstruction(reconstruction_spec);
   auto body_velocity = [&](double t) {
     driver.Advance(t);
     ctx.Load(t, y, yp);
@@ -191,7 +173,7 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
     return xi;
   };
 
-  Trajectory trajectory(system.TrajectoryColumns());
+  Trajectory trajectory(columns);
   std::vector<double> row(trajectory.num_columns());
   std::vector<double> constraint_values(m), momentum(k);
   double e0 = 0.0;
@@ -227,5 +209,7 @@ Trajectory Simulate(const LagrangeDiracSystem& system, const SimulationInput& in
   if (report_out) *report_out = report;
   return trajectory;
 }
+
+}  // namespace lagrange_dirac
 
 }  // namespace dirac

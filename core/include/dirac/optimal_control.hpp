@@ -1,0 +1,99 @@
+#pragma once
+/// @file optimal_control.hpp
+/// Optimal control and boundary-value problems solved by multiple shooting (`dirac solve`):
+/// the model's explicit flow on M_f (the Pontryagin bundle of an `optimal_control:` block, or
+/// any integrable model with a `boundary_value:` block) is integrated on each shooting interval
+/// with its variational equations (exact sensitivities, CVODES), the group element is carried
+/// on the group (nodes in local charts g = g_node Exp(delta)), and a globalised Newton method
+/// (Armijo line search on |F|^2 / 2) solves node continuity, boundary values and
+/// transversality conditions. A cold start that fails is continued from the uncontrolled motion
+/// (homotopy in the boundary data, secant predictor); a warm start re-solves from a previous
+/// solution (tangent predictor for parameter steps). Layer: control.
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "dirac/trajectory.hpp"
+
+namespace dirac {
+
+/// One Newton iteration, as reported to a progress callback and in the report.
+struct NewtonIterate {
+  int iteration = 0;           ///< 1-based, counted over the whole solve
+  double continuation = 1.0;   ///< homotopy parameter s of the boundary data (1: the problem)
+  double residual = 0.0;       ///< max |F| after the step
+  double step_norm = 0.0;      ///< max |step| (scaled by the step length)
+  double step_length = 1.0;    ///< line-search factor lambda in (0, 1]
+};
+
+/// How a solve went.
+struct SolveReport {
+  bool converged = false;
+  std::string message;                 ///< why it stopped (empty on success)
+  std::vector<NewtonIterate> history;  ///< every Newton iteration
+  int iterations = 0;                  ///< Newton iterations in all
+  int continuation_steps = 0;          ///< homotopy steps taken (0: solved directly)
+  int nodes = 0;                       ///< shooting intervals
+  int unknowns = 0;                    ///< size of the Newton system
+  double residual = 0.0;               ///< max |F| at the returned point
+  double best_residual = 0.0;          ///< smallest max |F| met (for a failure)
+  double seconds = 0.0;                ///< wall time of the solve (without output sampling)
+  long integrations = 0;               ///< shooting-interval integrations
+  bool warm_started = false;
+};
+
+/// What a re-solve needs: the shooting nodes of a converged solution and the values it was
+/// solved for. Opaque to callers; pass it back in SolveOptions::warm_start.
+struct WarmStart {
+  std::vector<double> node_times;
+  std::vector<std::vector<double>> node_states;  ///< x at each node (flow state order)
+  std::vector<std::vector<double>> node_groups;  ///< 3x3 row-major group element per node
+  std::vector<double> parameters;                ///< parameter values of that solution
+  bool valid() const { return !node_states.empty(); }
+};
+
+struct SolveOptions {
+  /// A previous solution of the same scenario (possibly other parameters or boundary data).
+  const WarmStart* warm_start = nullptr;
+  /// Called after every Newton iteration; return false to cancel.
+  std::function<bool(const NewtonIterate&)> progress;
+  /// Polled during integrations and between iterations; true cancels at once.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Sample the converged motion into a Trajectory (the output step of the scenario).
+  bool sample = true;
+  /// Continue from the uncontrolled motion when Newton fails from the initial guess.
+  bool continuation = true;
+  int nodes = 0;  ///< 0: the scenario's shooting.nodes, or chosen from the horizon
+};
+
+struct OptimalControlSolution {
+  SolveReport report;
+  Scenario solved;        ///< the scenario with the solved initial values (costates, R(0), ...)
+  Trajectory trajectory;  ///< the converged motion sampled (controls, costates, cost rate ...)
+  double cost = 0.0;      ///< int_0^T L~ dt, integrated as a quadrature with the motion
+  double hamiltonian_drift = 0.0;  ///< max |H(t) - H(0)| on the samples (0 if not sampled)
+  WarmStart warm_start;   ///< for the next solve
+};
+
+/// Solves the scenario's `optimal_control:` (or `boundary_value:`) problem on a model built
+/// from it. Never throws for a problem without a solution: the report says why
+/// (`converged` false, the message names the iteration reached and the best residual). Throws
+/// ScenarioError for boundary conditions that do not fit the model (an unknown quantity, more
+/// conditions than unknowns), ModelError if the model has no explicit flow.
+OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
+                                           const SolveOptions& options = {});
+
+/// Builds the model (GiNaC: one thread at a time) and solves.
+OptimalControlSolution SolveOptimalControl(const Scenario& scenario,
+                                           const SolveOptions& options = {});
+
+/// Text report of a solve (what `dirac solve` prints to stderr) and its JSON form.
+std::string FormatSolveReport(const SolveReport& report, double cost);
+std::string SolveReportToJson(const SolveReport& report, double cost);
+
+}  // namespace dirac

@@ -1,0 +1,379 @@
+#include "dirac/optimal_control.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "control/boundary_conditions.hpp"
+#include "control/multiple_shooting.hpp"
+#include "dirac/build_model.hpp"
+#include "dirac/error.hpp"
+
+namespace dirac {
+namespace {
+
+using control::MultipleShooting;
+using control::ShootingPoint;
+using Clock = std::chrono::steady_clock;
+
+double MaxAbs(const Eigen::VectorXd& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
+
+// The tangent-space difference a - b of two iterates (charts: Log(b^-1 a)).
+Eigen::VectorXd Difference(const MultipleShooting& ms, const ShootingPoint& a,
+                           const ShootingPoint& b) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(ms.num_unknowns()));
+  Eigen::Index c = 0;
+  for (std::size_t k = 0; k < a.u0.size(); ++k) out(c++) = a.u0[k] - b.u0[k];
+  const auto& P = ms.problem();
+  if (P.g0_unknown) {
+    out.segment<3>(c) = geometry::Log(P.group, b.g0.inverse() * a.g0);
+    c += 3;
+  }
+  for (std::size_t j = 0; j < a.x.size(); ++j) {
+    for (std::size_t i = 0; i < a.x[j].size(); ++i) out(c++) = a.x[j][i] - b.x[j][i];
+    if (P.has_group) {
+      out.segment<3>(c) = geometry::Log(P.group, b.g[j].inverse() * a.g[j]);
+      c += 3;
+    }
+  }
+  return out;
+}
+
+// Newton's method with an Armijo line search on phi = |F|^2 / 2.
+class Newton {
+ public:
+  Newton(MultipleShooting& ms, const SolveOptions& options, SolveReport& report, double tolerance,
+         int max_iterations)
+      : ms_(ms),
+        options_(options),
+        report_(report),
+        tolerance_(tolerance),
+        max_iterations_(max_iterations) {}
+
+  // Solves from `point` (updated in place); returns false with report_.message set.
+  bool Solve(ShootingPoint& point, double s) {
+    Eigen::VectorXd F, trial_F;
+    Eigen::MatrixXd J, trial_J;
+    std::string failure;
+    if (!ms_.Evaluate(point, F, &J, &failure)) return Fail("the integration fails at the start: " + failure);
+    Note(MaxAbs(F));
+    for (int it = 0; it < max_iterations_; ++it) {
+      if (MaxAbs(F) <= tolerance_) return true;
+      Cancelled();
+      Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
+      if (lu.rank() < J.rows())
+        return Fail("singular shooting Jacobian (rank " + std::to_string(lu.rank()) + " of " +
+                    std::to_string(J.rows()) + ")");
+      const Eigen::VectorXd step = lu.solve(-F);
+      if (!step.allFinite()) return Fail("the Newton step is not finite");
+      const double phi = 0.5 * F.squaredNorm();
+      double lambda = 1.0;
+      bool accepted = false;
+      for (int k = 0; k < 30 && !accepted; ++k, lambda *= 0.5) {
+        const ShootingPoint trial = ms_.Displace(point, lambda * step);
+        if (!ms_.Evaluate(trial, trial_F, &trial_J, &failure)) continue;
+        if (0.5 * trial_F.squaredNorm() <= phi * (1.0 - 2e-4 * lambda)) {
+          point = trial;
+          F.swap(trial_F);
+          J.swap(trial_J);
+          accepted = true;
+        }
+      }
+      if (!accepted) return Fail("the line search found no decrease of |F|");
+      lambda *= 2.0;
+      NewtonIterate iterate;
+      iterate.iteration = ++report_.iterations;
+      iterate.continuation = s;
+      iterate.residual = MaxAbs(F);
+      iterate.step_norm = lambda * MaxAbs(step);
+      iterate.step_length = lambda;
+      report_.history.push_back(iterate);
+      Note(iterate.residual);
+      if (options_.progress && !options_.progress(iterate)) throw control::Cancelled{};
+      if (!std::isfinite(iterate.residual) || iterate.residual > 1e12)
+        return Fail("Newton diverges");
+    }
+    if (MaxAbs(F) <= tolerance_) return true;
+    return Fail("no convergence in " + std::to_string(max_iterations_) + " iterations");
+  }
+
+ private:
+  bool Fail(const std::string& why) {
+    std::ostringstream out;
+    out << why << " (iteration " << report_.iterations << ", best max |F| = " << report_.best_residual
+        << ")";
+    report_.message = out.str();
+    return false;
+  }
+  void Note(double residual) {
+    if (!(report_.best_residual > 0) || residual < report_.best_residual)
+      report_.best_residual = residual;
+    report_.residual = residual;
+  }
+  void Cancelled() const {
+    if (options_.cancel && options_.cancel->load()) throw control::Cancelled{};
+  }
+
+  MultipleShooting& ms_;
+  const SolveOptions& options_;
+  SolveReport& report_;
+  double tolerance_;
+  int max_iterations_;
+};
+
+int DefaultIntervals(const Scenario& s, const SolveOptions& options) {
+  if (options.nodes > 0) return options.nodes;
+  if (s.optimal_control.present && s.optimal_control.shooting.nodes > 0)
+    return s.optimal_control.shooting.nodes;
+  // About one interval per half second of horizon, at least 4, at most 16: short intervals keep
+  // the sensitivities well conditioned and the group charts small.
+  return std::clamp(static_cast<int>(std::ceil(s.simulation.t_end / 0.5)), 4, 16);
+}
+
+// Continuation in the boundary data from the motion the initial guess starts (which solves the
+// problem with its own end values as targets) to the problem's targets, with a secant predictor
+// and an adaptive step in s.
+bool Continue(MultipleShooting& ms, Newton& newton, ShootingPoint& point, SolveReport& report) {
+  control::BoundaryProblem& P = ms.problem();
+  const control::EndConditions target_initial = P.initial, target_final = P.final;
+  ShootingPoint current = ms.FromInitialGuess();
+  Eigen::VectorXd F;
+  std::string failure;
+  if (!ms.Evaluate(current, F, nullptr, &failure)) {
+    report.message = "continuation: the initial guess cannot be integrated: " + failure;
+    return false;
+  }
+  const std::vector<double> x0 = ms.InitialState(current);
+  const control::EndConditions from_initial = control::TargetsAt(
+      P.initial, ms.flow(), 0.0, x0.data(), current.g0, ms.parameters(), P.group);
+  const control::EndConditions from_final =
+      control::TargetsAt(P.final, ms.flow(), P.horizon, ms.final_state().data(),
+                         ms.final_group(), ms.parameters(), P.group);
+  auto set_s = [&](double s) {
+    P.initial = control::Blend(target_initial, from_initial, s, P.group);
+    P.final = control::Blend(target_final, from_final, s, P.group);
+  };
+  set_s(0.0);
+  if (!newton.Solve(current, 0.0)) {
+    P.initial = target_initial;
+    P.final = target_final;
+    report.message = "continuation: the start problem does not solve: " + report.message;
+    return false;
+  }
+  ShootingPoint previous = current;
+  double s = 0.0, s_previous = 0.0, ds = 0.25;
+  while (s < 1.0) {
+    const double s_try = std::min(1.0, s + ds);
+    ShootingPoint trial = current;
+    if (s > s_previous)  // secant predictor
+      trial = ms.Displace(current, (s_try - s) / (s - s_previous) * Difference(ms, current, previous));
+    set_s(s_try);
+    if (newton.Solve(trial, s_try)) {
+      previous = current;
+      current = trial;
+      s_previous = s;
+      s = s_try;
+      ++report.continuation_steps;
+      ds = std::min(0.5, ds * 1.5);
+    } else {
+      ds *= 0.5;
+      if (ds < 1e-3) {
+        P.initial = target_initial;
+        P.final = target_final;
+        std::ostringstream out;
+        out << "continuation stalled at s = " << s << ": " << report.message;
+        report.message = out.str();
+        return false;
+      }
+    }
+  }
+  point = current;
+  report.message.clear();
+  return true;
+}
+
+// The solved scenario: the initial values of the solution written back (states by their --set
+// names where they have one, the group element into reconstruction.initial).
+Scenario SolvedScenario(const Scenario& scenario, const ExplicitFlow& flow,
+                        const std::vector<double>& x0, const Eigen::Matrix3d& g0, bool group) {
+  Scenario solved = scenario;
+  for (std::size_t i = 0; i < flow.dimension(); ++i) {
+    const std::string& name = flow.states[i];
+    if (CurrentValue(solved, name).has_value()) {
+      ApplyOverride(solved, name, x0[i]);
+    } else {
+      auto& initial = solved.second_order.initial;
+      const auto it = std::find_if(initial.begin(), initial.end(),
+                                   [&](const auto& e) { return e.first == name; });
+      if (it != initial.end())
+        it->second = x0[i];
+      else
+        initial.emplace_back(name, x0[i]);
+    }
+  }
+  if (group) {
+    auto& rec = solved.reconstruction;
+    if (rec.group == "SO3") {
+      rec.initial.assign(9, 0.0);
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) rec.initial[3 * r + c] = g0(r, c);
+    } else {
+      rec.initial = {g0(0, 2), g0(1, 2), std::atan2(g0(1, 0), g0(0, 0))};
+    }
+  }
+  return solved;
+}
+
+}  // namespace
+
+OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
+                                           const SolveOptions& options) {
+  const auto start_time = Clock::now();
+  const ExplicitFlow* flow = model.explicit_flow();
+  if (!flow)
+    throw ModelError(scenario.source_file + ": this model (" + model.formulation() +
+                     ") has no explicit flow on M_f to shoot on");
+  const SimulationInput input = SimulationInput::FromScenario(scenario);
+  control::BoundaryProblem problem =
+      control::ResolveBoundaryProblem(scenario, *flow, model.FlowState(input));
+  const ShootingSettings settings =
+      scenario.optimal_control.present ? scenario.optimal_control.shooting : ShootingSettings{};
+  MultipleShooting ms(*flow, problem, DefaultIntervals(scenario, options), input.parameters,
+                      options.cancel);
+  OptimalControlSolution solution;
+  SolveReport& report = solution.report;
+  report.nodes = ms.intervals();
+  report.unknowns = static_cast<int>(ms.num_unknowns());
+  Newton newton(ms, options, report, settings.tolerance, settings.max_iterations);
+  ShootingPoint point;
+  bool converged = false;
+  try {
+    if (options.warm_start && ms.FromWarmStart(*options.warm_start, &point)) {
+      report.warm_started = true;
+      // Tangent predictor for a parameter step: one Newton step of the joint system in (w, p)
+      // at the old solution, dw = -J^-1 (F(w, p_old) + dF/dp dp).
+      const std::vector<double>& old = options.warm_start->parameters;
+      if (old.size() == input.parameters.size() && old != input.parameters) {
+        MultipleShooting at_old(*flow, ms.problem(), ms.intervals(), old, options.cancel);
+        Eigen::VectorXd F, dF;
+        Eigen::MatrixXd J;
+        std::string failure;
+        Eigen::VectorXd dp(static_cast<Eigen::Index>(old.size()));
+        for (std::size_t k = 0; k < old.size(); ++k) dp(k) = input.parameters[k] - old[k];
+        if (at_old.Evaluate(point, F, &J, &failure, &dp, &dF)) {
+          Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
+          if (lu.rank() == J.rows()) {
+            const Eigen::VectorXd step = lu.solve(-(F + dF));
+            if (step.allFinite()) point = ms.Displace(point, step);
+          }
+        }
+      }
+    } else {
+      point = ms.FromInitialGuess();
+    }
+    converged = newton.Solve(point, 1.0);
+    if (!converged && options.continuation) {
+      const std::string direct = report.message;
+      converged = Continue(ms, newton, point, report);
+      if (!converged) report.message = "from the initial guess: " + direct + "; " + report.message;
+    }
+  } catch (const control::Cancelled&) {
+    report.message = "cancelled";
+    converged = false;
+  }
+  report.converged = converged;
+  report.integrations = ms.integrations();
+  Eigen::VectorXd F;
+  std::string failure;
+  if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
+    report.residual = MaxAbs(F);
+    solution.cost = ms.cost();
+    solution.warm_start = ms.ToWarmStart(point);
+  }
+  report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
+  if (!converged) return solution;
+
+  const std::vector<double> x0 = ms.InitialState(point);
+  solution.solved = SolvedScenario(scenario, *flow, x0, point.g0, ms.problem().has_group);
+  if (options.sample) {
+    SimulationInput run = SimulationInput::FromScenario(solution.solved);
+    run.flow_state = x0;
+    solution.trajectory = model.Simulate(run);
+    if (const auto e = solution.trajectory.FindColumn("E")) {
+      const double h0 = solution.trajectory.at(0, *e);
+      for (std::size_t r = 0; r < solution.trajectory.num_rows(); ++r)
+        solution.hamiltonian_drift =
+            std::max(solution.hamiltonian_drift, std::abs(solution.trajectory.at(r, *e) - h0));
+    }
+  }
+  return solution;
+}
+
+OptimalControlSolution SolveOptimalControl(const Scenario& scenario, const SolveOptions& options) {
+  const auto model = BuildModel(scenario);
+  return SolveOptimalControl(*model, scenario, options);
+}
+
+std::string FormatSolveReport(const SolveReport& report, double cost) {
+  std::ostringstream out;
+  out.precision(6);
+  out << (report.converged ? "converged" : "not converged") << ": " << report.iterations
+      << " Newton iterations";
+  if (report.continuation_steps) out << " (" << report.continuation_steps << " continuation steps)";
+  if (report.warm_started) out << ", warm start";
+  out << ", " << report.nodes << " shooting intervals, " << report.unknowns << " unknowns, max |F| = "
+      << report.residual << ", " << report.integrations << " interval integrations, "
+      << report.seconds * 1e3 << " ms";
+  if (report.converged) out << "\n  cost = " << std::setprecision(17) << cost;
+  if (!report.message.empty()) out << "\n  " << report.message;
+  out << "\n  iter      s        max|F|       |step|    lambda";
+  for (const NewtonIterate& it : report.history) {
+    char line[128];
+    std::snprintf(line, sizeof line, "\n  %4d  %6.3f  %11.3e  %11.3e  %7.4f", it.iteration,
+                  it.continuation, it.residual, it.step_norm, it.step_length);
+    out << line;
+  }
+  return out.str();
+}
+
+std::string SolveReportToJson(const SolveReport& report, double cost) {
+  std::ostringstream out;
+  out.precision(17);
+  auto text = [](const std::string& s) {
+    std::string r = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') r += '\\';
+      if (c == '\n') {
+        r += "\\n";
+        continue;
+      }
+      r += c;
+    }
+    return r + "\"";
+  };
+  out << "{\"converged\": " << (report.converged ? "true" : "false")
+      << ", \"message\": " << text(report.message) << ", \"cost\": ";
+  if (report.converged) out << cost; else out << "null";
+  out << ", \"iterations\": " << report.iterations
+      << ", \"continuation_steps\": " << report.continuation_steps
+      << ", \"warm_started\": " << (report.warm_started ? "true" : "false")
+      << ", \"nodes\": " << report.nodes << ", \"unknowns\": " << report.unknowns
+      << ", \"residual\": " << report.residual << ", \"best_residual\": " << report.best_residual
+      << ", \"integrations\": " << report.integrations << ", \"seconds\": " << report.seconds
+      << ", \"history\": [";
+  for (std::size_t k = 0; k < report.history.size(); ++k) {
+    const NewtonIterate& it = report.history[k];
+    out << (k ? ", " : "") << "{\"iteration\": " << it.iteration << ", \"s\": " << it.continuation
+        << ", \"residual\": " << it.residual << ", \"step_norm\": " << it.step_norm
+        << ", \"step_length\": " << it.step_length << "}";
+  }
+  out << "]}";
+  return out.str();
+}
+
+}  // namespace dirac

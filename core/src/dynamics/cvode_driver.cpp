@@ -1,0 +1,138 @@
+#include "dynamics/cvode_driver.hpp"
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "dirac/error.hpp"
+
+namespace dirac::dynamics {
+
+struct CvodeDriver::Impl {
+  SUNContext context = nullptr;
+  void* memory = nullptr;
+  N_Vector y = nullptr;
+  SUNNonlinearSolver fixed_point = nullptr;
+  SUNMatrix matrix = nullptr;
+  SUNLinearSolver linear = nullptr;
+  std::size_t size = 0;
+  int method = 0;
+  const ExplicitOde* ode = nullptr;
+
+  ~Impl() { Free(); }
+  void Free() {
+    if (memory) CVodeFree(&memory);
+    if (fixed_point) SUNNonlinSolFree(fixed_point);
+    if (linear) SUNLinSolFree(linear);
+    if (matrix) SUNMatDestroy(matrix);
+    if (y) N_VDestroy(y);
+    memory = nullptr;
+    fixed_point = nullptr;
+    linear = nullptr;
+    matrix = nullptr;
+    y = nullptr;
+    size = 0;
+    method = 0;
+  }
+};
+
+namespace {
+
+int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+  const auto* impl = static_cast<const CvodeDriver::Impl*>(data);
+  try {
+    return impl->ode->rates(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) ? 0 : 1;
+  } catch (...) {
+    return -1;  // never let an exception cross SUNDIALS' C frames
+  }
+}
+
+void Check(int flag, const char* what) {
+  if (flag < 0) throw NumericalError(std::string("CVODES ") + what + " failed (flag " +
+                                     std::to_string(flag) + ")");
+}
+
+// (Re)creates the solver for `size` unknowns with Adams + fixed point or BDF + dense Newton.
+void Setup(CvodeDriver::Impl& s, std::size_t size, int method, double t0, const double* y0,
+           const ExplicitOde& ode) {
+  if (s.memory && s.size == size && s.method == method) {
+    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
+    Check(CVodeReInit(s.memory, t0, s.y), "CVodeReInit");
+  } else {
+    s.Free();
+    s.size = size;
+    s.method = method;
+    s.y = N_VNew_Serial(static_cast<sunindextype>(size), s.context);
+    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
+    s.memory = CVodeCreate(method, s.context);
+    if (!s.memory) throw NumericalError("CVodeCreate failed");
+    Check(CVodeInit(s.memory, Rates, t0, s.y), "CVodeInit");
+    Check(CVodeSetUserData(s.memory, &s), "CVodeSetUserData");
+    Check(CVodeSetMaxNumSteps(s.memory, 200000), "CVodeSetMaxNumSteps");
+    if (method == CV_ADAMS) {
+      s.fixed_point = SUNNonlinSol_FixedPoint(s.y, 0, s.context);
+      Check(CVodeSetNonlinearSolver(s.memory, s.fixed_point), "CVodeSetNonlinearSolver");
+    } else {
+      s.matrix = SUNDenseMatrix(static_cast<sunindextype>(size), static_cast<sunindextype>(size),
+                                s.context);
+      s.linear = SUNLinSol_Dense(s.y, s.matrix, s.context);
+      Check(CVodeSetLinearSolver(s.memory, s.linear, s.matrix), "CVodeSetLinearSolver");
+    }
+  }
+  Check(CVodeSStolerances(s.memory, ode.rtol, ode.atol), "CVodeSStolerances");
+}
+
+}  // namespace
+
+CvodeDriver::CvodeDriver() : impl_(std::make_unique<Impl>()) {
+  if (SUNContext_Create(nullptr, &impl_->context) != 0)
+    throw NumericalError("SUNContext_Create failed");
+}
+
+CvodeDriver::~CvodeDriver() {
+  impl_->Free();
+  SUNContext_Free(&impl_->context);
+}
+
+void CvodeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* y) {
+  if (!(t1 > t0)) return;
+  Impl& s = *impl_;
+  s.ode = &ode;
+  const std::vector<double> start(y, y + ode.size);
+  int flag = 0;
+  double reached = t0;
+  for (const int method : {CV_ADAMS, CV_BDF}) {
+    Setup(s, ode.size, method, t0, start.data(), ode);
+    Check(CVodeSetStopTime(s.memory, t1), "CVodeSetStopTime");
+    sunrealtype t = t0;
+    flag = CVode(s.memory, t1, s.y, &t, CV_NORMAL);
+    reached = t;
+    long steps = 0, rhs = 0, fails = 0;
+    CVodeGetNumSteps(s.memory, &steps);
+    CVodeGetNumRhsEvals(s.memory, &rhs);
+    CVodeGetNumErrTestFails(s.memory, &fails);
+    statistics_.steps += steps;
+    statistics_.rhs_evaluations += rhs;
+    statistics_.error_test_failures += fails;
+    if (flag >= 0) break;
+  }
+  if (flag < 0) {
+    char* name = CVodeGetReturnFlagName(flag);  // malloc'ed by SUNDIALS
+    const std::string text = name ? name : "?";
+    std::free(name);
+    throw NumericalError("CVODES failed at t = " + std::to_string(reached) + " (flag " +
+                         std::to_string(flag) + ": " + text + ")");
+  }
+  const double* out = N_VGetArrayPointer(s.y);
+  std::copy(out, out + ode.size, y);
+}
+
+}  // namespace dirac::dynamics

@@ -1,0 +1,67 @@
+#include "dirac/model.hpp"
+
+#include <algorithm>
+
+#include "dirac/error.hpp"
+
+namespace dirac {
+
+std::vector<std::string> Model::TrajectoryColumns() const {
+  std::vector<std::string> names;
+  for (const ColumnInfo& column : columns()) names.push_back(column.name);
+  return names;
+}
+
+std::vector<std::string> Model::ColumnsOfKind(ColumnKind kind) const {
+  std::vector<std::string> names;
+  for (const ColumnInfo& column : columns())
+    if (column.kind == kind) names.push_back(column.name);
+  return names;
+}
+
+const InitialValueInfo* Model::FindInitialValue(const std::string& name) const {
+  const auto& values = initial_values();
+  const auto it = std::find_if(values.begin(), values.end(),
+                               [&](const InitialValueInfo& v) { return v.name == name; });
+  return it == values.end() ? nullptr : &*it;
+}
+
+std::vector<double> Model::FlowState(const SimulationInput&) const {
+  throw ModelError("this model (" + formulation() + ") has no explicit flow on M_f");
+}
+
+const char* ColumnKindName(ColumnKind kind) {
+  switch (kind) {
+    case ColumnKind::kTime:
+      return "time";
+    case ColumnKind::kCoordinate:
+      return "coordinate";
+    case ColumnKind::kVelocity:
+      return "velocity";
+    case ColumnKind::kMomentum:
+      return "momentum";
+    case ColumnKind::kCostate:
+      return "costate";
+    case ColumnKind::kAcceleration:
+      return "acceleration";
+    case ColumnKind::kRate:
+      return "rate";
+    case ColumnKind::kMultiplier:
+      return "multiplier";
+    case ColumnKind::kEnergy:
+      return "energy";
+    case ColumnKind::kConstraintResidual:
+      return "constraint_residual";
+    case ColumnKind::kHiddenConstraintResidual:
+      return "hidden_constraint_residual";
+    case ColumnKind::kDynamicsResidual:
+      return "dynamics_residual";
+    case ColumnKind::kGroup:
+      return "group";
+    case ColumnKind::kDiagnostic:
+      return "diagnostic";
+  }
+  return "diagnostic";
+}
+
+}  // namespace dirac

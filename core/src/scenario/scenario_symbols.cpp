@@ -1,0 +1,60 @@
+#include "scenario/scenario_symbols.hpp"
+
+#include "symbolic/expression_parser.hpp"
+
+namespace dirac::scenario {
+
+ScenarioSymbols::ScenarioSymbols(const Scenario& s, SymbolOptions options) : file_(s.source_file) {
+  table_["t"] = t_;
+  for (const auto& c : s.coordinates) {
+    q_names_.push_back(c.name);
+    q_.emplace_back(c.name);
+    table_[c.name] = q_.back();
+  }
+  auto add_velocity = [&](const std::string& name, double initial) {
+    v_names_.push_back(name);
+    v_initial_.push_back(initial);
+    v_.emplace_back(name);
+    table_[name] = v_.back();
+  };
+  if (options.velocities == Velocities::kFibre && s.algebroid.present) {
+    for (const auto& y : s.algebroid.fibre) add_velocity(y.name, y.initial);
+  } else if (options.velocities != Velocities::kNone) {
+    for (const auto& c : s.coordinates) add_velocity(c.velocity, c.initial_velocity);
+  }
+  if (options.momenta)
+    for (const auto& c : s.coordinates) {
+      p_.emplace_back(c.momentum);
+      table_[c.momentum] = p_.back();
+    }
+  for (const auto& par : s.parameters) {
+    parameter_names_.push_back(par.name);
+    parameters_.emplace_back(par.name);
+    table_[par.name] = parameters_.back();
+  }
+}
+
+GiNaC::symbol ScenarioSymbols::Declare(const std::string& name, const std::string& latex) {
+  GiNaC::symbol symbol = latex.empty() ? GiNaC::symbol(name) : GiNaC::symbol(name, latex);
+  table_[name] = symbol;
+  return symbol;
+}
+
+GiNaC::ex ScenarioSymbols::Parse(const std::string& text, std::size_t line,
+                                 const std::string& key) const {
+  return symbolic::ParseExpression(text, table_, {file_, line, key});
+}
+
+GiNaC::symtab TableOfNames(const std::vector<std::string>& names,
+                           std::vector<GiNaC::symbol>* symbols) {
+  GiNaC::symtab table;
+  for (const auto& name : names) {
+    GiNaC::symbol symbol(name);
+    table[name] = symbol;
+    if (symbols) symbols->push_back(symbol);
+  }
+  if (!table.count("t")) table["t"] = GiNaC::symbol("t");
+  return table;
+}
+
+}  // namespace dirac::scenario

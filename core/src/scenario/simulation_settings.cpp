@@ -1,0 +1,32 @@
+#include <cmath>
+#include <string>
+
+#include "dirac/error.hpp"
+#include "dirac/scenario.hpp"
+
+namespace dirac {
+
+std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec) {
+  if (!(spec.t_end > 0) || !std::isfinite(spec.t_end))
+    return SettingProblem{"t_end", "must be > 0"};
+  if (!(spec.output_step > 0) || !std::isfinite(spec.output_step))
+    return SettingProblem{"output_step", "must be > 0"};
+  if (!(spec.rtol > 0) || !std::isfinite(spec.rtol))
+    return SettingProblem{"rtol", "tolerances must be > 0"};
+  if (!(spec.atol > 0) || !std::isfinite(spec.atol))
+    return SettingProblem{"atol", "tolerances must be > 0"};
+  if (!(spec.stabilization >= 0) || !std::isfinite(spec.stabilization))
+    return SettingProblem{"stabilization", "must be >= 0"};
+  if (spec.t_end / spec.output_step > kMaxSamples)
+    return SettingProblem{"output_step", "t_end / output_step asks for more than " +
+                                             std::to_string(static_cast<long>(kMaxSamples)) +
+                                             " samples"};
+  return std::nullopt;
+}
+
+void RequireValidSimulationSpec(const SimulationSpec& spec) {
+  if (const auto problem = CheckSimulationSpec(spec))
+    throw ModelError("simulation settings: " + problem->key + " " + problem->message);
+}
+
+}  // namespace dirac

@@ -1,0 +1,55 @@
+#pragma once
+/// @file drawn_scene.hpp
+/// The interface of a drawn 3D scene: what the view shows of a run. Three types ship
+/// (SceneRegistry::WithBuiltinScenes):
+///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
+///    velocity, the constraint plane Delta(q) and a comparison trajectory;
+///  - "rigid_body" (RigidBodyScene): a box turned by the rotation matrix columns R11..R33 with
+///    body and space axes, the path of one axis' tip and the spatial angular momentum;
+///  - "planar_bodies" (PlanarBodiesScene): slabs moving in the plane, seen from above by a
+///    camera that follows them.
+/// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK
+/// props and moves them to the time cursor.
+
+#include <array>
+#include <memory>
+
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "simulation_snapshot.hpp"
+
+class vtkRenderer;
+
+namespace dirac::ui {
+
+/// What a scene may read to build itself: the scenario (its `scene.options`, coordinates and
+/// constraints) and the derived model (columns and their kinds, constraint names,
+/// ConstraintCovectors). The scenario reference is only valid during construction; a scene may
+/// keep the model.
+struct SceneContext {
+  const dirac::Scenario& scenario;
+  std::shared_ptr<const dirac::Model> model;
+};
+
+/// One drawn scene. Constructors validate the scene's options and throw dirac::ScenarioError
+/// naming the file, line and key (dirac::SceneOptions::Fail); the methods below do not throw.
+class DrawnScene {
+ public:
+  virtual ~DrawnScene() = default;
+
+  /// Adds this scene's props to `renderer` (once, before any other call).
+  virtual void AddTo(vtkRenderer* renderer) = 0;
+  /// New simulation data; the snapshot is immutable and may be kept. It may carry a comparison
+  /// trajectory (the same scenario in another formulation) to draw alongside.
+  virtual void SetSnapshot(const SnapshotPtr& snapshot) = 0;
+  /// Moves the scene to simulated time `t` [s] (the shared time cursor).
+  virtual void SetTime(double t) = 0;
+  /// Axis-aligned box (xmin, xmax, ymin, ymax, zmin, zmax) the camera should fit; false if the
+  /// scene has nothing to show yet.
+  virtual bool Bounds(std::array<double, 6>& bounds) const = 0;
+  /// Called after the view reset its camera to the default oblique framing of Bounds(); a scene
+  /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
+  virtual void OnCameraReset() {}
+};
+
+}  // namespace dirac::ui

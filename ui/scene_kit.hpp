@@ -1,0 +1,122 @@
+#pragma once
+/// @file scene_kit.hpp
+/// What every drawn scene (particle, rigid_body, planar_bodies) shares, written once: name
+/// lookup, small 3-vector helpers, the actor factory, the view's background colours, the fading
+/// trail, the text overlays (legend and message, one style), axis label style, the nice tick
+/// step (also used by the plot panel's time axes) and the options every scene reads.
+
+#include <vtkSmartPointer.h>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dirac/scene_options.hpp"
+
+class vtkActor;
+class vtkAlgorithm;
+class vtkAxesActor;
+class vtkMatrix4x4;
+class vtkPoints;
+class vtkPolyData;
+class vtkProperty;
+class vtkTextActor;
+
+namespace dirac::ui {
+
+using Vec3 = std::array<double, 3>;
+/// RGB in [0, 1].
+using Color = std::array<double, 3>;
+/// RGB in 0..255, as the image checks of the tests see it.
+using Rgb = std::array<unsigned char, 3>;
+
+// ---- names and numbers --------------------------------------------------------------------
+
+/// Position of `name` in `names`, if it is there.
+std::optional<std::size_t> IndexOf(const std::vector<std::string>& names, const std::string& name);
+/// `value` as printf's "%g" writes it (for legends and messages).
+std::string FormatNumber(double value);
+/// 1, 2 or 5 times a power of ten, near `value` (> 0; otherwise 1): grid spacing, tick interval.
+double NiceStep(double value);
+
+// ---- vectors --------------------------------------------------------------------------------
+
+Vec3 Cross(const Vec3& a, const Vec3& b);
+double Norm(const Vec3& a);
+/// Two unit vectors (u, w) spanning the plane orthogonal to the unit vector n; (u, w, n) is
+/// right-handed.
+std::pair<Vec3, Vec3> PlaneBasis(const Vec3& n);
+/// A matrix taking the unit arrow along +x (vtkArrowSource) to one from `origin` along `v` (as
+/// long as v), `thickness` times as thick as the source. Null for a zero vector.
+vtkSmartPointer<vtkMatrix4x4> ArrowMatrix(const Vec3& origin, const Vec3& v, double thickness);
+
+// ---- colours ------------------------------------------------------------------------------
+
+/// The saturated orange every scene draws its main body in (the particle, the rigid body, the
+/// first planar body); no other prop uses it, so image checks can find it.
+inline constexpr Rgb kSceneOrange{255, 140, 0};
+/// The view's vertical background gradient (SceneView), bottom and top.
+inline constexpr Color kBackgroundBottom{0.08, 0.09, 0.12};
+inline constexpr Color kBackgroundTop{0.22, 0.24, 0.30};
+/// What old trail samples fade towards: the background behind most of a scene.
+inline constexpr Color kBackground{0.12, 0.13, 0.17};
+
+Color ToColor(const Rgb& rgb);
+/// `color` faded towards kBackground: weight 1 is `color`, 0 the background.
+Rgb Fade(const Color& color, double weight);
+
+// ---- actors -------------------------------------------------------------------------------
+
+/// An actor drawing `data` through a new mapper.
+vtkSmartPointer<vtkActor> MakeActor(vtkPolyData* data);
+/// An actor drawing the output of `source` (a vtkPolyDataAlgorithm) through a new mapper.
+vtkSmartPointer<vtkActor> MakeActor(vtkAlgorithm* source);
+/// A lit solid look: colour, ambient, diffuse, specular and specular power.
+void SetSolidLook(vtkProperty* property, const Color& color, double ambient, double diffuse,
+                  double specular, double specular_power);
+/// An unlit look for lines, wire frames and flat marks: `color` (none: the data's scalars, e.g.
+/// a fading trail), opacity and line width.
+void SetFlatLook(vtkProperty* property, const std::optional<Color>& color, double opacity = 1.0,
+                 double line_width = 1.0);
+/// Axis captions of `axes`: 16 pt, no bold, no shadow, italic or not, in `color` if given.
+void StyleAxisLabels(vtkAxesActor* axes, bool italic, const std::optional<Color>& color = {});
+/// Makes `data` the open polyline through `points` in order (no cell for fewer than two).
+void SetPolyline(vtkPolyData* data, vtkPoints* points);
+void SetPolyline(vtkPolyData* data, const std::vector<Vec3>& points);
+
+// ---- the fading trail ---------------------------------------------------------------------
+
+/// First row of a trail of `samples` samples ending at `row` (row + 1, i.e. none, if
+/// samples == 0).
+std::size_t TrailStart(std::size_t row, std::size_t samples);
+/// Fade weight of sample `i` of `count` (0.15 for the oldest, 1 for the newest).
+double TrailWeight(std::size_t i, std::size_t count);
+/// Fills `data` with the polyline through `points` (oldest first), coloured from the background
+/// towards `color` as the samples get newer (scalars "trail_colors"; map them directly).
+void FillFadingTrail(vtkPolyData* data, const std::vector<Vec3>& points, const Color& color);
+
+// ---- text overlays ------------------------------------------------------------------------
+
+/// Light grey 14 pt multi-line text at the lower-left corner (12, 10) px.
+vtkSmartPointer<vtkTextActor> MakeLegendText();
+/// A hidden, centred 16 pt warning-coloured message at normalised height `y`.
+vtkSmartPointer<vtkTextActor> MakeMessageText(double y);
+/// Sets the text of `overlay` and shows it iff the text is not empty.
+void ShowText(vtkTextActor* overlay, const std::string& text);
+/// The text of `overlay` ("" if it has none, or if `visible_only` and it is hidden).
+std::string TextOf(vtkTextActor* overlay, bool visible_only = false);
+
+// ---- options every scene reads ------------------------------------------------------------
+
+/// `trail`: a whole number of samples >= 0 (default `fallback`). Throws ScenarioError.
+std::size_t TrailOption(const dirac::SceneOptions& options, std::size_t fallback);
+/// A finite number > 0 at `key` (default `fallback`). Throws ScenarioError.
+double PositiveOption(const dirac::SceneOptions& options, const std::string& key, double fallback);
+/// A trajectory column named at `key` (an entry of `columns`). Throws ScenarioError naming it.
+void RequireColumn(const dirac::SceneOptions& options, const std::string& key,
+                   const std::string& name, const std::vector<std::string>& columns);
+
+}  // namespace dirac::ui
