@@ -12,8 +12,8 @@
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
 #include "dirac/model.hpp"
+#include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
-#include "dirac/shooting.hpp"
 #include "dirac/simulation_types.hpp"
 
 namespace {
@@ -29,8 +29,10 @@ constexpr const char* kUsage =
     "      print the equations the engine derives from the scenario\n"
     "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
     "      run the Gotay-Nester-Hinds constraint algorithm and print the chain M0 > M1 > ...\n"
-    "  dirac solve SCENARIO [--set NAME=VALUE]... [--csv FILE]\n"
-    "      solve the scenario's boundary-value problem by shooting; print the cost\n"
+    "  dirac solve SCENARIO [--set NAME=VALUE]... [--csv FILE] [--json]\n"
+    "      solve the scenario's optimal-control (or boundary-value) problem by multiple\n"
+    "      shooting with exact sensitivities; print the cost, the solved initial values and\n"
+    "      the convergence report (--json: the report as JSON on stdout)\n"
     "  dirac gauge SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE]\n"
     "      integrate the nonholonomic flow with its Jacobian and the gauge two-form B_t\n"
     "  dirac --help\n";
@@ -201,18 +203,30 @@ int Gauge(const Options& o) {
 
 int Solve(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
-  const dirac::ShootingResult result = dirac::SolveBoundaryValueProblem(scenario);
-  if (!o.csv.empty()) dirac::WriteCsv(result.trajectory, o.csv);
-  std::printf("cost = %.17g\n", result.cost);
-  const auto& unknowns = scenario.boundary_value.unknowns;
-  for (std::size_t k = 0; k < unknowns.size(); ++k)
-    std::printf("%s = %.17g\n", unknowns[k].c_str(), result.unknowns[k]);
+  const auto model = dirac::BuildModel(scenario);
+  const dirac::OptimalControlSolution solution = dirac::SolveOptimalControl(*model, scenario);
+  const dirac::SolveReport& report = solution.report;
+  if (o.json) {
+    std::printf("%s\n", dirac::SolveReportToJson(report, solution.cost).c_str());
+  } else if (report.converged) {
+    std::printf("cost = %.17g\n", solution.cost);
+    const dirac::ExplicitFlow& flow = *model->explicit_flow();
+    const auto x0 = model->FlowState(dirac::SimulationInput::FromScenario(solution.solved));
+    for (std::size_t k = 0; k < flow.dimension(); ++k)
+      std::printf("%s(0) = %.17g\n", flow.states[k].c_str(), x0[k]);
+  }
   if (!o.quiet)
-    std::fprintf(stderr,
-                 "%s: shooting converged in %ld Newton iterations (%ld integrations), max "
-                 "|boundary residual| = %.3e%s\n",
-                 scenario.name.c_str(), result.newton_iterations, result.residual_evaluations,
-                 result.residual, o.csv.empty() ? "" : ("\n  wrote " + o.csv).c_str());
+    std::fprintf(stderr, "%s: %s\n", scenario.name.c_str(),
+                 dirac::FormatSolveReport(report, solution.cost).c_str());
+  if (!report.converged)
+    throw dirac::NumericalError(scenario.source_file +
+                                ": the solve did not converge: " + report.message);
+  if (!o.csv.empty()) {
+    dirac::WriteCsv(solution.trajectory, o.csv);
+    if (!o.quiet)
+      std::fprintf(stderr, "  Pontryagin H drift %.3e on the samples; wrote %s\n",
+                   solution.hamiltonian_drift, o.csv.c_str());
+  }
   return 0;
 }
 

@@ -24,11 +24,11 @@ namespace dirac {
 
 /// One Newton iteration, as reported to a progress callback and in the report.
 struct NewtonIterate {
-  int iteration = 0;           ///< 1-based, counted over the whole solve
-  double continuation = 1.0;   ///< homotopy parameter s of the boundary data (1: the problem)
-  double residual = 0.0;       ///< max |F| after the step
-  double step_norm = 0.0;      ///< max |step| (scaled by the step length)
-  double step_length = 1.0;    ///< line-search factor lambda in (0, 1]
+  int iteration = 0;          ///< 1-based, counted over the whole solve
+  double continuation = 1.0;  ///< homotopy parameter s of the boundary data (1: the problem)
+  double residual = 0.0;      ///< max |F| after the step
+  double step_norm = 0.0;     ///< max |step| (scaled by the step length)
+  double step_length = 1.0;   ///< line-search factor lambda in (0, 1]
 };
 
 /// How a solve went.
@@ -77,7 +77,7 @@ struct OptimalControlSolution {
   Trajectory trajectory;  ///< the converged motion sampled (controls, costates, cost rate ...)
   double cost = 0.0;      ///< int_0^T L~ dt, integrated as a quadrature with the motion
   double hamiltonian_drift = 0.0;  ///< max |H(t) - H(0)| on the samples (0 if not sampled)
-  WarmStart warm_start;   ///< for the next solve
+  WarmStart warm_start;            ///< for the next solve
 };
 
 /// Solves the scenario's `optimal_control:` (or `boundary_value:`) problem on a model built

@@ -286,7 +286,8 @@ std::optional<double> CurrentValue(const Scenario& scenario, const std::string& 
 /// optimal_control without the block.
 void SetFormulation(Scenario& scenario, const std::string& name);
 
-/// Parses "NAME=VALUE" and applies it (see ApplyOverride). Throws ScenarioError.
+/// Parses "NAME=VALUE" and applies it (see ApplyOverride); VALUE "free" releases a boundary
+/// value (initial.<q> / final.<q>). Throws ScenarioError.
 void ApplyOverride(Scenario& scenario, const std::string& assignment);
 
 }  // namespace dirac

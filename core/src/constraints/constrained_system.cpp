@@ -753,10 +753,9 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
                        " values, M_f has " + std::to_string(ny) + " free coordinates");
     y0 = input.flow_state;
   }
-  std::vector<double> scratch(
-      std::max({s.free_rates.scratch_size(), s.free_jacobian.scratch_size(),
-                s.outputs.scratch_size(), s.extras.scratch_size(), s.body_velocity.scratch_size(),
-                s.group_momentum.scratch_size()}));
+  std::vector<double> scratch(std::max(
+      {s.free_rates.scratch_size(), s.free_jacobian.scratch_size(), s.outputs.scratch_size(),
+       s.extras.scratch_size(), s.body_velocity.scratch_size(), s.group_momentum.scratch_size()}));
   auto load = [&](double t, const double* y) {
     in[0] = t;
     std::copy(y, y + ny, in.begin() + 1);

@@ -118,7 +118,6 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   return forms;
 }
 
-
 // The symplectic structure of the Pontryagin bundle W0 = E^(2) x_E (T^E E)* on the coordinates
 // (q, y, p, pbar, z^j) with `accelerations` coordinates z^j (j < k, the last ones), sections
 // [e(1,1), e(2,1), e(1,2), e(2,2) (k each), e_check (one per acceleration)]:
@@ -391,7 +390,8 @@ matrix FibreHessian(const Scenario& s) {
 PresymplecticData BuildOptimalControl(const Scenario& s) {
   const OptimalControlSpec& ocp = s.optimal_control;
   if (!ocp.present)
-    throw ScenarioError(s.source_file, 0, "optimal_control", "the scenario has no optimal_control block");
+    throw ScenarioError(s.source_file, 0, "optimal_control",
+                        "the scenario has no optimal_control block");
   PresymplecticData data;
   data.formulation =
       "optimal control: Pontryagin bundle of L~ = C(q, y, u(q, y, y')) with the unactuated "
@@ -405,7 +405,8 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
   // The Euler–Lagrange operator on the algebroid (seed L eq (38)) with z = y':
   // EL_A = d/dt dL/dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C, d/dt expanded along q' = rho y.
   std::vector<symbol> z;
-  for (unsigned a = 0; a < k; ++a) z.emplace_back("a_" + sym.y_names[a], "\\dot{" + sym.y_names[a] + "}");
+  for (unsigned a = 0; a < k; ++a)
+    z.emplace_back("a_" + sym.y_names[a], "\\dot{" + sym.y_names[a] + "}");
   std::vector<ex> el(k);
   for (unsigned a = 0; a < k; ++a) {
     const ex dLdy = L.diff(sym.y[a]);
@@ -463,8 +464,8 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
   GiNaC::exmap law;
   for (unsigned a = 0; a < k; ++a)
     if (control_of[a] >= 0) law[u[control_of[a]]] = Simplify(el[a].subs(unactuated));
-  const ex cost = symbolic::ParseExpression(ocp.cost, data.table,
-                                            {s.source_file, ocp.cost_where.line, "cost"});
+  const ex cost =
+      symbolic::ParseExpression(ocp.cost, data.table, {s.source_file, ocp.cost_where.line, "cost"});
   const ex Ltilde = Simplify(cost.subs(law));
 
   // Coordinates (q, y, p, pbar, z^a): the actuated accelerations last, so the primary
@@ -484,8 +485,8 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
     AddCoordinate(data, p[a], p[a].get_name(), 'n', a, guess.InitialValue(p[a].get_name()),
                   ColumnKind::kCostate);
   for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a,
-                  guess.InitialValue(pbar[a].get_name()), ColumnKind::kCostate);
+    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, guess.InitialValue(pbar[a].get_name()),
+                  ColumnKind::kCostate);
   for (unsigned a = 0; a < k; ++a)
     if (control_of[a] >= 0) {
       acc.push_back(z[a]);

@@ -43,7 +43,8 @@ Eigen::MatrixXd FixedFrame(const EndConditions& end, const BoundaryProblem& prob
                            const std::vector<double>& parameters) {
   const std::size_t k = flow.fibre.size(), n = flow.base.size();
   const std::vector<double> anchor = Eval(flow.anchor, t, x, flow.dimension(), parameters);
-  const std::vector<double> body = Eval(flow.fibre_body_velocity, t, x, flow.dimension(), parameters);
+  const std::vector<double> body =
+      Eval(flow.fibre_body_velocity, t, x, flow.dimension(), parameters);
   std::vector<Eigen::RowVectorXd> rows;
   for (std::size_t i : end.fixed_base)
     rows.push_back(Eigen::Map<const Eigen::RowVectorXd>(anchor.data() + i * k, k));
@@ -76,7 +77,7 @@ struct QuantityResolver {
   const Scenario& s;
   const ExplicitFlow& flow;
   bool so3 = false, se2 = false;
-  std::string prefix;                 // SO3: "R"
+  std::string prefix;                  // SO3: "R"
   std::vector<std::string> se2_names;  // SE2: x, y, theta
 
   enum class Kind { kBase, kFibre, kGroupSO3, kGroupSE2 };
@@ -107,9 +108,8 @@ struct EndSpec {
   std::optional<double> se2_angle;
 };
 
-EndSpec ReadEnd(const std::vector<BoundaryCondition>& list, const QuantityResolver& q,
-                bool initial, const std::vector<double>& x0, const Eigen::Matrix3d& g0,
-                const Scenario& s) {
+EndSpec ReadEnd(const std::vector<BoundaryCondition>& list, const QuantityResolver& q, bool initial,
+                const std::vector<double>& x0, const Eigen::Matrix3d& g0, const Scenario& s) {
   const ExplicitFlow& flow = q.flow;
   EndSpec e;
   e.base.assign(flow.base.size(), std::nullopt);
@@ -133,18 +133,23 @@ EndSpec ReadEnd(const std::vector<BoundaryCondition>& list, const QuantityResolv
   std::size_t so3_line = 0;
   for (const BoundaryCondition& bc : list) {
     const auto quantity = q.Resolve(bc);
-    const std::optional<double> value =
-        bc.free ? std::nullopt : std::optional<double>(bc.value);
+    const std::optional<double> value = bc.free ? std::nullopt : std::optional<double>(bc.value);
     switch (quantity.kind) {
-      case QuantityResolver::Kind::kBase: e.base[quantity.index] = value; break;
-      case QuantityResolver::Kind::kFibre: e.fibre[quantity.index] = value; break;
+      case QuantityResolver::Kind::kBase:
+        e.base[quantity.index] = value;
+        break;
+      case QuantityResolver::Kind::kFibre:
+        e.fibre[quantity.index] = value;
+        break;
       case QuantityResolver::Kind::kGroupSO3:
         ++so3_listed;
         so3_free += bc.free;
         so3_value[static_cast<Eigen::Index>(quantity.index)] = bc.value;
         so3_line = bc.where.line;
         break;
-      case QuantityResolver::Kind::kGroupSE2: se2[quantity.index] = value; break;
+      case QuantityResolver::Kind::kGroupSE2:
+        se2[quantity.index] = value;
+        break;
     }
   }
   if (so3_listed > 0) {
@@ -158,8 +163,8 @@ EndSpec ReadEnd(const std::vector<BoundaryCondition>& list, const QuantityResolv
     if (se2[0].has_value() != se2[1].has_value())
       throw ScenarioError(s.source_file, 0, q.se2_names[0] + ", " + q.se2_names[1],
                           "the SE2 position is fixed or free as a pair");
-    e.se2_translation = se2[0] ? std::optional<Eigen::Vector2d>(Eigen::Vector2d(*se2[0], *se2[1]))
-                               : std::nullopt;
+    e.se2_translation =
+        se2[0] ? std::optional<Eigen::Vector2d>(Eigen::Vector2d(*se2[0], *se2[1])) : std::nullopt;
     e.se2_angle = se2[2];
   }
   return e;
@@ -228,9 +233,8 @@ void ToConditions(const EndSpec& spec, const ExplicitFlow& flow, bool initial,
     if (initial) {
       // A fully fixed initial element is the start of the motion; otherwise its chart
       // coordinates are unknowns and the fixed parts become rows.
-      const bool fixed = problem.group == MatrixGroup::kSO3
-                             ? end.group_all
-                             : end.se2_translation && end.se2_angle;
+      const bool fixed =
+          problem.group == MatrixGroup::kSO3 ? end.group_all : end.se2_translation && end.se2_angle;
       if (fixed) {
         problem.g0 = problem.group == MatrixGroup::kSO3
                          ? end.group_target
@@ -271,8 +275,7 @@ BoundaryProblem ResolveBoundaryProblem(const Scenario& s, const ExplicitFlow& fl
       for (int c = 0; c < 3; ++c) problem.g0(r, c) = rec.initial[3 * r + c];
   if (problem.has_group && rec.group == "SE2" && rec.initial.size() == 3)
     problem.g0 = SE2Element(rec.initial[0], rec.initial[1], rec.initial[2]);
-  if (problem.has_group)
-    problem.g0 = geometry::ProjectToGroup(problem.group, problem.g0);
+  if (problem.has_group) problem.g0 = geometry::ProjectToGroup(problem.group, problem.g0);
 
   std::vector<double> parameters;
   for (const auto& p : s.parameters) parameters.push_back(p.value);
@@ -304,8 +307,7 @@ BoundaryProblem ResolveBoundaryProblem(const Scenario& s, const ExplicitFlow& fl
     if (q.se2) q.se2_names = rec.names;
     // Every state is an unknown of t = 0 unless an initial condition fixes it.
     for (std::size_t i = 0; i < d; ++i) problem.x0_unknown[i] = true;
-    const EndSpec initial =
-        ReadEnd(s.optimal_control.initial, q, true, problem.x0, problem.g0, s);
+    const EndSpec initial = ReadEnd(s.optimal_control.initial, q, true, problem.x0, problem.g0, s);
     const EndSpec final = ReadEnd(s.optimal_control.final, q, false, problem.x0, problem.g0, s);
     ToConditions(initial, flow, true, problem, problem.initial, s);
     ToConditions(final, flow, false, problem, problem.final, s);
@@ -321,8 +323,7 @@ BoundaryProblem ResolveBoundaryProblem(const Scenario& s, const ExplicitFlow& fl
       // At t = 0 a fixed group element is g0 itself: it still constrains the frame.
       end->group_fixed_at_start =
           end == &problem.initial && problem.has_group && !problem.g0_unknown;
-      const Eigen::MatrixXd M =
-          FixedFrame(*end, problem, flow, 0.0, problem.x0.data(), parameters);
+      const Eigen::MatrixXd M = FixedFrame(*end, problem, flow, 0.0, problem.x0.data(), parameters);
       end->transversality_rows = static_cast<std::size_t>(FreeDirections(M, k).cols());
       if (end->transversality_rows + M.rows() != k)
         throw ScenarioError(s.source_file, s.optimal_control.where.line, "optimal_control",
@@ -332,12 +333,12 @@ BoundaryProblem ResolveBoundaryProblem(const Scenario& s, const ExplicitFlow& fl
   const std::size_t unknowns = problem.num_initial_unknowns();
   const std::size_t rows = problem.initial.num_rows() + problem.final.num_rows();
   if (unknowns != rows)
-    throw ScenarioError(s.source_file,
-                        s.optimal_control.present ? s.optimal_control.where.line
-                                                  : s.boundary_value.where.line,
-                        s.optimal_control.present ? "optimal_control" : "boundary_value",
-                        std::to_string(rows) + " boundary and transversality conditions for " +
-                            std::to_string(unknowns) + " unknown initial values");
+    throw ScenarioError(
+        s.source_file,
+        s.optimal_control.present ? s.optimal_control.where.line : s.boundary_value.where.line,
+        s.optimal_control.present ? "optimal_control" : "boundary_value",
+        std::to_string(rows) + " boundary and transversality conditions for " +
+            std::to_string(unknowns) + " unknown initial values");
   return problem;
 }
 
@@ -399,8 +400,8 @@ EndConditions Blend(const EndConditions& target, const EndConditions& from, doub
                     MatrixGroup group) {
   EndConditions out = target;
   for (std::size_t i = 0; i < out.coordinates.size(); ++i)
-    out.coordinates[i].second =
-        from.coordinates[i].second + s * (target.coordinates[i].second - from.coordinates[i].second);
+    out.coordinates[i].second = from.coordinates[i].second +
+                                s * (target.coordinates[i].second - from.coordinates[i].second);
   if (out.group_all)
     out.group_target = from.group_target *
                        geometry::Exp(group, s * geometry::Log(group, from.group_target.inverse() *

@@ -18,9 +18,8 @@ struct MultipleShooting::Segment {
   double cost = 0.0;
 };
 
-MultipleShooting::MultipleShooting(const ExplicitFlow& flow, BoundaryProblem problem,
-                                   int intervals, std::vector<double> parameters,
-                                   const std::atomic<bool>* cancel)
+MultipleShooting::MultipleShooting(const ExplicitFlow& flow, BoundaryProblem problem, int intervals,
+                                   std::vector<double> parameters, const std::atomic<bool>* cancel)
     : flow_(flow),
       problem_(std::move(problem)),
       intervals_(std::max(1, intervals)),
@@ -44,8 +43,8 @@ std::vector<double> MultipleShooting::InitialState(const ShootingPoint& point) c
 
 void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>& x,
                                  const Eigen::Matrix3d& g, const Eigen::MatrixXd& S0,
-                                 const Eigen::MatrixXd& eta0,
-                                 const Eigen::VectorXd* parameter_step, Segment& out) {
+                                 const Eigen::MatrixXd& eta0, const Eigen::VectorXd* parameter_step,
+                                 Segment& out) {
   const std::size_t d = d_, m = static_cast<std::size_t>(S0.cols());
   const bool group = problem_.has_group;
   const bool with_p = parameter_step != nullptr;
@@ -65,9 +64,9 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
   std::vector<double> in(1 + d + P), f(d), jac(d * d), fp(d * P), xi(3), dxi(3 * d), c(1);
   std::copy(parameters_.begin(), parameters_.end(), in.begin() + 1 + static_cast<long>(d));
   std::size_t scratch_size = 0;
-  for (const CompiledFunction* tape : {&flow_.rates, &flow_.rates_jacobian,
-                                       &flow_.parameter_jacobian, &flow_.body_velocity,
-                                       &flow_.body_velocity_jacobian, &flow_.running_cost})
+  for (const CompiledFunction* tape :
+       {&flow_.rates, &flow_.rates_jacobian, &flow_.parameter_jacobian, &flow_.body_velocity,
+        &flow_.body_velocity_jacobian, &flow_.running_cost})
     scratch_size = std::max(scratch_size, tape->scratch_size());
   std::vector<double> scratch(scratch_size);
   Eigen::VectorXd dp;
@@ -125,15 +124,16 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
   out.cost = y[off_cost];
 }
 
-bool MultipleShooting::Evaluate(const ShootingPoint& point, Eigen::VectorXd& F,
-                                Eigen::MatrixXd* J, std::string* failure,
-                                const Eigen::VectorXd* parameter_step, Eigen::VectorXd* dF_dp) {
+bool MultipleShooting::Evaluate(const ShootingPoint& point, Eigen::VectorXd& F, Eigen::MatrixXd* J,
+                                std::string* failure, const Eigen::VectorXd* parameter_step,
+                                Eigen::VectorXd* dF_dp) {
   const std::size_t d = d_, gd = group_dim_, n_u = unknown_index_.size();
   const std::size_t rows0 = problem_.initial.num_rows(), rowsT = problem_.final.num_rows();
   const std::size_t block = d + gd;
   F = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(unknowns_));
-  if (J) *J = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns_),
-                                    static_cast<Eigen::Index>(unknowns_));
+  if (J)
+    *J = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns_),
+                               static_cast<Eigen::Index>(unknowns_));
   if (dF_dp) *dF_dp = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(unknowns_));
   auto column_of = [&](int interval) {
     return interval == 0 ? std::size_t{0} : m0_ + static_cast<std::size_t>(interval - 1) * block;
@@ -271,14 +271,13 @@ bool MultipleShooting::FromWarmStart(const WarmStart& warm, ShootingPoint* point
     x.resize(d_);
     for (std::size_t i = 0; i < d_; ++i)
       x[i] = (1 - s) * warm.node_states[k][i] + s * warm.node_states[k + 1][i];
-    const Eigen::Matrix3d g0 = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(
-        warm.node_groups[k].data());
+    const Eigen::Matrix3d g0 =
+        Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(warm.node_groups[k].data());
     const Eigen::Matrix3d g1 = Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(
         warm.node_groups[k + 1].data());
     g = Eigen::Matrix3d::Identity();
     if (problem_.has_group)
-      g = g0 * geometry::Exp(problem_.group,
-                             s * geometry::Log(problem_.group, g0.inverse() * g1));
+      g = g0 * geometry::Exp(problem_.group, s * geometry::Log(problem_.group, g0.inverse() * g1));
   };
   ShootingPoint p;
   std::vector<double> x;

@@ -24,10 +24,10 @@ namespace dirac::control {
 
 /// A Newton iterate: the vector part and the chart base points of the group elements.
 struct ShootingPoint {
-  std::vector<double> u0;                      ///< unknown components of x(0)
+  std::vector<double> u0;  ///< unknown components of x(0)
   Eigen::Matrix3d g0 = Eigen::Matrix3d::Identity();
-  std::vector<std::vector<double>> x;          ///< interior node states
-  std::vector<Eigen::Matrix3d> g;              ///< interior node group elements
+  std::vector<std::vector<double>> x;  ///< interior node states
+  std::vector<Eigen::Matrix3d> g;      ///< interior node group elements
 };
 
 /// Thrown out of an integration when the caller's cancel flag is set.

@@ -60,7 +60,8 @@ class Newton {
     Eigen::VectorXd F, trial_F;
     Eigen::MatrixXd J, trial_J;
     std::string failure;
-    if (!ms_.Evaluate(point, F, &J, &failure)) return Fail("the integration fails at the start: " + failure);
+    if (!ms_.Evaluate(point, F, &J, &failure))
+      return Fail("the integration fails at the start: " + failure);
     Note(MaxAbs(F));
     for (int it = 0; it < max_iterations_; ++it) {
       if (MaxAbs(F) <= tolerance_) return true;
@@ -105,8 +106,8 @@ class Newton {
  private:
   bool Fail(const std::string& why) {
     std::ostringstream out;
-    out << why << " (iteration " << report_.iterations << ", best max |F| = " << report_.best_residual
-        << ")";
+    out << why << " (iteration " << report_.iterations
+        << ", best max |F| = " << report_.best_residual << ")";
     report_.message = out.str();
     return false;
   }
@@ -152,8 +153,8 @@ bool Continue(MultipleShooting& ms, Newton& newton, ShootingPoint& point, SolveR
   const control::EndConditions from_initial = control::TargetsAt(
       P.initial, ms.flow(), 0.0, x0.data(), current.g0, ms.parameters(), P.group);
   const control::EndConditions from_final =
-      control::TargetsAt(P.final, ms.flow(), P.horizon, ms.final_state().data(),
-                         ms.final_group(), ms.parameters(), P.group);
+      control::TargetsAt(P.final, ms.flow(), P.horizon, ms.final_state().data(), ms.final_group(),
+                         ms.parameters(), P.group);
   auto set_s = [&](double s) {
     P.initial = control::Blend(target_initial, from_initial, s, P.group);
     P.final = control::Blend(target_final, from_final, s, P.group);
@@ -171,7 +172,8 @@ bool Continue(MultipleShooting& ms, Newton& newton, ShootingPoint& point, SolveR
     const double s_try = std::min(1.0, s + ds);
     ShootingPoint trial = current;
     if (s > s_previous)  // secant predictor
-      trial = ms.Displace(current, (s_try - s) / (s - s_previous) * Difference(ms, current, previous));
+      trial =
+          ms.Displace(current, (s_try - s) / (s - s_previous) * Difference(ms, current, previous));
     set_s(s_try);
     if (newton.Solve(trial, s_try)) {
       previous = current;
@@ -326,9 +328,9 @@ std::string FormatSolveReport(const SolveReport& report, double cost) {
       << " Newton iterations";
   if (report.continuation_steps) out << " (" << report.continuation_steps << " continuation steps)";
   if (report.warm_started) out << ", warm start";
-  out << ", " << report.nodes << " shooting intervals, " << report.unknowns << " unknowns, max |F| = "
-      << report.residual << ", " << report.integrations << " interval integrations, "
-      << report.seconds * 1e3 << " ms";
+  out << ", " << report.nodes << " shooting intervals, " << report.unknowns
+      << " unknowns, max |F| = " << report.residual << ", " << report.integrations
+      << " interval integrations, " << report.seconds * 1e3 << " ms";
   if (report.converged) out << "\n  cost = " << std::setprecision(17) << cost;
   if (!report.message.empty()) out << "\n  " << report.message;
   out << "\n  iter      s        max|F|       |step|    lambda";
@@ -358,7 +360,10 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
   };
   out << "{\"converged\": " << (report.converged ? "true" : "false")
       << ", \"message\": " << text(report.message) << ", \"cost\": ";
-  if (report.converged) out << cost; else out << "null";
+  if (report.converged)
+    out << cost;
+  else
+    out << "null";
   out << ", \"iterations\": " << report.iterations
       << ", \"continuation_steps\": " << report.continuation_steps
       << ", \"warm_started\": " << (report.warm_started ? "true" : "false")

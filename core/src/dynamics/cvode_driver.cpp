@@ -56,8 +56,9 @@ int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
 }
 
 void Check(int flag, const char* what) {
-  if (flag < 0) throw NumericalError(std::string("CVODES ") + what + " failed (flag " +
-                                     std::to_string(flag) + ")");
+  if (flag < 0)
+    throw NumericalError(std::string("CVODES ") + what + " failed (flag " + std::to_string(flag) +
+                         ")");
 }
 
 // (Re)creates the solver for `size` unknowns with Adams + fixed point or BDF + dense Newton.

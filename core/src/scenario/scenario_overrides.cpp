@@ -104,7 +104,8 @@ const BoundaryCondition* FindCondition(const std::vector<BoundaryCondition>& con
   return nullptr;
 }
 
-void SetBoundaryValue(Scenario& s, const std::string& name, const BoundaryName& b, double value) {
+void SetBoundaryValue(Scenario& s, const std::string& name, const BoundaryName& b, double value,
+                      bool free = false) {
   if (!scenario::IsBoundaryQuantity(s, b.quantity))
     throw ScenarioError(
         s.source_file, 0, name,
@@ -115,8 +116,8 @@ void SetBoundaryValue(Scenario& s, const std::string& name, const BoundaryName& 
     conditions.push_back(BoundaryCondition{b.quantity, false, 0.0, {}});
     bc = &conditions.back();
   }
-  bc->free = false;
-  bc->value = value;
+  bc->free = free;
+  bc->value = free ? 0.0 : value;
 }
 
 // log R as a rotation vector (inverse Rodrigues) of a row-major 3x3 rotation matrix; accurate
@@ -234,6 +235,14 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     throw ScenarioError(s.source_file, 0, assignment, "expected NAME=VALUE");
   const std::string name = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  if (text == "free") {
+    // A boundary value may be released: its transversality condition holds instead.
+    const auto boundary = ParseBoundaryName(s, name);
+    if (!boundary)
+      throw ScenarioError(s.source_file, 0, name,
+                          "only boundary values (initial.<q>, final.<q>) can be set free");
+    return SetBoundaryValue(s, name, *boundary, 0.0, true);
+  }
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0')

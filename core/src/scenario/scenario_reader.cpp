@@ -551,6 +551,13 @@ std::set<std::string> KnownColumns(const Scenario& s) {
   for (std::size_t k = 1; k <= 32; ++k) columns.insert("residual_hidden" + std::to_string(k));
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
   for (const auto& u : s.optimal_control.controls) columns.insert(u.name);
+  if (s.optimal_control.present || !s.second_order.accelerations.empty()) {
+    // The Pontryagin bundle's costates p_<y>, pbar_<y> and accelerations a_<y>, the cost rate.
+    columns.insert("running_cost");
+    for (const std::string& y : fibre)
+      for (const std::string& name : {"p_" + y, "pbar_" + y, "a_" + y})
+        columns.insert({name, name + "_dot"});
+  }
   return columns;
 }
 
