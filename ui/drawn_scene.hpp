@@ -12,7 +12,11 @@
 /// props and moves them to the time cursor.
 
 #include <array>
+#include <functional>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
@@ -29,6 +33,10 @@ namespace dirac::ui {
 struct SceneContext {
   const dirac::Scenario& scenario;
   std::shared_ptr<const dirac::Model> model;
+  /// How a scene edits values of the scenario (e.g. a dragged target attitude: final.R.x, .y,
+  /// .z), by their --set names, as one edit; may be empty (then the scene edits nothing). The
+  /// window applies them as the panel's editors do and calls OnScenarioEdited.
+  std::function<void(const std::vector<std::pair<std::string, double>>&)> edit;
 };
 
 /// One drawn scene. Constructors validate the scene's options and throw dirac::ScenarioError
@@ -50,6 +58,16 @@ class DrawnScene {
   /// Called after the view reset its camera to the default oblique framing of Bounds(); a scene
   /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
   virtual void OnCameraReset() {}
+  /// The scenario's values were edited (the panel, a --set, the scene itself): e.g. boundary
+  /// values a scene draws before the next run arrives. Valid only during the call.
+  virtual void OnScenarioEdited(const dirac::Scenario& /*scenario*/) {}
+
+  /// Pointer input in the view, in VTK display coordinates (pixels, origin bottom left). A scene
+  /// that returns true from OnPointerPress takes the drag (moves and the release come to it and
+  /// not to the camera); the default leaves every press to the camera.
+  virtual bool OnPointerPress(vtkRenderer* /*renderer*/, int /*x*/, int /*y*/) { return false; }
+  virtual void OnPointerMove(vtkRenderer* /*renderer*/, int /*x*/, int /*y*/) {}
+  virtual void OnPointerRelease() {}
 };
 
 }  // namespace dirac::ui

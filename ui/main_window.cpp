@@ -79,7 +79,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(controller_, &SimulationController::failed, this, &MainWindow::OnFailed);
   connect(controller_, &SimulationController::gaugeReady, this, &MainWindow::OnGauge);
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
+  connect(controller_, &SimulationController::solveStatusChanged, this, &MainWindow::OnSolveStatus);
   connect(parameter_panel_, &ParameterPanel::valueChanged, this, &MainWindow::OnValueEdited);
+  connect(parameter_panel_, &ParameterPanel::boundaryValueFreed, this,
+          &MainWindow::OnBoundaryFreed);
   connect(clock_, &PlaybackClock::timeChanged, this, &MainWindow::OnTimeChanged);
 }
 
@@ -300,7 +303,11 @@ void MainWindow::OnModelReady() {
   const dirac::Scenario& scenario = controller_->scenario();
   std::unique_ptr<DrawnScene> scene;
   try {
-    scene = scenes_.Create(SceneContext{scenario, model});
+    scene = scenes_.Create(SceneContext{
+        scenario, model,
+        [this](const std::vector<std::pair<std::string, double>>& values) {
+          OnSceneEdited(values);
+        }});
   } catch (const std::exception& e) {
     scene_error_ = tr("3D view: %1").arg(QString::fromStdString(e.what()));
     ShowError(scene_error_, false);
@@ -331,7 +338,7 @@ void MainWindow::OnModelReady() {
     plot_panel_->SetTrajectory(latest->trajectory);
     plot_panel_->SetCursorTime(clock_->time());
   }
-  status_->SetDiagnostics(tr("simulating…"));
+  status_->SetDiagnostics(controller_->solves() ? tr("solving…") : tr("simulating…"));
 }
 
 void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
@@ -357,6 +364,28 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
   }
   status_->ShowRun(*snapshot);
   toolbar_->Refresh();
+  if (snapshot->complete && edit_timer_.isValid() && snapshot->run > edit_run_) {
+    // Draw now (not at the next turn of the event loop) so the latency covers the drawing.
+    scene_view_->RenderNow();
+    plot_panel_->repaint();
+    last_edit_latency_ms_ = static_cast<double>(edit_timer_.nsecsElapsed()) * 1e-6;
+    edit_timer_.invalidate();
+  }
+}
+
+QString MainWindow::solve_status_text() const { return SolveStatusText(controller_->solve_status()); }
+
+void MainWindow::OnSolveStatus() {
+  const SolveStatus& status = controller_->solve_status();
+  status_->ShowSolve(status);
+  QString note;
+  if (status.stale) {
+    note = status.state == SolveStatus::State::kFailed ? tr("stale: the solve failed")
+                                                       : tr("stale: re-solving");
+  } else if (status.state == SolveStatus::State::kFailed && status.showing_guess) {
+    note = tr("not solved: initial guess");
+  }
+  plot_panel_->SetNote(note);
 }
 
 void MainWindow::OnFailed(const QString& message) {
@@ -367,12 +396,38 @@ void MainWindow::OnFailed(const QString& message) {
 }
 
 void MainWindow::OnValueEdited(const QString& name, double value) {
+  edit_run_ = controller_->latest() ? controller_->latest()->run : 0;
+  edit_timer_.start();
   if (!controller_->SetValue(name, value)) return;
-  if (name == "t_end") {
+  AfterEdit(name, value);
+}
+
+void MainWindow::OnBoundaryFreed(const QString& name) {
+  edit_run_ = controller_->latest() ? controller_->latest()->run : 0;
+  edit_timer_.start();
+  if (!controller_->SetBoundaryValue(name, std::nullopt)) return;
+  AfterEdit(name, 0.0);
+}
+
+void MainWindow::OnSceneEdited(const std::vector<std::pair<std::string, double>>& values) {
+  edit_run_ = controller_->latest() ? controller_->latest()->run : 0;
+  edit_timer_.start();
+  std::vector<std::pair<QString, double>> list;
+  for (const auto& [name, value] : values) list.emplace_back(QString::fromStdString(name), value);
+  if (!controller_->SetValues(list)) return;
+  parameter_panel_->SyncBoundaryValues(controller_->scenario());
+  scene_view_->SetScenarioValues(controller_->scenario());
+}
+
+void MainWindow::AfterEdit(const QString& name, double value) {
+  if (name == "t_end" || name == "horizon") {
+    // With an optimal_control block they are the one T.
+    parameter_panel_->SyncValue(name == "t_end" ? "horizon" : "t_end", value);
     clock_->SetSpan(value);
     plot_panel_->SetTimeSpan(value);
     toolbar_->Refresh();
   }
+  scene_view_->SetScenarioValues(controller_->scenario());
 }
 
 void MainWindow::OnTimeChanged(double t) {

@@ -6,9 +6,15 @@
 /// WorkbenchStatusBar.
 
 #include <QImage>
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "menu_builders.hpp"
 #include "scene_registry.hpp"
@@ -57,6 +63,11 @@ class MainWindow : public QMainWindow {
   void set_error_dialogs(bool enabled) { error_dialogs_ = enabled; }
   /// The last error shown ("" if none since the last successful load).
   const QString& last_error() const { return last_error_; }
+  /// The solve chip's text ("solveStatus"; "" for scenarios without a solve).
+  QString solve_status_text() const;
+  /// Milliseconds from the newest edit (panel or scene) to the first complete snapshot of it
+  /// drawn in the 3D view and the plots (-1 before any).
+  double last_edit_latency_ms() const { return last_edit_latency_ms_; }
 
   SimulationController* controller() const { return controller_; }
   PlaybackClock* clock() const { return clock_; }
@@ -105,6 +116,10 @@ class MainWindow : public QMainWindow {
   void OnSnapshot(const SnapshotPtr& snapshot);
   void OnFailed(const QString& message);
   void OnValueEdited(const QString& name, double value);
+  void OnBoundaryFreed(const QString& name);
+  void OnSceneEdited(const std::vector<std::pair<std::string, double>>& values);
+  void AfterEdit(const QString& name, double value);
+  void OnSolveStatus();
   void OnTimeChanged(double t);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
@@ -126,6 +141,9 @@ class MainWindow : public QMainWindow {
   QString scene_error_;  // why the 3D view is empty, "" if it is not
   bool error_dialogs_ = true;
   bool camera_fitted_ = false;
+  QElapsedTimer edit_timer_;  // since the newest edit, until its run is drawn
+  std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
+  double last_edit_latency_ms_ = -1.0;
 };
 
 }  // namespace dirac::ui

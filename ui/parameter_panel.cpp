@@ -1,5 +1,6 @@
 #include "parameter_panel.hpp"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "boundary_values.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -78,6 +81,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
 
 void ParameterPanel::Clear() {
   editors_.clear();
+  fixed_.clear();
   defaults_.clear();
   initial_ = nullptr;
   delete content_;
@@ -109,6 +113,7 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
 
   initial_ = MakeInitialGroup(nullptr, scenario);
   content_layout->addWidget(initial_);
+  if (PosesSolve(scenario)) content_layout->addWidget(MakeBoundaryGroup(scenario));
 
   auto* simulation = new QGroupBox(tr("Simulation"), content_);
   simulation->setObjectName("parameterPanel.simulation");
@@ -177,6 +182,99 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
   return group;
 }
 
+QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
+  auto* group = new QGroupBox(tr("Boundary values"), content_);
+  group->setObjectName("parameterPanel.boundary");
+  group->setToolTip(tr("Checked: the value is prescribed. Unchecked: free (its transversality "
+                       "condition holds instead). Every edit re-solves from the previous "
+                       "optimum."));
+  auto* grid = new QGridLayout(group);
+  grid->setColumnStretch(2, 1);
+  const bool optimal_control = scenario.optimal_control.present;
+  int section = -1;  // 0: at t = 0, 1: at t = T, 2: the horizon
+  for (const BoundaryValueInfo& info : ListBoundaryValues(scenario)) {
+    const int this_section = info.horizon ? 2 : info.initial ? 0 : 1;
+    if (this_section != section && this_section < 2) {
+      section = this_section;
+      auto* heading =
+          new QLabel(section == 0 ? tr("at t = 0")
+                                  : (optimal_control ? tr("at t = T") : tr("at t = t_end")),
+                     group);
+      heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
+      grid->addWidget(heading, grid->rowCount(), 0, 1, 3);
+    }
+    const QString name = QString::fromStdString(info.name);
+    const QString quantity = QString::fromStdString(info.quantity);
+    const std::optional<double> value = GetBoundaryValue(scenario, info.name);
+    const int row = grid->rowCount();
+    auto* label = new QLabel(info.horizon ? tr("horizon T")
+                                          : quantity + (info.initial ? "(0)" : "(T)"),
+                             group);
+    label->setObjectName("boundary." + name + ".label");
+    auto* fixed = new QCheckBox(group);
+    fixed->setObjectName("boundary." + name + ".fixed");
+    fixed->setChecked(value.has_value());
+    fixed->setEnabled(info.can_free);
+    fixed->setToolTip(info.can_free ? tr("prescribed (uncheck: free)")
+                                    : tr("always prescribed in this problem"));
+    auto* spin = new QDoubleSpinBox(group);
+    spin->setObjectName("boundary." + name);
+    spin->setDecimals(4);
+    spin->setRange(info.horizon ? 1e-3 : -kUnboundedRange, kUnboundedRange);
+    spin->setSingleStep(info.horizon ? 0.1 : 0.05);
+    spin->setSuffix(UnitSuffix(info.unit));
+    spin->setKeyboardTracking(false);
+    spin->setValue(value.value_or(0.0));
+    spin->setEnabled(value.has_value());
+    spin->setMinimumWidth(90);
+    spin->setMinimumHeight(spin->sizeHint().height());
+    connect(spin, &QDoubleSpinBox::valueChanged, this,
+            [this, name](double v) { emit valueChanged(name, v); });
+    connect(fixed, &QCheckBox::toggled, this, [this, name, spin](bool on) {
+      spin->setEnabled(on);
+      if (on) {
+        emit valueChanged(name, spin->value());
+      } else {
+        emit boundaryValueFreed(name);
+      }
+    });
+    grid->addWidget(label, row, 0);
+    grid->addWidget(fixed, row, 1);
+    grid->addWidget(spin, row, 2);
+    editors_.insert(name, spin);
+    fixed_.insert(name, fixed);
+  }
+  return group;
+}
+
+void ParameterPanel::SyncValue(const QString& name, double value) {
+  QDoubleSpinBox* spin = editors_.value(name, nullptr);
+  if (!spin) return;
+  const QSignalBlocker block(spin);
+  spin->setValue(value);
+  if (auto* slider = findChild<QSlider*>("parameter." + name + ".slider")) {
+    const QSignalBlocker block_slider(slider);
+    slider->setValue(SliderPosition(value, spin->minimum(), spin->maximum()));
+  }
+}
+
+void ParameterPanel::SyncBoundaryValues(const dirac::Scenario& scenario) {
+  for (auto it = fixed_.cbegin(); it != fixed_.cend(); ++it) {
+    const std::optional<double> value = GetBoundaryValue(scenario, it.key().toStdString());
+    QDoubleSpinBox* spin = editors_.value(it.key(), nullptr);
+    {
+      const QSignalBlocker block(it.value());
+      it.value()->setChecked(value.has_value());
+    }
+    if (!spin) continue;
+    spin->setEnabled(value.has_value());
+    if (value) {
+      const QSignalBlocker block(spin);
+      spin->setValue(*value);
+    }
+  }
+}
+
 void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {
   auto* grid = static_cast<QGridLayout*>(group->layout());
   const int row = grid->rowCount();
@@ -236,6 +334,8 @@ QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol
   spin->setSuffix(unit.isEmpty() ? QString() : " " + unit);
   spin->setKeyboardTracking(false);
   spin->setValue(value);
+  // Full height even when many rows share a short dock (the panel scrolls instead).
+  spin->setMinimumHeight(spin->sizeHint().height());
   connect(spin, &QDoubleSpinBox::valueChanged, this,
           [this, symbol](double v) { emit valueChanged(symbol, v); });
   static_cast<QFormLayout*>(group->layout())->addRow(label, spin);

@@ -10,6 +10,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 
+class QCheckBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
@@ -20,7 +21,10 @@ namespace dirac::ui {
 /// Every editor is named after the `--set` name it sets, so tests and scripts can find it:
 /// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<name>" for each of the
 /// model's initial values (coordinates, velocities or fibre coordinates, momenta, costates, ...),
-/// "simulation.t_end".
+/// "simulation.t_end". A scenario that poses a solve also gets the group "Boundary values"
+/// ("parameterPanel.boundary"): "boundary.<name>" (spin box) and "boundary.<name>.fixed" (check
+/// box; unchecked = free) for every name of ListBoundaryValues (initial.<q>, final.<q>,
+/// horizon).
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
@@ -36,21 +40,34 @@ class ParameterPanel : public QWidget {
   /// determines (InitialValueInfo::free false) are greyed out with fixed_because as tooltip.
   void SetModel(const dirac::Model& model, const dirac::Scenario& scenario);
 
-  /// The spin box editing `name` (a parameter, an initial value or "t_end"), or null.
+  /// The spin box editing `name` (a parameter, an initial value, "t_end" or a boundary value
+  /// such as "final.psi"), or null.
   QDoubleSpinBox* editor(const QString& name) const { return editors_.value(name, nullptr); }
+  /// The "fixed" check box of boundary value `name`, or null.
+  QCheckBox* fixed_box(const QString& name) const { return fixed_.value(name, nullptr); }
+
+  /// Shows `value` in the editor of `name` (and its slider) without emitting anything.
+  void SyncValue(const QString& name, double value);
+  /// Shows the scenario's boundary values (values and fixed / free) without emitting anything,
+  /// e.g. after the 3D view moved a target.
+  void SyncBoundaryValues(const dirac::Scenario& scenario);
 
  public slots:
   /// Puts every parameter back to its default value (emits valueChanged for each change).
   void ResetToDefaults();
 
  signals:
-  /// A value was edited; `name` is its `--set` name (dirac::ApplyOverride).
+  /// A value was edited; `name` is its `--set` name (dirac::ApplyOverride) or a boundary value
+  /// name (also when a free boundary value is fixed again, with the editor's value).
   void valueChanged(const QString& name, double value);
+  /// A boundary value was set free (its "fixed" box unchecked).
+  void boundaryValueFreed(const QString& name);
 
  private:
   void Clear();
   void SetModelDescription(const QString& text);
   QGroupBox* MakeInitialGroup(const dirac::Model* model, const dirac::Scenario& scenario);
+  QGroupBox* MakeBoundaryGroup(const dirac::Scenario& scenario);
   void AddParameterRow(QWidget* group, const dirac::Parameter& parameter);
   QDoubleSpinBox* AddSpinRow(QWidget* group, const QString& symbol, const QString& object_name,
                              const QString& label, const QString& unit, double value);
@@ -62,6 +79,7 @@ class ParameterPanel : public QWidget {
   QWidget* content_ = nullptr;
   QGroupBox* initial_ = nullptr;  // inside content_, replaced by SetModel
   QHash<QString, QDoubleSpinBox*> editors_;
+  QHash<QString, QCheckBox*> fixed_;  // boundary values
   QHash<QString, double> defaults_;
 };
 

@@ -54,6 +54,7 @@ struct PlotPanel::Plot {
   std::vector<QLineSeries*> series;
   QLineSeries* cursor = nullptr;
   double y_min = -1.0, y_max = 1.0;
+  QString missing;  // columns the trajectory lacks
 };
 
 QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
@@ -220,9 +221,8 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
     }
     plot.series[s]->replace(DecimateMinMax(t, y, kMaxDisplayedPoints));
   }
-  QString title = QString::fromStdString(plot.spec.title);
-  if (!missing.isEmpty()) title += tr("  (no column: %1)").arg(missing.join(", "));
-  plot.chart->setTitle(title);
+  plot.missing = missing.join(", ");
+  UpdateTitle(plot);
 
   if (y_min <= y_max) {
     // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
@@ -239,6 +239,19 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
         TickFormat(std::max(std::abs(plot.y_min), std::abs(plot.y_max)), interval));
   }
   UpdateCursor(plot);
+}
+
+void PlotPanel::UpdateTitle(Plot& plot) {
+  QString title = QString::fromStdString(plot.spec.title);
+  if (!plot.missing.isEmpty()) title += tr("  (no column: %1)").arg(plot.missing);
+  if (!note_.isEmpty()) title += QStringLiteral("  — ") + note_;
+  plot.chart->setTitle(title);
+}
+
+void PlotPanel::SetNote(const QString& note) {
+  if (note == note_) return;
+  note_ = note;
+  for (auto& plot : plots_) UpdateTitle(*plot);
 }
 
 void PlotPanel::SetCursorTime(double t) {

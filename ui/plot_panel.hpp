@@ -5,6 +5,7 @@
 
 #include <QList>
 #include <QPointF>
+#include <QString>
 #include <QWidget>
 
 #include <memory>
@@ -45,6 +46,9 @@ class PlotPanel : public QWidget {
   void SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
   /// Moves the time cursor [s].
   void SetCursorTime(double t);
+  /// A note appended to every chart title (e.g. "stale: previous optimum"); "" removes it.
+  void SetNote(const QString& note);
+  const QString& note() const { return note_; }
 
   int plot_count() const { return static_cast<int>(plots_.size()); }
   int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
@@ -59,6 +63,7 @@ class PlotPanel : public QWidget {
   void Rebuild();
   void Fill(Plot& plot, const dirac::Trajectory* trajectory);
   void UpdateCursor(Plot& plot);
+  void UpdateTitle(Plot& plot);
 
   QVBoxLayout* layout_ = nullptr;
   std::vector<std::unique_ptr<Plot>> plots_;
@@ -68,6 +73,7 @@ class PlotPanel : public QWidget {
   std::shared_ptr<const dirac::Trajectory> auxiliary_trajectory_;
   double t_end_ = 1.0;
   double cursor_ = 0.0;
+  QString note_;
 };
 
 /// Reduces (x[i], y[i]) to at most ~max_points points, keeping each bucket's minimum and

@@ -4,7 +4,10 @@
 #include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
 #include <vtkCubeSource.h>
+#include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
+#include <vtkPropCollection.h>
+#include <vtkPropPicker.h>
 #include <vtkPolyData.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
@@ -15,6 +18,7 @@
 #include <cmath>
 
 #include "dirac/error.hpp"
+#include "dirac/scenario.hpp"
 #include "scene_kit.hpp"
 
 namespace dirac::ui {
@@ -28,6 +32,15 @@ constexpr Color kLabelColor{0.80, 0.82, 0.87};
 constexpr const char* kAxisNames[3] = {"e1", "e2", "e3"};
 constexpr const char* kColorNames[3] = {"red", "green", "blue"};
 constexpr std::size_t kDefaultTrail = 500;
+constexpr double kGhostScale = 1.07;  // ghosts enclose the body where they coincide with it
+constexpr double kPi = 3.14159265358979323846;
+
+void SetRotationMatrix(vtkActor* actor, const Rotation& R, double scale = 1.0) {
+  auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) matrix->SetElement(i, j, scale * R[3 * i + j]);
+  actor->SetUserMatrix(matrix);
+}
 
 vtkSmartPointer<vtkActor> MakeArrow(const Color& color) {
   auto arrow = vtkSmartPointer<vtkArrowSource>::New();
@@ -148,11 +161,136 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   tip_->GetProperty()->SetAmbient(0.5);
   tip_->VisibilityOff();
 
+  // Ghosts of the boundary attitudes: faint faces, clear edges.
+  auto make_ghost = [this](const Rgb& rgb, vtkSmartPointer<vtkActor>& faces,
+                           vtkSmartPointer<vtkActor>& edges) {
+    faces = MakeActor(cube_);
+    SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
+    faces->GetProperty()->SetOpacity(0.16);
+    faces->VisibilityOff();
+    edges = MakeActor(cube_);
+    edges->GetProperty()->SetRepresentationToWireframe();
+    SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, 3.0);
+    edges->VisibilityOff();
+  };
+  make_ghost(kStartGhostColor, start_faces_, start_edges_);
+  make_ghost(kTargetGhostColor, target_faces_, target_edges_);
+  const dirac::ReconstructionSpec& rec = context.scenario.reconstruction;
+  has_boundary_attitudes_ = context.scenario.optimal_control.present && rec.group == "SO3" &&
+                            !rec.names.empty() && rec.names[0] == prefix_;
+  edit_ = context.edit;
+  ReadGhosts(context.scenario);
+
   legend_ = MakeLegendText();
 
   message_ = MakeMessageText(0.62);
   UpdateLegend();
 }
+
+void RigidBodyScene::ReadGhosts(const dirac::Scenario& scenario) {
+  start_.reset();
+  target_.reset();
+  if (has_boundary_attitudes_) {
+    auto read = [&](const std::string& when) -> std::optional<Rotation> {
+      Vec3 v{};
+      for (int k = 0; k < 3; ++k) {
+        const auto value = dirac::CurrentValue(scenario, when + prefix_ + "." + "xyz"[k]);
+        if (!value) return std::nullopt;
+        v[k] = *value;
+      }
+      return RotationFromVector(v);
+    };
+    start_ = read("initial.");
+    target_ = read("final.");
+  }
+  UpdateGhosts();
+}
+
+void RigidBodyScene::UpdateGhosts() {
+  start_faces_->SetVisibility(start_.has_value());
+  start_edges_->SetVisibility(start_.has_value());
+  target_faces_->SetVisibility(target_.has_value());
+  target_edges_->SetVisibility(target_.has_value());
+  if (start_) {
+    SetRotationMatrix(start_faces_, *start_, kGhostScale);
+    SetRotationMatrix(start_edges_, *start_, kGhostScale);
+  }
+  if (target_) {
+    SetRotationMatrix(target_faces_, *target_, kGhostScale);
+    SetRotationMatrix(target_edges_, *target_, kGhostScale);
+  }
+}
+
+void RigidBodyScene::OnScenarioEdited(const dirac::Scenario& scenario) {
+  const bool had_start = start_.has_value(), had_target = target_.has_value();
+  ReadGhosts(scenario);
+  if (had_start != start_.has_value() || had_target != target_.has_value()) UpdateLegend();
+}
+
+bool RigidBodyScene::SetTargetRotation(const Rotation& R) {
+  if (!target_) return false;
+  target_ = R;
+  UpdateGhosts();
+  if (edit_) {
+    const Vec3 v = RotationVectorOf(R);
+    std::vector<std::pair<std::string, double>> values;
+    for (int k = 0; k < 3; ++k) values.emplace_back("final." + prefix_ + "." + "xyz"[k], v[k]);
+    edit_(values);
+  }
+  return true;
+}
+
+bool RigidBodyScene::RotateTarget(const Vec3& axis, double angle) {
+  if (!target_) return false;
+  const double n = Norm(axis);
+  if (!(n > 0.0)) return false;
+  const Vec3 w{axis[0] / n * angle, axis[1] / n * angle, axis[2] / n * angle};
+  return SetTargetRotation(Multiply(RotationFromVector(w), *target_));
+}
+
+bool RigidBodyScene::OnPointerPress(vtkRenderer* renderer, int x, int y) {
+  if (!target_ || !edit_ || !renderer) return false;
+  auto picker = vtkSmartPointer<vtkPropPicker>::New();
+  auto candidates = vtkSmartPointer<vtkPropCollection>::New();
+  candidates->AddItem(target_faces_);
+  if (!picker->PickProp(x, y, renderer, candidates) || picker->GetViewProp() != target_faces_)
+    return false;
+  dragging_ = true;
+  drag_x_ = x;
+  drag_y_ = y;
+  return true;
+}
+
+void RigidBodyScene::OnPointerMove(vtkRenderer* renderer, int x, int y) {
+  if (!dragging_ || !renderer) return;
+  const int dx = x - drag_x_, dy = y - drag_y_;
+  if (dx == 0 && dy == 0) return;
+  drag_x_ = x;
+  drag_y_ = y;
+  // A drag across the view's height turns the target by pi, about the screen axis
+  // perpendicular to the drag: the ghost's near side follows the pointer.
+  vtkCamera* camera = renderer->GetActiveCamera();
+  const double* f = camera->GetFocalPoint();
+  const double* p = camera->GetPosition();
+  Vec3 d{f[0] - p[0], f[1] - p[1], f[2] - p[2]};
+  const double dn = Norm(d);
+  if (!(dn > 0.0)) return;
+  for (double& c : d) c /= dn;
+  const double* view_up = camera->GetViewUp();
+  Vec3 right = Cross(d, {view_up[0], view_up[1], view_up[2]});
+  const double rn = Norm(right);
+  if (!(rn > 0.0)) return;
+  for (double& c : right) c /= rn;
+  const Vec3 up = Cross(right, d);
+  int width = 0, height = 0;
+  renderer->GetTiledSize(&width, &height);
+  const double k = kPi / std::max(height, 1);
+  const Vec3 axis{up[0] * dx - right[0] * dy, up[1] * dx - right[1] * dy,
+                  up[2] * dx - right[2] * dy};
+  RotateTarget(axis, k * std::hypot(dx, dy));
+}
+
+void RigidBodyScene::OnPointerRelease() { dragging_ = false; }
 
 void RigidBodyScene::UpdateLegend() {
   std::string legend = "orange box: rigid body " + FormatNumber(box_[0]) + " x " +
@@ -164,6 +302,9 @@ void RigidBodyScene::UpdateLegend() {
   if (trail_samples_ > 0) legend += " (last " + std::to_string(trail_samples_) + " samples)";
   legend += "\ngrey axes X, Y, Z: space frame";
   if (momentum_columns_) legend += "\nyellow arrow: spatial angular momentum (length ~ |m|)";
+  if (start_) legend += "\ncyan ghost: start attitude " + prefix_ + "(0)";
+  if (target_)
+    legend += "\nmagenta ghost: target attitude " + prefix_ + "(T) (drag it to turn the target)";
   legend_->SetInput(legend.c_str());
 }
 
@@ -180,7 +321,11 @@ void RigidBodyScene::AddTo(vtkRenderer* renderer) {
   renderer->AddActor(box_actor_);
   for (const auto& axis : body_axes_) renderer->AddActor(axis);
   renderer->AddActor(momentum_);
+  renderer->AddActor(start_edges_);
+  renderer->AddActor(target_edges_);
   renderer->AddActor(sphere_);  // translucent: after the opaque props
+  renderer->AddActor(start_faces_);
+  renderer->AddActor(target_faces_);
   renderer->AddActor2D(legend_);
   renderer->AddActor2D(message_);
 }

@@ -8,6 +8,13 @@
 /// Options (`view.scene`): attitude (column prefix, default "R"; <attitude>11 .. 33 must be
 /// trajectory columns), box (3 positive side lengths, default [1.6, 1.1, 0.6]), scale (factor on
 /// the drawn size, default 1), trail (samples, default 500).
+///
+/// With an `optimal_control:` block whose SO3 reconstruction is named like the attitude, the
+/// boundary attitudes are drawn as translucent ghosts of the box (read through
+/// dirac::CurrentValue: initial.<R>.x/y/z, final.<R>.x/y/z as rotation vectors; a ghost whose
+/// components are not all fixed is not drawn): the start in cyan, the target in magenta. The
+/// target can be turned programmatically (SetTargetRotation, RotateTarget) or by dragging its
+/// ghost with the left mouse button; either edits final.<R>.x/y/z through SceneContext::edit.
 
 #include <vtkSmartPointer.h>
 
@@ -18,6 +25,7 @@
 #include <vector>
 
 #include "drawn_scene.hpp"
+#include "scene_kit.hpp"
 
 class vtkActor;
 class vtkAxesActor;
@@ -32,6 +40,9 @@ namespace dirac::ui {
 /// e3 red, green, blue; the momentum arrow yellow.
 class RigidBodyScene : public DrawnScene {
  public:
+  static constexpr Rgb kStartGhostColor{40, 215, 235};   ///< cyan
+  static constexpr Rgb kTargetGhostColor{240, 60, 200};  ///< magenta
+
   /// Reads and checks the options above. Throws dirac::ScenarioError naming the file, line and
   /// key if the box is malformed, an option is unknown or the model has no columns
   /// <attitude>11 .. <attitude>33.
@@ -41,6 +52,22 @@ class RigidBodyScene : public DrawnScene {
   void SetSnapshot(const SnapshotPtr& snapshot) override;
   void SetTime(double t) override;
   bool Bounds(std::array<double, 6>& bounds) const override;
+  void OnScenarioEdited(const dirac::Scenario& scenario) override;
+  bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;
+  void OnPointerMove(vtkRenderer* renderer, int x, int y) override;
+  void OnPointerRelease() override;
+
+  /// The start and target attitudes drawn as ghosts (nullopt: none).
+  const std::optional<Rotation>& start_rotation() const { return start_; }
+  const std::optional<Rotation>& target_rotation() const { return target_; }
+  /// Moves the target ghost to R (a rotation matrix, row-major, body to space) and edits
+  /// final.<R>.x/y/z (its rotation vector) through SceneContext::edit. False (nothing done) if
+  /// the scenario has no target attitude.
+  bool SetTargetRotation(const Rotation& R);
+  /// Turns the target by `angle` [rad] about the space axis `axis` (R -> Exp(angle axis) R).
+  bool RotateTarget(const Vec3& axis, double angle);
+  /// True while a drag of the target ghost is in progress.
+  bool dragging_target() const { return dragging_; }
 
   /// The body axis (0, 1, 2) whose tip the trail follows: the box's longest side.
   std::size_t trail_axis() const { return trail_axis_; }
@@ -56,8 +83,16 @@ class RigidBodyScene : public DrawnScene {
 
  private:
   void UpdateLegend();
+  void ReadGhosts(const dirac::Scenario& scenario);
+  void UpdateGhosts();
 
   std::string prefix_;
+  bool has_boundary_attitudes_ = false;  // optimal_control with this SO3 reconstruction
+  std::optional<Rotation> start_;
+  std::optional<Rotation> target_;
+  std::function<void(const std::vector<std::pair<std::string, double>>&)> edit_;
+  bool dragging_ = false;
+  int drag_x_ = 0, drag_y_ = 0;
   std::array<std::string, 9> attitude_names_;
   std::array<double, 3> box_{1.6, 1.1, 0.6};
   std::array<double, 3> axis_length_{};  // body axis arrows [scene units]
@@ -82,6 +117,8 @@ class RigidBodyScene : public DrawnScene {
   vtkSmartPointer<vtkActor> momentum_;
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkTextActor> message_;
+  // Ghosts: translucent faces and opaque edges, each.
+  vtkSmartPointer<vtkActor> start_faces_, start_edges_, target_faces_, target_edges_;
 };
 
 }  // namespace dirac::ui

@@ -69,6 +69,49 @@ vtkSmartPointer<vtkMatrix4x4> ArrowMatrix(const Vec3& origin, const Vec3& v, dou
   return matrix;
 }
 
+Rotation RotationFromVector(const Vec3& v) {
+  const double theta = Norm(v);
+  // sin(theta)/theta and (1 - cos(theta))/theta^2, by their series near 0.
+  const double a = theta < 1e-6 ? 1.0 - theta * theta / 6.0 : std::sin(theta) / theta;
+  const double b = theta < 1e-6 ? 0.5 - theta * theta / 24.0 : (1.0 - std::cos(theta)) / (theta * theta);
+  const double x = v[0], y = v[1], z = v[2];
+  // R = I + a K + b K^2 with K = [v]x.
+  return {1 - b * (y * y + z * z), -a * z + b * x * y,       a * y + b * x * z,
+          a * z + b * x * y,       1 - b * (x * x + z * z), -a * x + b * y * z,
+          -a * y + b * x * z,      a * x + b * y * z,       1 - b * (x * x + y * y)};
+}
+
+Vec3 RotationVectorOf(const Rotation& R) {
+  auto at = [&](int i, int j) { return R[3 * i + j]; };
+  const Vec3 w{(at(2, 1) - at(1, 2)) / 2, (at(0, 2) - at(2, 0)) / 2, (at(1, 0) - at(0, 1)) / 2};
+  const double sin_theta = Norm(w);
+  const double cos_theta = std::clamp((at(0, 0) + at(1, 1) + at(2, 2) - 1) / 2, -1.0, 1.0);
+  const double theta = std::atan2(sin_theta, cos_theta);
+  if (cos_theta >= 0) {
+    const double f = sin_theta < 1e-6 ? 1 + sin_theta * sin_theta / 6 : theta / sin_theta;
+    return {f * w[0], f * w[1], f * w[2]};
+  }
+  // theta > pi/2: the axis from the symmetric part, its sign from w.
+  int k = 0;
+  for (int i = 1; i < 3; ++i)
+    if (at(i, i) > at(k, k)) k = i;
+  Vec3 n{};
+  for (int i = 0; i < 3; ++i)
+    n[i] = ((at(i, k) + at(k, i)) / 2 - (i == k ? cos_theta : 0.0)) / (1 - cos_theta);
+  const double norm = Norm(n);
+  const double sign = n[0] * w[0] + n[1] * w[1] + n[2] * w[2] < 0 ? -1.0 : 1.0;
+  for (double& e : n) e *= sign * theta / norm;
+  return n;
+}
+
+Rotation Multiply(const Rotation& a, const Rotation& b) {
+  Rotation c{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) c[3 * i + j] += a[3 * i + k] * b[3 * k + j];
+  return c;
+}
+
 Color ToColor(const Rgb& rgb) { return {rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0}; }
 
 Rgb Fade(const Color& color, double weight) {

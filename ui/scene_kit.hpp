@@ -53,6 +53,16 @@ std::pair<Vec3, Vec3> PlaneBasis(const Vec3& n);
 /// long as v), `thickness` times as thick as the source. Null for a zero vector.
 vtkSmartPointer<vtkMatrix4x4> ArrowMatrix(const Vec3& origin, const Vec3& v, double thickness);
 
+// ---- rotations (3x3 row-major) ----------------------------------------------------------
+
+using Rotation = std::array<double, 9>;
+/// exp of the rotation vector v (Rodrigues): the rotation by |v| about v / |v|.
+Rotation RotationFromVector(const Vec3& v);
+/// log R as a rotation vector (|v| in [0, pi]); accurate near 0 and pi.
+Vec3 RotationVectorOf(const Rotation& R);
+/// The product a b.
+Rotation Multiply(const Rotation& a, const Rotation& b);
+
 // ---- colours ------------------------------------------------------------------------------
 
 /// The saturated orange every scene draws its main body in (the particle, the rigid body, the

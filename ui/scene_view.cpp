@@ -71,6 +71,7 @@ bool SceneView::EnsureWindow() {
 }
 
 void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
+  scene_drag_ = false;
   renderer_->RemoveAllViewProps();
   renderer_->AddActor2D(time_text_);
   renderer_->AddActor2D(message_);
@@ -109,6 +110,12 @@ void SceneView::SetTime(double t) {
   if (!scene_) return;
   scene_->SetTime(t);
   time_text_->SetInput(QStringLiteral("t = %1 s").arg(t, 0, 'f', 3).toUtf8().constData());
+  RequestRender();
+}
+
+void SceneView::SetScenarioValues(const dirac::Scenario& scenario) {
+  if (!scene_) return;
+  scene_->OnScenarioEdited(scenario);
   RequestRender();
 }
 
@@ -222,17 +229,43 @@ void SceneView::ForwardButton(QMouseEvent* event, bool press) {
 
 void SceneView::mousePressEvent(QMouseEvent* event) {
   if (!EnsureWindow()) return;
+  if (scene_ && event->button() == Qt::LeftButton) {
+    const qreal ratio = devicePixelRatioF();
+    const int x = static_cast<int>(event->position().x() * ratio);
+    const int y = static_cast<int>((height() - event->position().y()) * ratio);
+    if (scene_->OnPointerPress(renderer_, x, y)) {
+      scene_drag_ = true;
+      RequestRender();
+      return;
+    }
+  }
   camera_moved_by_user_ = true;
   ForwardButton(event, true);
 }
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
   if (!EnsureWindow()) return;
+  if (scene_drag_) {
+    if (event->button() == Qt::LeftButton) {
+      scene_drag_ = false;
+      if (scene_) scene_->OnPointerRelease();
+      RequestRender();
+    }
+    return;
+  }
   ForwardButton(event, false);
 }
 
 void SceneView::mouseMoveEvent(QMouseEvent* event) {
   if (!EnsureWindow()) return;
+  if (scene_drag_) {
+    const qreal ratio = devicePixelRatioF();
+    if (scene_)
+      scene_->OnPointerMove(renderer_, static_cast<int>(event->position().x() * ratio),
+                            static_cast<int>((height() - event->position().y()) * ratio));
+    RequestRender();
+    return;
+  }
   ForwardMouse(event);
   interactor_->MouseMoveEvent();
 }

@@ -37,6 +37,8 @@ class SceneView : public QWidget {
 
   void SetSnapshot(const SnapshotPtr& snapshot);
   void SetTime(double t);
+  /// Tells the scene the scenario's values were edited (DrawnScene::OnScenarioEdited).
+  void SetScenarioValues(const dirac::Scenario& scenario);
 
   /// Fits the camera to the scene's bounds, looking from an oblique angle with z up.
   void ResetCamera();
@@ -73,6 +75,7 @@ class SceneView : public QWidget {
   bool window_ready_ = false;
   bool render_pending_ = false;
   bool camera_moved_by_user_ = false;
+  bool scene_drag_ = false;  // the scene took the current drag (OnPointerPress)
 };
 
 }  // namespace dirac::ui

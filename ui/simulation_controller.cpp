@@ -5,6 +5,7 @@
 #include <exception>
 #include <utility>
 
+#include "boundary_values.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 #include "symbolic_lock.hpp"
@@ -16,7 +17,7 @@ using Clock = std::chrono::steady_clock;
 
 // Partial results are published at most this often: copying the trajectory so far is O(rows).
 constexpr auto kPublishInterval = std::chrono::milliseconds(40);
-constexpr int kDefaultDebounceMs = 80;
+constexpr int kDefaultDebounceMs = 0;  // latest request wins; no fixed delay
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -46,6 +47,7 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   setObjectName("simulationController");
   qRegisterMetaType<dirac::ui::SnapshotPtr>();
   qRegisterMetaType<dirac::ui::GaugeResultPtr>();
+  active_cancel_ = std::make_shared<std::atomic<bool>>(false);
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDefaultDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, &SimulationController::Submit);
@@ -55,6 +57,7 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
 SimulationController::~SimulationController() {
   stopping_ = true;
   wanted_run_ = 0;
+  active_cancel_->store(true);
   {
     std::lock_guard lock(mutex_);
     pending_.reset();
@@ -79,7 +82,18 @@ void SimulationController::LoadScenario(dirac::Scenario scenario) {
   model_.reset();
   latest_.reset();
   latest_gauge_.reset();
+  SolveStatus status;
+  if (PosesSolve(scenario_)) status.state = SolveStatus::State::kSolving;
+  SetSolveStatus(status);
   Submit();
+}
+
+void SimulationController::SetSolveStatus(SolveStatus status) {
+  // The optimum shown is stale unless it is the one just solved.
+  status.stale = status.state != SolveStatus::State::kSolved && latest_ && latest_->solve &&
+                 latest_->solve->converged;
+  solve_status_ = std::move(status);
+  emit solveStatusChanged();
 }
 
 void SimulationController::SetGaugeTwoForm(bool enabled) {
@@ -116,39 +130,94 @@ void SimulationController::SweepRetired() {
 }
 
 bool SimulationController::SetValue(const QString& name, double value) {
+  return Apply({{name, value}});
+}
+
+bool SimulationController::SetValues(const std::vector<std::pair<QString, double>>& values) {
+  std::vector<std::pair<QString, std::optional<double>>> list;
+  for (const auto& [name, value] : values) list.emplace_back(name, value);
+  return Apply(list);
+}
+
+bool SimulationController::SetBoundaryValue(const QString& name, std::optional<double> value) {
+  return Apply({{name, value}});
+}
+
+bool SimulationController::Apply(
+    const std::vector<std::pair<QString, std::optional<double>>>& values) {
   if (!has_scenario()) return false;
+  dirac::Scenario edited = scenario_;  // all or nothing
   try {
-    dirac::ApplyOverride(scenario_, name.toStdString(), value);
+    for (const auto& [qname, value] : values) {
+      const std::string name = qname.toStdString();
+      if (!value || IsBoundaryValueName(edited, name)) {
+        ui::SetBoundaryValue(edited, name, value);
+      } else {
+        dirac::ApplyOverride(edited, name, *value);
+      }
+    }
   } catch (const dirac::Error& e) {
     emit failed(QString::fromStdString(e.what()));
     return false;
   }
-  wanted_run_ = ++run_;  // cancel the running job now; the new one starts after the debounce
+  scenario_ = std::move(edited);
+  Edited();
+  return true;
+}
+
+void SimulationController::Edited() {
+  Supersede();  // cancel the running job (or solve) now
+  if (solves()) {
+    SolveStatus status;
+    status.state = SolveStatus::State::kSolving;
+    SetSolveStatus(status);
+  }
+  if (debounce_.interval() <= 0) {
+    Submit();
+    return;
+  }
   SetBusy(true);
   debounce_.start();
-  return true;
+}
+
+void SimulationController::Supersede() {
+  wanted_run_ = ++run_;
+  active_cancel_->store(true);
 }
 
 void SimulationController::Restart() {
   if (!has_scenario()) return;
   debounce_.stop();
+  if (solves()) {
+    SolveStatus status;
+    status.state = SolveStatus::State::kSolving;
+    SetSolveStatus(status);
+  }
   Submit();
 }
 
 void SimulationController::Cancel() {
   debounce_.stop();
-  wanted_run_ = ++run_;
+  Supersede();
   {
     std::lock_guard lock(mutex_);
     pending_.reset();
   }
   SetBusy(false);
+  if (solves() && solve_status_.state == SolveStatus::State::kSolving) {
+    SolveStatus status;
+    status.state = SolveStatus::State::kFailed;
+    status.message = "cancelled";
+    SetSolveStatus(status);
+  }
 }
 
 void SimulationController::Submit() {
   if (!has_scenario()) return;
-  Job job{++run_, scenario_id_, std::make_shared<const dirac::Scenario>(scenario_), comparison_,
-          gauge_};
+  active_cancel_->store(true);  // the job before this one, if still running
+  active_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  Job job{++run_,  scenario_id_,   std::make_shared<const dirac::Scenario>(scenario_),
+          comparison_, gauge_, active_cancel_};
   wanted_run_ = job.run;
   {
     std::lock_guard lock(mutex_);
@@ -195,15 +264,22 @@ void SimulationController::RunJob(const Job& job) {
         worker_model_ = dirac::BuildModel(*job.scenario);
       }
       worker_scenario_id_ = job.scenario_id;
+      worker_warm_start_ = {};
+      worker_has_optimum_ = false;
       QMetaObject::invokeMethod(
           this, [this, id = job.scenario_id, model = worker_model_] { OnModelDerived(id, model); },
           Qt::QueuedConnection);
     }
     if (Superseded(job.run)) return;
+    if (job.scenario->optimal_control.present || worker_model_->has_boundary_value_problem()) {
+      RunSolve(job, start);
+      return;
+    }
 
     const dirac::SimulationInput input = dirac::SimulationInput::FromScenario(*job.scenario);
     auto make_snapshot = [&](std::shared_ptr<const dirac::Trajectory> trajectory) {
       auto snapshot = std::make_shared<SimulationSnapshot>();
+      snapshot->run_scenario = job.scenario;
       snapshot->run = job.run;
       snapshot->scenario = job.scenario_id;
       snapshot->trajectory = std::move(trajectory);
@@ -292,6 +368,70 @@ void SimulationController::RunJob(const Job& job) {
   }
 }
 
+void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
+  // Compiled tapes only (no GiNaC): runs without SymbolicMutex(). A newer request sets
+  // job.cancel, which the solve polls inside its integrations.
+  dirac::SolveOptions options;
+  options.cancel = job.cancel.get();
+  options.progress = [this, &job](const dirac::NewtonIterate& iterate) {
+    if (Superseded(job.run)) return false;
+    QMetaObject::invokeMethod(
+        this, [this, run = job.run, iterate] { OnSolveProgress(run, iterate); },
+        Qt::QueuedConnection);
+    return true;
+  };
+  if (worker_has_optimum_ && worker_warm_start_.valid()) options.warm_start = &worker_warm_start_;
+  dirac::OptimalControlSolution solution =
+      dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
+  if (Superseded(job.run)) return;
+  if (!solution.report.converged && options.warm_start) {
+    // The previous optimum was too far away: from the scenario's own initial guess.
+    options.warm_start = nullptr;
+    solution = dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
+    if (Superseded(job.run)) return;
+  }
+
+  const dirac::SimulationInput input = dirac::SimulationInput::FromScenario(*job.scenario);
+  auto snapshot = std::make_shared<SimulationSnapshot>();
+  snapshot->run = job.run;
+  snapshot->scenario = job.scenario_id;
+  snapshot->run_scenario = job.scenario;
+  snapshot->parameters = input.parameters;
+  snapshot->t_end = input.spec.t_end;
+  snapshot->complete = true;
+  SolveResult result{solution.report.converged, solution.report, solution.cost,
+                     solution.hamiltonian_drift};
+  if (result.converged) {
+    worker_warm_start_ = std::move(solution.warm_start);
+    worker_has_optimum_ = true;
+    snapshot->trajectory = std::make_shared<const dirac::Trajectory>(std::move(solution.trajectory));
+  } else {
+    QString message = QString::fromStdString(solution.report.message);
+    if (message.isEmpty())
+      message = QStringLiteral("not converged (best max |F| %1)")
+                    .arg(solution.report.best_residual, 0, 'e', 2);
+    const bool show_guess = !worker_has_optimum_;
+    if (show_guess) {
+      // No optimum of this scenario yet: show the motion from the initial guess, marked so.
+      dirac::SimulationReport report;
+      dirac::Trajectory guess = worker_model_->Simulate(
+          input, [&](const dirac::Trajectory&) { return !Superseded(job.run); }, &report);
+      if (report.cancelled || Superseded(job.run)) return;
+      snapshot->trajectory = std::make_shared<const dirac::Trajectory>(std::move(guess));
+      snapshot->report = report;
+    }
+    QMetaObject::invokeMethod(
+        this, [this, run = job.run, message] { OnSolveFailed(run, message); },
+        Qt::QueuedConnection);
+    if (!show_guess) return;
+  }
+  snapshot->solve = std::move(result);
+  snapshot->wall_seconds = SecondsSince(start);
+  QMetaObject::invokeMethod(
+      this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); },
+      Qt::QueuedConnection);
+}
+
 void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,
                                     const dirac::SimulationInput& input) {
   // Its own error boundary: a failure is reported in the result and never fails the main run.
@@ -329,7 +469,41 @@ void SimulationController::OnSnapshot(SnapshotPtr snapshot) {
   if (snapshot->run != run_ || snapshot->scenario != scenario_id_) return;  // stale
   latest_ = snapshot;
   if (snapshot->complete && !snapshot->gauge_pending) SetBusy(false);
+  if (snapshot->solve) {
+    const SolveResult& solve = *snapshot->solve;
+    SolveStatus status = solve_status_;  // a failure (OnSolveFailed) came first
+    if (solve.converged) {
+      status = SolveStatus{};
+      status.state = SolveStatus::State::kSolved;
+      status.residual = solve.report.residual;
+      status.iterations = solve.report.iterations;
+      status.cost = solve.cost;
+      status.seconds = snapshot->wall_seconds;
+      status.warm_started = solve.report.warm_started;
+    } else {
+      status.showing_guess = true;
+    }
+    SetSolveStatus(status);
+  }
   emit snapshotReady(snapshot);
+}
+
+void SimulationController::OnSolveProgress(std::uint64_t run, const dirac::NewtonIterate& it) {
+  if (run != run_ || solve_status_.state != SolveStatus::State::kSolving) return;
+  SolveStatus status = solve_status_;
+  status.iteration = it.iteration;
+  status.residual = it.residual;
+  status.continuation = it.continuation;
+  SetSolveStatus(status);
+}
+
+void SimulationController::OnSolveFailed(std::uint64_t run, const QString& message) {
+  if (run != run_) return;
+  SolveStatus status;
+  status.state = SolveStatus::State::kFailed;
+  status.message = message.toStdString();
+  SetSolveStatus(status);
+  SetBusy(false);
 }
 
 void SimulationController::OnGauge(GaugeResultPtr result) {

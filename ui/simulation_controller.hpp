@@ -8,6 +8,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -15,13 +16,32 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "dirac/model.hpp"
+#include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
 #include "simulation_snapshot.hpp"
 
 namespace dirac::ui {
+
+/// What the status chip says about the solve of a scenario that poses one (an
+/// `optimal_control:` or `boundary_value:` block): GUI-thread state of the controller.
+struct SolveStatus {
+  enum class State { kNone, kSolving, kSolved, kFailed };
+  State state = State::kNone;  ///< kNone: the scenario poses no solve
+  int iteration = 0;           ///< solving: Newton iterations so far (0: none yet)
+  double residual = 0.0;       ///< solving: max |F| after the last iteration; solved: at the optimum
+  double continuation = 1.0;   ///< solving: homotopy parameter of the last iteration
+  int iterations = 0;          ///< solved: Newton iterations in all
+  double cost = 0.0;           ///< solved: cost of the optimum
+  double seconds = 0.0;        ///< solved: worker wall time from the request to the sampled optimum
+  bool warm_started = false;   ///< solved: from the previous optimum
+  std::string message;         ///< failed: why (the engine's message, or "cancelled")
+  bool stale = false;          ///< the optimum shown is of earlier values (not solving / failed)
+  bool showing_guess = false;  ///< failed before any optimum: the unsolved initial guess is shown
+};
 
 /// A short human name of a formulation for legends: "vakonomic", "nonholonomic (Lagrange–Dirac)".
 std::string FormulationLabel(dirac::Formulation formulation);
@@ -48,11 +68,16 @@ class SimulationController : public QObject {
   /// Replaces the scenario: cancels any run, derives the new model on the worker, simulates.
   void LoadScenario(dirac::Scenario scenario);
 
-  /// Sets a parameter, an initial condition or a setting by its scenario name (see
-  /// dirac::ApplyOverride). Cancels the running job at once and restarts after the debounce
-  /// interval, so dragging a slider starts one run when the hand rests. Returns false and emits
-  /// failed() if the name is unknown.
+  /// Sets a parameter, an initial condition, a setting (see dirac::ApplyOverride) or a boundary
+  /// value (boundary_values.hpp: initial.<q>, final.<q>, horizon) by its scenario name. Cancels
+  /// the running job (or solve) at once and starts the next one at once (or after the debounce
+  /// interval, if one is set); the worker always takes the newest request. Returns false and
+  /// emits failed() if the name is unknown.
   bool SetValue(const QString& name, double value);
+  /// Several values at once (one run), e.g. the three components of a dragged attitude.
+  bool SetValues(const std::vector<std::pair<QString, double>>& values);
+  /// Fixes a boundary value at `value` or frees it (nullopt), then re-solves as SetValue.
+  bool SetBoundaryValue(const QString& name, std::optional<double> value);
 
   /// With a formulation, every run also simulates the same scenario (same values, Lagrangian,
   /// constraints and initial point) with `scenario.formulation = formulation` and publishes it
@@ -75,7 +100,7 @@ class SimulationController : public QObject {
   /// Stops the running job; the last published snapshot stays.
   void Cancel();
 
-  /// Debounce interval for SetValue [ms].
+  /// Debounce interval for SetValue [ms]; 0 (the default) submits every edit at once.
   void set_debounce_ms(int ms) { debounce_.setInterval(ms); }
 
   bool has_scenario() const { return scenario_id_ != 0; }
@@ -87,6 +112,11 @@ class SimulationController : public QObject {
   SnapshotPtr latest() const { return latest_; }
   /// True while a run is pending or in progress.
   bool busy() const { return busy_; }
+  /// True if the current scenario poses a solve (optimal_control: or boundary_value:): every
+  /// run solves it with dirac::SolveOptimalControl (warm-started from the previous optimum of
+  /// the scenario) and publishes the sampled optimum.
+  bool solves() const { return solve_status_.state != SolveStatus::State::kNone; }
+  const SolveStatus& solve_status() const { return solve_status_; }
 
  signals:
   /// The model of the current scenario was derived (once per LoadScenario).
@@ -98,6 +128,8 @@ class SimulationController : public QObject {
   /// The gauge two-form of the current run was computed (or failed: result->error).
   void gaugeReady(dirac::ui::GaugeResultPtr result);
   void busyChanged(bool busy);
+  /// solve_status() changed (a solve started, iterated, converged or failed).
+  void solveStatusChanged();
 
  private:
   struct Job {
@@ -106,13 +138,19 @@ class SimulationController : public QObject {
     std::shared_ptr<const dirac::Scenario> scenario;
     std::optional<dirac::Formulation> comparison;
     bool gauge = false;
+    std::shared_ptr<std::atomic<bool>> cancel;  // set by the GUI thread when superseded
   };
 
+  bool Apply(const std::vector<std::pair<QString, std::optional<double>>>& values);
+  void Edited();
+  void Supersede();
+  void SetSolveStatus(SolveStatus status);
   void Submit();
   void SetBusy(bool busy);
   void Retire(std::shared_ptr<const dirac::Model> model);
   void WorkerLoop();
   void RunJob(const Job& job);
+  void RunSolve(const Job& job, std::chrono::steady_clock::time_point start);
   void RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,
                 const dirac::SimulationInput& input);
   void SweepRetired();
@@ -123,6 +161,8 @@ class SimulationController : public QObject {
   void OnSnapshot(SnapshotPtr snapshot);
   void OnGauge(GaugeResultPtr result);
   void OnFailed(std::uint64_t run, const QString& message);
+  void OnSolveProgress(std::uint64_t run, const dirac::NewtonIterate& iterate);
+  void OnSolveFailed(std::uint64_t run, const QString& message);
 
   // GUI-thread state.
   dirac::Scenario scenario_;
@@ -135,6 +175,8 @@ class SimulationController : public QObject {
   GaugeResultPtr latest_gauge_;
   bool busy_ = false;
   QTimer debounce_;
+  SolveStatus solve_status_;
+  std::shared_ptr<std::atomic<bool>> active_cancel_;  // of the newest submitted job
 
   // Shared with the worker (under mutex_).
   std::mutex mutex_;
@@ -150,6 +192,9 @@ class SimulationController : public QObject {
   std::uint64_t worker_comparison_id_ = 0;
   std::optional<dirac::Formulation> worker_comparison_formulation_;
   std::shared_ptr<const dirac::Model> worker_comparison_model_;
+  // The newest optimum of worker_scenario_id_ (warm start of the next solve), if any.
+  dirac::WarmStart worker_warm_start_;
+  bool worker_has_optimum_ = false;
   std::string worker_comparison_error_;
 
   std::thread worker_;  // last member: started after everything above exists

@@ -6,13 +6,25 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dirac/optimal_control.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac::ui {
+
+/// The solve behind a snapshot of a scenario that poses one (optimal_control: or
+/// boundary_value:, see dirac::SolveOptimalControl).
+struct SolveResult {
+  bool converged = false;     ///< the trajectory is the optimum (else the unsolved initial guess)
+  dirac::SolveReport report;  ///< iterations, residual (max |F| of the boundary conditions), ...
+  double cost = 0.0;          ///< int_0^T C dt of the optimum
+  double hamiltonian_drift = 0.0;  ///< max |E(t) - E(0)| along the sampled optimum
+};
 
 /// What the GUI reads: never mutated after publication, so it may be shared freely.
 struct SimulationSnapshot {
@@ -31,6 +43,13 @@ struct SimulationSnapshot {
   std::shared_ptr<const dirac::Trajectory> comparison;
   std::string comparison_label;  ///< e.g. "nonholonomic (Lagrange–Dirac)"
   std::string comparison_error;  ///< why the comparison is missing, "" if it is not
+
+  /// Set for scenarios that pose a solve: the run solved it (converged: the trajectory is the
+  /// sampled optimum; else the solve failed before any optimum of this scenario was found and
+  /// the trajectory is the simulated initial guess).
+  std::optional<SolveResult> solve;
+  /// The scenario with the values of this run (its boundary values, parameters, ...).
+  std::shared_ptr<const dirac::Scenario> run_scenario;
 
   /// True if this run also computes the gauge two-form (SimulationController::
   /// SetGaugeTwoForm): a GaugeResult of the same run follows the complete snapshot.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "playback_clock.hpp"
+#include "simulation_controller.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -35,7 +36,12 @@ WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
   progress_->setMaximumWidth(160);
   progress_->setTextVisible(false);
   progress_->setVisible(false);
+  solve_ = new QLabel(this);
+  solve_->setObjectName("solveStatus");
+  solve_->setTextFormat(Qt::PlainText);
+  solve_->setVisible(false);
   addWidget(error_, 1);
+  addPermanentWidget(solve_);
   addPermanentWidget(diagnostics_);
   addPermanentWidget(progress_);
 }
@@ -55,6 +61,24 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
       snapshot.t_end > 0 ? static_cast<int>(1000 * snapshot.last_time() / snapshot.t_end) : 1000);
   if (!snapshot.complete) {
     diagnostics_->setText(tr("simulating… t = %1 s").arg(FormatSeconds(snapshot.last_time())));
+    return;
+  }
+  if (snapshot.solve) {
+    const SolveResult& solve = *snapshot.solve;
+    const dirac::SolveReport& r = solve.report;
+    QString text =
+        solve.converged
+            ? tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3 shooting intervals, %4 "
+                 "unknowns   ·   %5 samples   ·   %6 s")
+                  .arg(r.residual, 0, 'e', 2)
+                  .arg(solve.hamiltonian_drift, 0, 'e', 2)
+                  .arg(r.nodes)
+                  .arg(r.unknowns)
+                  .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
+                  .arg(snapshot.wall_seconds, 0, 'f', 3)
+            : tr("not solved: showing the motion from the initial guess");
+    diagnostics_->setText(text);
+    diagnostics_->setToolTip(QString::fromStdString(dirac::FormatSolveReport(r, solve.cost)));
     return;
   }
   const dirac::SimulationReport& r = snapshot.report;
@@ -93,6 +117,58 @@ void WorkbenchStatusBar::ShowGauge(const GaugeResult& result) {
 void WorkbenchStatusBar::SetBusy(bool busy) {
   progress_->setVisible(busy);
   if (busy) progress_->setValue(0);
+}
+
+}  // namespace dirac::ui
+
+namespace dirac::ui {
+
+QString SolveStatusText(const SolveStatus& status) {
+  using State = SolveStatus::State;
+  QString text;
+  switch (status.state) {
+    case State::kNone:
+      return QString();
+    case State::kSolving:
+      text = status.iteration > 0 ? QObject::tr("solving… iteration %1, residual %2")
+                                        .arg(status.iteration)
+                                        .arg(status.residual, 0, 'e', 2)
+                                  : QObject::tr("solving…");
+      if (status.continuation < 1.0)
+        text += QObject::tr(" (continuation s = %1)").arg(status.continuation, 0, 'f', 3);
+      break;
+    case State::kSolved:
+      text = QObject::tr("solved (cost %1, residual %2, %3 iterations%4, %5 ms)")
+                 .arg(status.cost, 0, 'g', 8)
+                 .arg(status.residual, 0, 'e', 2)
+                 .arg(status.iterations)
+                 .arg(status.warm_started ? QObject::tr(", warm start") : QString())
+                 .arg(status.seconds * 1e3, 0, 'f', 0);
+      break;
+    case State::kFailed:
+      text = QObject::tr("failed: %1").arg(QString::fromStdString(status.message));
+      if (status.showing_guess) text += QObject::tr(" — showing the unsolved initial guess");
+      break;
+  }
+  if (status.stale) text += QObject::tr(" — stale: the previous optimum is shown");
+  return text;
+}
+
+void WorkbenchStatusBar::ShowSolve(const SolveStatus& status) {
+  using State = SolveStatus::State;
+  const QString text = SolveStatusText(status);
+  // Long engine messages are cut in the bar; the tooltip keeps all of it.
+  solve_->setText(text.size() > 140 ? text.left(137) + "…" : text);
+  solve_->setToolTip(text);
+  solve_->setVisible(status.state != State::kNone);
+  const char* colors = status.state == State::kSolved    ? "background: #2e7d32; color: white;"
+                       : status.state == State::kFailed ? "background: #c0392b; color: white;"
+                                                        : "background: #e0a100; color: black;";
+  solve_->setStyleSheet(QString("QLabel { %1 border-radius: 8px; padding: 1px 8px; }").arg(colors));
+}
+
+QString WorkbenchStatusBar::solve_text() const {
+  return solve_->toolTip();
 }
 
 }  // namespace dirac::ui

@@ -7,13 +7,18 @@
 
 #include "simulation_snapshot.hpp"
 
+namespace dirac::ui {
+struct SolveStatus;
+}
+
 class QLabel;
 class QProgressBar;
 
 namespace dirac::ui {
 
-/// Object names: "statusBar", "status.error" (red, selectable), "status.diagnostics" and
-/// "status.progress" (shown while a run is busy).
+/// Object names: "statusBar", "status.error" (red, selectable), "status.diagnostics",
+/// "status.progress" (shown while a run is busy) and "solveStatus" (the chip of a scenario that
+/// poses a solve, hidden otherwise).
 class WorkbenchStatusBar : public QStatusBar {
   Q_OBJECT
 
@@ -33,11 +38,21 @@ class WorkbenchStatusBar : public QStatusBar {
   void ShowGauge(const GaugeResult& result);
   /// Shows (and resets) or hides the progress bar.
   void SetBusy(bool busy);
+  /// The solve chip: "solved (cost …, residual …, N iterations, … ms)", "solving… iteration k,
+  /// residual r", "failed: <message>", each with "stale" while the optimum shown is of earlier
+  /// values; hidden for State::kNone.
+  void ShowSolve(const SolveStatus& status);
+  /// The chip's text ("" when hidden).
+  QString solve_text() const;
 
  private:
   QLabel* error_ = nullptr;
   QLabel* diagnostics_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QLabel* solve_ = nullptr;
 };
+
+/// The chip's text for `status` ("" for State::kNone).
+QString SolveStatusText(const SolveStatus& status);
 
 }  // namespace dirac::ui

@@ -44,6 +44,8 @@ struct SolveReport {
   double best_residual = 0.0;          ///< smallest max |F| met (for a failure)
   double seconds = 0.0;                ///< wall time of the solve (without output sampling)
   long integrations = 0;               ///< shooting-interval integrations
+  long integrator_steps = 0;           ///< CVODES steps over all integrations
+  long rhs_evaluations = 0;            ///< right-hand sides (with variational equations)
   bool warm_started = false;
 };
 

@@ -10,6 +10,8 @@ namespace dirac::control {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
+constexpr double kSensitivityTolerance = 1e3;
+
 struct MultipleShooting::Segment {
   std::vector<double> x;
   Eigen::MatrixXd S, eta;
@@ -74,8 +76,16 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
   const geometry::MatrixGroup kind = problem_.group;
   dynamics::ExplicitOde ode;
   ode.size = size;
-  ode.rtol = 1e-12;
-  ode.atol = 1e-13;
+  ode.rtol = relative_tolerance_;
+  ode.atol = relative_tolerance_ * 1e-2;
+  // The step size follows the motion, the group element and the cost; the sensitivities ride
+  // along on the same steps (their own error is not controlled, as CVODES' errconS = false).
+  ode.atol_vector.assign(size, ode.atol);
+  std::fill(ode.atol_vector.begin() + static_cast<long>(off_S),
+            ode.atol_vector.begin() + static_cast<long>(off_g), kSensitivityTolerance);
+  if (group)
+    std::fill(ode.atol_vector.begin() + static_cast<long>(off_eta),
+              ode.atol_vector.begin() + static_cast<long>(off_cost), kSensitivityTolerance);
   ode.rates = [&](double t, const double* Y, double* Yd) {
     if (cancel_ && cancel_->load(std::memory_order_relaxed)) throw Cancelled{};
     in[0] = t;
@@ -86,7 +96,7 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
     const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
     std::copy(f.begin(), f.end(), Yd);
     Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
-    dS.noalias() = J * S;
+    dS.noalias() = J.lazyProduct(S);  // small sizes: no GEMM packing
     if (with_p && P > 0) {
       flow_.parameter_jacobian.Evaluate(in.data(), fp.data(), scratch.data());
       dS.col(cols - 1) += Eigen::Map<const RowMajor>(fp.data(), d, P) * dp;
@@ -96,10 +106,12 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
       flow_.body_velocity_jacobian.Evaluate(in.data(), dxi.data(), scratch.data());
       const Eigen::Vector3d v(xi[0], xi[1], xi[2]);
       const Eigen::Map<const Eigen::Matrix3d> G(Y + off_g);
-      Eigen::Map<Eigen::Matrix3d>(Yd + off_g) = G * geometry::Hat(kind, v);
+      const Eigen::Matrix3d hat = geometry::Hat(kind, v);
+      Eigen::Map<Eigen::Matrix3d>(Yd + off_g).noalias() = G * hat;
       const Eigen::Map<const Eigen::MatrixXd> eta(Y + off_eta, 3, cols);
-      Eigen::Map<Eigen::MatrixXd>(Yd + off_eta, 3, cols) =
-          -geometry::Ad(kind, v) * eta + Eigen::Map<const RowMajor>(dxi.data(), 3, d) * S;
+      Eigen::Map<Eigen::MatrixXd> deta(Yd + off_eta, 3, cols);
+      deta.noalias() = -geometry::Ad(kind, v) * eta;
+      deta.noalias() += Eigen::Map<const RowMajor>(dxi.data(), 3, d).lazyProduct(S);
     }
     flow_.running_cost.Evaluate(in.data(), c.data(), scratch.data());
     Yd[off_cost] = flow_.running_cost.num_outputs() ? c[0] : 0.0;

@@ -18,7 +18,7 @@
 #include "control/boundary_conditions.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
-#include "dynamics/cvode_driver.hpp"
+#include "dynamics/ode_driver.hpp"
 
 namespace dirac::control {
 
@@ -69,6 +69,12 @@ class MultipleShooting {
   /// Cost int L~ dt of the last Evaluate (quadrature along the intervals).
   double cost() const { return cost_; }
   long integrations() const { return integrations_; }
+  /// Integration tolerance (relative; absolute = 1e-2 of it) of the motion, the group element
+  /// and the cost; the sensitivities ride along on the same steps.
+  void set_relative_tolerance(double rtol) { relative_tolerance_ = rtol; }
+  double relative_tolerance() const { return relative_tolerance_; }
+  static constexpr double kTightTolerance = 1e-11;
+  const dynamics::OdeStatistics& integrator_statistics() const { return driver_.statistics(); }
 
  private:
   struct Segment;
@@ -83,11 +89,12 @@ class MultipleShooting {
   std::size_t d_ = 0, unknowns_ = 0, m0_ = 0, group_dim_ = 0;
   std::vector<std::size_t> unknown_index_;  // components of x(0) that are unknowns
   const std::atomic<bool>* cancel_ = nullptr;
-  dynamics::CvodeDriver driver_;
+  dynamics::OdeDriver driver_;
   std::vector<double> final_state_;
   Eigen::Matrix3d final_group_ = Eigen::Matrix3d::Identity();
   double cost_ = 0.0;
   long integrations_ = 0;
+  double relative_tolerance_ = kTightTolerance;
 };
 
 }  // namespace dirac::control

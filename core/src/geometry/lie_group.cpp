@@ -77,6 +77,7 @@ Eigen::Vector3d Log(MatrixGroup group, const Eigen::Matrix3d& g) {
 }
 
 Eigen::Matrix3d Ad(MatrixGroup group, const Eigen::Vector3d& x) {
+  if (group == MatrixGroup::kSO3) return HatSO3(x);  // ad_x y = x cross y
   const Eigen::Matrix3d X = Hat(group, x);
   Eigen::Matrix3d ad;
   for (int j = 0; j < 3; ++j) {

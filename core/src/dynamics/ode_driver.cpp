@@ -1,4 +1,4 @@
-#include "dynamics/cvode_driver.hpp"
+#include "dynamics/ode_driver.hpp"
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
@@ -8,7 +8,6 @@
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -16,15 +15,16 @@
 
 namespace dirac::dynamics {
 
-struct CvodeDriver::Impl {
+struct OdeDriver::Impl {
   SUNContext context = nullptr;
   void* memory = nullptr;
-  N_Vector y = nullptr;
+  N_Vector y = nullptr, atol = nullptr;
   SUNNonlinearSolver fixed_point = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver linear = nullptr;
   std::size_t size = 0;
   int method = 0;
+  double last_step = 0.0;
   const ExplicitOde* ode = nullptr;
 
   ~Impl() { Free(); }
@@ -34,11 +34,12 @@ struct CvodeDriver::Impl {
     if (linear) SUNLinSolFree(linear);
     if (matrix) SUNMatDestroy(matrix);
     if (y) N_VDestroy(y);
+    if (atol) N_VDestroy(atol);
     memory = nullptr;
     fixed_point = nullptr;
     linear = nullptr;
     matrix = nullptr;
-    y = nullptr;
+    y = atol = nullptr;
     size = 0;
     method = 0;
   }
@@ -47,7 +48,7 @@ struct CvodeDriver::Impl {
 namespace {
 
 int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-  const auto* impl = static_cast<const CvodeDriver::Impl*>(data);
+  const auto* impl = static_cast<const OdeDriver::Impl*>(data);
   try {
     return impl->ode->rates(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) ? 0 : 1;
   } catch (...) {
@@ -62,8 +63,8 @@ void Check(int flag, const char* what) {
 }
 
 // (Re)creates the solver for `size` unknowns with Adams + fixed point or BDF + dense Newton.
-void Setup(CvodeDriver::Impl& s, std::size_t size, int method, double t0, const double* y0,
-           const ExplicitOde& ode) {
+void Setup(OdeDriver::Impl& s, int method, double t0, const double* y0, const ExplicitOde& ode) {
+  const std::size_t size = ode.size;
   if (s.memory && s.size == size && s.method == method) {
     std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
     Check(CVodeReInit(s.memory, t0, s.y), "CVodeReInit");
@@ -72,6 +73,7 @@ void Setup(CvodeDriver::Impl& s, std::size_t size, int method, double t0, const 
     s.size = size;
     s.method = method;
     s.y = N_VNew_Serial(static_cast<sunindextype>(size), s.context);
+    s.atol = N_VNew_Serial(static_cast<sunindextype>(size), s.context);
     std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
     s.memory = CVodeCreate(method, s.context);
     if (!s.memory) throw NumericalError("CVodeCreate failed");
@@ -88,22 +90,27 @@ void Setup(CvodeDriver::Impl& s, std::size_t size, int method, double t0, const 
       Check(CVodeSetLinearSolver(s.memory, s.linear, s.matrix), "CVodeSetLinearSolver");
     }
   }
-  Check(CVodeSStolerances(s.memory, ode.rtol, ode.atol), "CVodeSStolerances");
+  if (ode.atol_vector.size() == size) {
+    std::copy(ode.atol_vector.begin(), ode.atol_vector.end(), N_VGetArrayPointer(s.atol));
+    Check(CVodeSVtolerances(s.memory, ode.rtol, s.atol), "CVodeSVtolerances");
+  } else {
+    Check(CVodeSStolerances(s.memory, ode.rtol, ode.atol), "CVodeSStolerances");
+  }
 }
 
 }  // namespace
 
-CvodeDriver::CvodeDriver() : impl_(std::make_unique<Impl>()) {
+OdeDriver::OdeDriver() : impl_(std::make_unique<Impl>()) {
   if (SUNContext_Create(nullptr, &impl_->context) != 0)
     throw NumericalError("SUNContext_Create failed");
 }
 
-CvodeDriver::~CvodeDriver() {
+OdeDriver::~OdeDriver() {
   impl_->Free();
   SUNContext_Free(&impl_->context);
 }
 
-void CvodeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* y) {
+void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* y) {
   if (!(t1 > t0)) return;
   Impl& s = *impl_;
   s.ode = &ode;
@@ -111,8 +118,12 @@ void CvodeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double
   int flag = 0;
   double reached = t0;
   for (const int method : {CV_ADAMS, CV_BDF}) {
-    Setup(s, ode.size, method, t0, start.data(), ode);
+    Setup(s, method, t0, start.data(), ode);
     Check(CVodeSetStopTime(s.memory, t1), "CVodeSetStopTime");
+    // Successive intervals of a shooting problem are alike: start from the step size the last
+    // one ended with instead of CVODES' cautious first-step estimate and ramp-up.
+    if (s.last_step > 0)
+      Check(CVodeSetInitStep(s.memory, std::min(s.last_step, t1 - t0)), "CVodeSetInitStep");
     sunrealtype t = t0;
     flag = CVode(s.memory, t1, s.y, &t, CV_NORMAL);
     reached = t;
@@ -123,7 +134,12 @@ void CvodeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double
     statistics_.steps += steps;
     statistics_.rhs_evaluations += rhs;
     statistics_.error_test_failures += fails;
-    if (flag >= 0) break;
+    if (flag >= 0) {
+      sunrealtype h = 0;
+      if (CVodeGetCurrentStep(s.memory, &h) >= 0 && h > 0) s.last_step = h;
+      break;
+    }
+    s.last_step = 0.0;
   }
   if (flag < 0) {
     char* name = CVodeGetReturnFlagName(flag);  // malloc'ed by SUNDIALS

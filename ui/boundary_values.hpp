@@ -1,0 +1,48 @@
+#pragma once
+/// @file boundary_values.hpp
+/// The boundary values of a scenario's solve, by one set of names for both kinds of block:
+/// `optimal_control:` (initial.<q>, final.<q>, horizon: dirac::ApplyOverride / CurrentValue) and
+/// `boundary_value:` (initial.<q> is the initial value of q, final.<column> a target at t_end,
+/// which ApplyOverride does not know, so the target list is edited here).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+
+namespace dirac::ui {
+
+/// True if the scenario poses a solve: an `optimal_control:` or a `boundary_value:` block.
+bool PosesSolve(const dirac::Scenario& scenario);
+
+/// One boundary value the panel shows.
+struct BoundaryValueInfo {
+  std::string name;      ///< "initial.R.x", "final.psi", "horizon"
+  std::string quantity;  ///< "R.x", "psi" ("" for the horizon)
+  bool initial = false;  ///< at t = 0 (else at t = T, or the horizon)
+  bool horizon = false;  ///< T itself
+  bool can_free = true;  ///< may be released (optimal_control quantities only)
+  std::string unit;      ///< display unit ("" if none)
+};
+
+/// Every boundary value of the scenario's block, in order: initial.<q> for each quantity, then
+/// final.<q>, then the horizon (optimal_control only; a boundary_value block's T is t_end). For
+/// optimal_control the quantities are the coordinates, the velocities (on TQ) or fibre
+/// coordinates and the reconstruction's group components (SO3 <R>.x/y/z, SE2 its names); for
+/// boundary_value the coordinates and velocities that are not unknowns (initial) and the
+/// targets (final). Empty without a block.
+std::vector<BoundaryValueInfo> ListBoundaryValues(const dirac::Scenario& scenario);
+
+/// True if `name` is one of ListBoundaryValues(scenario) (the horizon included).
+bool IsBoundaryValueName(const dirac::Scenario& scenario, const std::string& name);
+
+/// The value of a boundary value; nullopt if it is free (or unknown).
+std::optional<double> GetBoundaryValue(const dirac::Scenario& scenario, const std::string& name);
+
+/// Fixes `name` at `value`, or frees it (nullopt; optimal_control only). Throws
+/// dirac::ScenarioError naming it if it cannot be set.
+void SetBoundaryValue(dirac::Scenario& scenario, const std::string& name,
+                      std::optional<double> value);
+
+}  // namespace dirac::ui
