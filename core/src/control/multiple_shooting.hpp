@@ -73,7 +73,7 @@ class MultipleShooting {
   /// and the cost; the sensitivities ride along on the same steps.
   void set_relative_tolerance(double rtol) { relative_tolerance_ = rtol; }
   double relative_tolerance() const { return relative_tolerance_; }
-  static constexpr double kTightTolerance = 1e-11;
+  static constexpr double kTightTolerance = 1e-12;
   const dynamics::OdeStatistics& integrator_statistics() const { return driver_.statistics(); }
 
  private:

@@ -309,6 +309,8 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   report.rhs_evaluations = ms.integrator_statistics().rhs_evaluations;
   Eigen::VectorXd F;
   std::string failure;
+  // The reported cost: the quadrature along the converged motion at a tighter tolerance.
+  ms.set_relative_tolerance(1e-13);
   if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
     report.residual = MaxAbs(F);
     solution.cost = ms.cost();

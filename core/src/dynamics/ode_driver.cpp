@@ -56,6 +56,9 @@ int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
   }
 }
 
+// SUNDIALS would print its own errors to stderr; ours carry the flag and the time instead.
+void Silent(int, const char*, const char*, char*, void*) {}
+
 void Check(int flag, const char* what) {
   if (flag < 0)
     throw NumericalError(std::string("CVODES ") + what + " failed (flag " + std::to_string(flag) +
@@ -79,6 +82,7 @@ void Setup(OdeDriver::Impl& s, int method, double t0, const double* y0, const Ex
     if (!s.memory) throw NumericalError("CVodeCreate failed");
     Check(CVodeInit(s.memory, Rates, t0, s.y), "CVodeInit");
     Check(CVodeSetUserData(s.memory, &s), "CVodeSetUserData");
+    Check(CVodeSetErrHandlerFn(s.memory, Silent, nullptr), "CVodeSetErrHandlerFn");
     Check(CVodeSetMaxNumSteps(s.memory, 200000), "CVodeSetMaxNumSteps");
     if (method == CV_ADAMS) {
       s.fixed_point = SUNNonlinSol_FixedPoint(s.y, 0, s.context);
