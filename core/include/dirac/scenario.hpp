@@ -265,8 +265,9 @@ void SaveScenario(const Scenario& scenario, const std::string& path);
 /// value), a velocity symbol (initial velocity), a momentum symbol (initial momentum) or one of
 /// t_end, output_step, rtol, atol, stabilization. With an `optimal_control` block also horizon
 /// (> 0; it and t_end are the one T and set each other), initial.<quantity> and final.<quantity>
-/// (sets the boundary value and makes it fixed, adding a quantity not yet listed).
-/// Throws ScenarioError naming NAME if it is unknown or VALUE is not a number.
+/// (sets the boundary value and makes it fixed, adding a quantity not yet listed). With a
+/// `boundary_value` block, final.<column> sets a target. Throws ScenarioError naming NAME if it
+/// is unknown or VALUE is not a number.
 void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 
 /// The current value of a `--set` NAME: a parameter's value, a coordinate's initial value,

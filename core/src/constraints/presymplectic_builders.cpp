@@ -262,6 +262,7 @@ PresymplecticData BuildVakonomic(const Scenario& s) {
   ex H = -L.subs(psi);
   for (unsigned i = 0; i < n; ++i) H += sym.p[i] * sym.v[i].subs(psi);
   data.hamiltonian = Simplify(H);
+  data.running_cost = Simplify(L.subs(psi));  // the action int L~ dt of the vakonomic problem
   // omega = dq^A ^ dp_A: Omega(X, Y) = X_q . Y_p - X_p . Y_q.
   data.omega = matrix(N, N);
   const unsigned p0 = N - n;

@@ -191,7 +191,16 @@ std::optional<std::size_t> Scenario::FindParameter(const std::string& name) cons
   return std::nullopt;
 }
 
+// A target of a boundary_value block, "final.<column>".
+std::pair<std::string, double>* BoundaryTarget(Scenario& s, const std::string& name) {
+  if (s.optimal_control.present || name.rfind("final.", 0) != 0) return nullptr;
+  for (auto& target : s.boundary_value.targets)
+    if (target.first == name.substr(6)) return &target;
+  return nullptr;
+}
+
 std::optional<double> CurrentValue(const Scenario& s, const std::string& name) {
+  if (auto* target = BoundaryTarget(const_cast<Scenario&>(s), name)) return target->second;
   if (const double* field = InitialField(s, name)) return *field;
   if (IsSecondOrderName(s, name)) return s.second_order.InitialValue(name);
   if (const double* field = SettingField(s.simulation, name)) return *field;
@@ -209,6 +218,10 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
   if (IsSecondOrderName(s, name)) return SetSecondOrderInitial(s.second_order, name, value);
   if (SettingField(s.simulation, name) || (s.optimal_control.present && name == "horizon"))
     return SetSimulationSetting(s, name, value);
+  if (auto* target = BoundaryTarget(s, name)) {
+    target->second = value;
+    return;
+  }
   if (const auto boundary = ParseBoundaryName(s, name))
     return SetBoundaryValue(s, name, *boundary, value);
   throw ScenarioError(s.source_file, 0, name,
