@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -127,6 +128,50 @@ TEST(Cli, BadInputGivesAClearMessageAndNonZeroExit) {
   const auto bad_dir =
       RunCommand(std::string(DIRAC_CLI) + " run " + scenario + " --t-end 1 --csv /no/dir/x.csv");
   EXPECT_EQ(bad_dir.exit_code, 1);
+  fs::remove_all(dir);
+}
+
+TEST(Cli, SolveWritesTheOptimumAndAConvergenceReport) {
+  const fs::path dir = TempDir();
+  const fs::path csv = dir / "spline.csv";
+  const std::string scenario = testing::SourcePath("scenarios/so3_spline.yaml");
+  const auto result = RunCommand(std::string(DIRAC_CLI) + " solve " + scenario +
+                                 " --set final.R.x=0.4 --set final.R.y=0 --set final.R.z=0 "
+                                 "--set I1=1 --csv " + csv.string());
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  // A rest-to-rest turn of 0.4 rad about the principal axis e1 with I1 = 1 is the single-axis
+  // cubic: cost 6 theta^2 / T^3 = 0.12 for T = 2.
+  double cost = 0;
+  ASSERT_EQ(std::sscanf(result.output.c_str() + result.output.find("cost = "), "cost = %lf", &cost),
+            1);
+  EXPECT_NEAR(cost, 0.12, 1e-9);
+  EXPECT_NE(result.output.find("converged:"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("p_w1(0) = "), std::string::npos) << result.output;
+  const Trajectory tr = ReadCsv(csv.string());
+  for (const char* column : {"u1", "p_w1", "pbar_w1", "E", "running_cost", "R11"})
+    EXPECT_TRUE(tr.FindColumn(column).has_value()) << column;
+  EXPECT_NEAR(tr.at(tr.num_rows() - 1, tr.ColumnIndex("R22")), std::cos(0.4), 1e-9);
+
+  const auto json = RunCommand(std::string(DIRAC_CLI) + " solve -q --json " + scenario);
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  for (const char* key : {"\"converged\": true", "\"history\": [", "\"residual\": ",
+                          "\"step_norm\": ", "\"iterations\": ", "\"seconds\": "})
+    EXPECT_NE(json.output.find(key), std::string::npos) << key << " in " << json.output;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, SolveThatCannotConvergeExitsWithTheReasonAndWritesNothing) {
+  const fs::path dir = TempDir();
+  const fs::path csv = dir / "never.csv";
+  // The unactuated v4 is conserved (zero here): v4(T) = 1 cannot be reached.
+  const auto result =
+      RunCommand(std::string(DIRAC_CLI) + " solve " +
+                 testing::SourcePath("scenarios/elroys_beanie_ocp.yaml") +
+                 " --set final.v4=1 --csv " + csv.string());
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("did not converge"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("best max |F|"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(csv));
   fs::remove_all(dir);
 }
 
