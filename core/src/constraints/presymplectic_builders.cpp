@@ -118,6 +118,31 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   return forms;
 }
 
+// Coordinates (q, y, p, pbar, z): the accelerations last, so the primary constraint
+// pbar = dL/dz is solved for them and the costates remain free initial data (initial guesses
+// from the scenario's second_order.initial, 0 by default).
+void AddPontryaginCoordinates(PresymplecticData& data, const Scenario& s,
+                              const AlgebroidSymbols& sym, const std::vector<symbol>& p,
+                              const std::vector<symbol>& pbar,
+                              const std::vector<symbol>& accelerations) {
+  const auto& guess = s.second_order;
+  for (unsigned i = 0; i < sym.q.size(); ++i)
+    AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
+  for (unsigned a = 0; a < sym.y.size(); ++a)
+    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
+  for (const auto* costates : {&p, &pbar})
+    for (unsigned a = 0; a < costates->size(); ++a) {
+      const std::string name = (*costates)[a].get_name();
+      AddCoordinate(data, (*costates)[a], name, 'n', a, guess.InitialValue(name),
+                    ColumnKind::kCostate);
+    }
+  for (unsigned j = 0; j < accelerations.size(); ++j) {
+    const std::string name = accelerations[j].get_name();
+    AddCoordinate(data, accelerations[j], name, 'n', j, guess.InitialValue(name),
+                  ColumnKind::kAcceleration);
+  }
+}
+
 // The symplectic structure of the Pontryagin bundle W0 = E^(2) x_E (T^E E)* on the coordinates
 // (q, y, p, pbar, z^j) with `accelerations` coordinates z^j (j < k, the last ones), sections
 // [e(1,1), e(2,1), e(1,2), e(2,2) (k each), e_check (one per acceleration)]:
@@ -337,7 +362,7 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
   data.formulation =
       "second-order problem, Pontryagin bundle W0 = E^(2) x_E (T^E E)* (Skinner-Rusk)";
   AlgebroidSymbols sym = DeclareAlgebroid(s, data);
-  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const unsigned k = static_cast<unsigned>(sym.y.size());
   const auto& spec = s.second_order;
   if (spec.accelerations.size() != k)
     throw ScenarioError(s.source_file, spec.where.line, "second_order",
@@ -354,20 +379,7 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
     data.table[p[a].get_name()] = p[a];
     data.table[pbar[a].get_name()] = pbar[a];
   }
-  // Coordinates (q, y, p, pbar, z): the accelerations last, so the primary constraint
-  // pbar = dL/dz is solved for them and the costates remain free initial data.
-  for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, spec.InitialValue(p[a].get_name()),
-                  ColumnKind::kCostate);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, spec.InitialValue(pbar[a].get_name()),
-                  ColumnKind::kCostate);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, acc[a], spec.accelerations[a], 'n', a,
-                  spec.InitialValue(spec.accelerations[a]), ColumnKind::kAcceleration);
+  AddPontryaginCoordinates(data, s, sym, p, pbar, acc);
   ex H = -L;
   for (unsigned a = 0; a < k; ++a) H += pbar[a] * acc[a] + p[a] * sym.y[a];
   data.momentum.assign(p.begin(), p.end());  // costates: R p is conserved (Lie–Poisson)
@@ -478,23 +490,12 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
     data.table[p[a].get_name()] = p[a];
     data.table[pbar[a].get_name()] = pbar[a];
   }
-  const auto& guess = s.second_order;
-  for (unsigned i = 0; i < n; ++i) AddCoordinate(data, sym.q[i], s.coordinates[i], 'q', i);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, sym.y[a], sym.y_names[a], 'v', a, sym.y_initial[a]);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, p[a], p[a].get_name(), 'n', a, guess.InitialValue(p[a].get_name()),
-                  ColumnKind::kCostate);
-  for (unsigned a = 0; a < k; ++a)
-    AddCoordinate(data, pbar[a], pbar[a].get_name(), 'n', a, guess.InitialValue(pbar[a].get_name()),
-                  ColumnKind::kCostate);
   for (unsigned a = 0; a < k; ++a)
     if (control_of[a] >= 0) {
       acc.push_back(z[a]);
       data.table[z[a].get_name()] = z[a];
-      AddCoordinate(data, z[a], z[a].get_name(), 'n', a, guess.InitialValue(z[a].get_name()),
-                    ColumnKind::kAcceleration);
     }
+  AddPontryaginCoordinates(data, s, sym, p, pbar, acc);
   ex H = -Ltilde;
   for (unsigned a = 0; a < k; ++a)
     H += p[a] * sym.y[a] + pbar[a] * (control_of[a] >= 0 ? ex(z[a]) : unactuated.at(z[a]));
