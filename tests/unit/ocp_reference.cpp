@@ -156,62 +156,83 @@ RigidBodyPmp::State RigidBodyPmp::Integrate(
   return y;
 }
 
+namespace {
+
+// min sum |u_k|^2 h / 2 over piecewise-constant torques u_k on N intervals (RK4, 4 steps per
+// interval) subject to the terminal constraints, by the min-norm Gauss-Newton iteration
+//   U+ = argmin |U+|^2 subject to c(U) + C (U+ - U) = 0,
+// whose fixed points are the KKT points (U = C^T kappa, c(U) = 0). Returns false if it fails.
+bool DirectTranscription(const RigidBodyProblem& P, int N, Vector& U, int& iterations) {
+  const Vec3& I = P.inertia;
+  const double h = P.horizon / N;
+  const int sub = 4;
+  auto shoot = [&](const Vector& V) {
+    BodyState y;
+    Eigen::Map<Mat3>(y.data()) = P.R0;
+    y.segment<3>(9) = P.w0;
+    for (int k = 0; k < N; ++k) {
+      const Vec3 u = V.segment<3>(3 * k);
+      const auto rate = [&](const BodyState& s) { return BodyRate(s, I, u); };
+      for (int j = 0; j < sub; ++j) y = Rk4Step(y, h / sub, rate);
+    }
+    Vector c(6);
+    c.head<3>() = LogSO3(P.RT.transpose() * Eigen::Map<const Mat3>(y.data()));
+    c.tail<3>() = y.segment<3>(9) - P.wT;
+    return c;
+  };
+  const Vector start = U;
+  for (double alpha : {1.0, 0.5, 0.25}) {
+    U = start;
+    for (int it = 0; it < 100; ++it) {
+      const Vector c = shoot(U);
+      Eigen::MatrixXd C(6, 3 * N);
+      for (int k = 0; k < 3 * N; ++k) {
+        Vector Up = U, Um = U;
+        Up(k) += 1e-6;
+        Um(k) -= 1e-6;
+        C.col(k) = (shoot(Up) - shoot(Um)) / 2e-6;
+      }
+      const Vector dU = C.transpose() * (C * C.transpose()).ldlt().solve(C * U - c) - U;
+      U += alpha * dU;
+      iterations = it + 1;
+      if (!U.allFinite()) break;
+      // The Jacobian by differences limits |dU| to ~1e-8 (enough for the cost to 1e-13).
+      if (dU.lpNorm<Eigen::Infinity>() < 1e-6 && c.lpNorm<Eigen::Infinity>() < 1e-12) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 RigidBodyReference SolveRigidBody(const RigidBodyProblem& P, int N, int steps) {
   RigidBodyReference out;
   out.direct_intervals = N;
   const Vec3& I = P.inertia;
   const double T = P.horizon, h = T / N;
-  const int sub = 4;  // RK4 steps per control interval
   auto terminal = [&](const Mat3& R, const Vec3& w) {
     Vector c(6);
     c.head<3>() = LogSO3(P.RT.transpose() * R);
     c.tail<3>() = w - P.wT;
     return c;
   };
-  // Direct transcription: U = [u_0, ..., u_{N-1}] piecewise constant.
-  auto shoot_direct = [&](const Vector& U) {
-    BodyState y;
-    Eigen::Map<Mat3>(y.data()) = P.R0;
-    y.segment<3>(9) = P.w0;
-    for (int k = 0; k < N; ++k) {
-      const Vec3 u = U.segment<3>(3 * k);
-      const auto rate = [&](const BodyState& s) { return BodyRate(s, I, u); };
-      for (int j = 0; j < sub; ++j) y = Rk4Step(y, h / sub, rate);
-    }
-    return terminal(Eigen::Map<const Mat3>(y.data()), y.segment<3>(9));
-  };
-  // Min-norm Gauss-Newton: U+ = argmin |U|^2 subject to c(U) + C (U+ - U) = 0; its fixed points
-  // are the KKT points U = C^T kappa, c = 0 of min sum |u_k|^2 h / 2.
   Vector U = Vector::Zero(3 * N);
-  bool direct_ok = false;
-  for (double alpha : {1.0, 0.5, 0.25}) {
-    U.setZero();
-    for (int it = 0; it < 300; ++it) {
-      const Vector c = shoot_direct(U);
-      Eigen::MatrixXd C(6, 3 * N);
-      for (int k = 0; k < 3 * N; ++k) {
-        Vector Up = U, Um = U;
-        Up(k) += 1e-6;
-        Um(k) -= 1e-6;
-        C.col(k) = (shoot_direct(Up) - shoot_direct(Um)) / 2e-6;
-      }
-      const Vector target = C.transpose() * (C * C.transpose()).ldlt().solve(C * U - c);
-      const Vector dU = target - U;
-      U += alpha * dU;
-      out.direct_iterations = it + 1;
-      if (!U.allFinite()) break;
-      if (dU.lpNorm<Eigen::Infinity>() < 1e-9 && c.lpNorm<Eigen::Infinity>() < 1e-9) {
-        direct_ok = true;
-        break;
-      }
-    }
-    if (direct_ok) break;
-  }
-  if (!direct_ok) {
+  if (!DirectTranscription(P, N, U, out.direct_iterations)) {
     out.message = "direct transcription did not converge";
     return out;
   }
   out.direct_cost = 0.5 * h * U.squaredNorm();
+  {
+    // The same on 2N intervals (from the N solution), Richardson-extrapolated in h^2.
+    Vector U2(6 * N);
+    for (int k = 0; k < N; ++k)
+      U2.segment<3>(6 * k) = U2.segment<3>(6 * k + 3) = U.segment<3>(3 * k);
+    int it2 = 0;
+    if (DirectTranscription(P, 2 * N, U2, it2)) {
+      out.direct_cost_fine = 0.25 * h * U2.squaredNorm();
+      out.direct_extrapolated = (4 * out.direct_cost_fine - out.direct_cost) / 3;
+    }
+  }
   // Costates at t = 0 from the direct controls (values at the interval midpoints, quadratic
   // through the first three): lambda = -I u, mu = -lambda' + (I w) x nu - I (w x nu).
   const Vec3 U0 = U.segment<3>(0), U1 = U.segment<3>(3), U2 = U.segment<3>(6);
@@ -343,9 +364,9 @@ Projection ProjectedCost(const ControlledSystem& system, const SampledControl& n
     return system.terminal(x);
   };
   Projection out;
-  const NewtonResult r = SolveNewton([&](const Vector& c) { return run(c, nullptr); },
-                                     Vector::Zero(static_cast<Eigen::Index>(corrections.size())),
-                                     1e-13, 20);
+  const NewtonResult r =
+      SolveNewton([&](const Vector& c) { return run(c, nullptr); },
+                  Vector::Zero(static_cast<Eigen::Index>(corrections.size())), 1e-13, 20);
   out.iterations = r.iterations;
   out.residual = r.residual;
   out.ok = r.residual < 1e-11;

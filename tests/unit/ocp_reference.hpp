@@ -1,7 +1,7 @@
 #pragma once
-// Independent reference methods for the optimal-control tests (tests/unit/test_optimal_control.cpp):
-// everything here is derived by hand in the tests and uses none of the engine's derivation,
-// geometry or shooting (only Eigen).
+// Independent reference methods for the optimal-control tests
+// (tests/unit/test_optimal_control.cpp): everything here is derived by hand in the tests and uses
+// none of the engine's derivation, geometry or shooting (only Eigen).
 //
 // Rigid body on SO(3), first-order controlled system (seed L Example 27):
 //   R' = R w^,   I w' = I w x w + u,   cost C = |u|^2 / 2.
@@ -75,12 +75,14 @@ struct RigidBodyReference {
   int direct_intervals = 0;
   int direct_iterations = 0;
   double direct_cost = 0.0;
+  double direct_cost_fine = 0.0;     ///< on 2 * direct_intervals
+  double direct_extrapolated = 0.0;  ///< Richardson in h^2 from the two
   // The maximum principle by shooting on (mu(0), lambda(0)), started from the costates the
   // direct solution gives; cost at `steps` and 2 * `steps` RK4 steps.
   int newton_iterations = 0;
   int steps = 0;
   double residual = 0.0;
-  double cost = 0.0;       ///< Richardson-extrapolated from the two step sizes
+  double cost = 0.0;        ///< Richardson-extrapolated from the two step sizes
   double cost_error = 0.0;  ///< |J(h) - J(h/2)|: an upper bound of the discretisation error
   Vec3 mu0 = Vec3::Zero(), lambda0 = Vec3::Zero();
 };

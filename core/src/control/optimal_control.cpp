@@ -57,6 +57,7 @@ class Newton {
 
   // Solves from `point` (updated in place); returns false with report_.message set.
   bool Solve(ShootingPoint& point, double s) {
+    s_ = s;
     Eigen::VectorXd F, trial_F;
     Eigen::MatrixXd J, trial_J;
     std::string failure;
@@ -125,8 +126,9 @@ class Newton {
     report_.message = out.str();
     return false;
   }
+  // The best residual is that of the problem itself (s = 1), not of a continuation step.
   void Note(double residual) {
-    if (!(report_.best_residual > 0) || residual < report_.best_residual)
+    if (s_ >= 1.0 && (!(report_.best_residual > 0) || residual < report_.best_residual))
       report_.best_residual = residual;
     report_.residual = residual;
   }
@@ -139,6 +141,7 @@ class Newton {
   SolveReport& report_;
   double tolerance_;
   int max_iterations_;
+  double s_ = 1.0;
 };
 
 int DefaultIntervals(const Scenario& s, const SolveOptions& options) {
