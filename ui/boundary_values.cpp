@@ -99,12 +99,7 @@ std::optional<double> GetBoundaryValue(const dirac::Scenario& s, const std::stri
   if (s.optimal_control.present) return dirac::CurrentValue(s, name);
   if (!s.boundary_value.present()) return std::nullopt;
   if (StartsWith(name, kInitial)) return dirac::CurrentValue(s, name.substr(8));
-  if (StartsWith(name, kFinal)) {
-    const std::string column = name.substr(6);
-    for (const auto& [n, v] : s.boundary_value.targets)
-      if (n == column) return v;
-  }
-  return std::nullopt;
+  return dirac::CurrentValue(s, name);  // final.<column>: a target
 }
 
 void SetBoundaryValue(dirac::Scenario& s, const std::string& name, std::optional<double> value) {
@@ -120,9 +115,7 @@ void SetBoundaryValue(dirac::Scenario& s, const std::string& name, std::optional
   if (!value)
     Fail(s, name, "a boundary_value problem needs as many targets as unknowns: none can be freed");
   if (StartsWith(name, kInitial)) return dirac::ApplyOverride(s, name.substr(8), *value);
-  const std::string column = name.substr(6);
-  for (auto& [n, v] : s.boundary_value.targets)
-    if (n == column) v = *value;
+  dirac::ApplyOverride(s, name, *value);  // final.<column>: a target
 }
 
 }  // namespace dirac::ui

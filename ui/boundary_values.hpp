@@ -2,8 +2,8 @@
 /// @file boundary_values.hpp
 /// The boundary values of a scenario's solve, by one set of names for both kinds of block:
 /// `optimal_control:` (initial.<q>, final.<q>, horizon: dirac::ApplyOverride / CurrentValue) and
-/// `boundary_value:` (initial.<q> is the initial value of q, final.<column> a target at t_end,
-/// which ApplyOverride does not know, so the target list is edited here).
+/// `boundary_value:` (initial.<q> is the initial value of q, i.e. the --set name q; final.<column>
+/// a target at t_end, a --set name of its own).
 
 #include <optional>
 #include <string>

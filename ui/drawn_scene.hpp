@@ -59,8 +59,9 @@ class DrawnScene {
   /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
   virtual void OnCameraReset() {}
   /// The scenario's values were edited (the panel, a --set, the scene itself): e.g. boundary
-  /// values a scene draws before the next run arrives. Valid only during the call.
-  virtual void OnScenarioEdited(const dirac::Scenario& /*scenario*/) {}
+  /// values a scene draws before the next run arrives. Valid only during the call. Returns true
+  /// if the scene changed (and should be redrawn now).
+  virtual bool OnScenarioEdited(const dirac::Scenario& /*scenario*/) { return false; }
 
   /// Pointer input in the view, in VTK display coordinates (pixels, origin bottom left). A scene
   /// that returns true from OnPointerPress takes the drag (moves and the release come to it and

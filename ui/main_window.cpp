@@ -304,8 +304,7 @@ void MainWindow::OnModelReady() {
   std::unique_ptr<DrawnScene> scene;
   try {
     scene = scenes_.Create(SceneContext{
-        scenario, model,
-        [this](const std::vector<std::pair<std::string, double>>& values) {
+        scenario, model, [this](const std::vector<std::pair<std::string, double>>& values) {
           OnSceneEdited(values);
         }});
   } catch (const std::exception& e) {
@@ -366,14 +365,17 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
   toolbar_->Refresh();
   if (snapshot->complete && edit_timer_.isValid() && snapshot->run > edit_run_) {
     // Draw now (not at the next turn of the event loop) so the latency covers the drawing.
-    scene_view_->RenderNow();
+    scene_view_->RenderFast();
     plot_panel_->repaint();
     last_edit_latency_ms_ = static_cast<double>(edit_timer_.nsecsElapsed()) * 1e-6;
     edit_timer_.invalidate();
+    emit editDrawn(last_edit_latency_ms_);
   }
 }
 
-QString MainWindow::solve_status_text() const { return SolveStatusText(controller_->solve_status()); }
+QString MainWindow::solve_status_text() const {
+  return SolveStatusText(controller_->solve_status());
+}
 
 void MainWindow::OnSolveStatus() {
   const SolveStatus& status = controller_->solve_status();

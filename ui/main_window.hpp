@@ -5,8 +5,8 @@
 /// menus come from menu_builders, the toolbar is a PlaybackToolBar, the status bar a
 /// WorkbenchStatusBar.
 
-#include <QImage>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
@@ -105,6 +105,9 @@ class MainWindow : public QMainWindow {
  signals:
   /// An error was shown to the user.
   void errorShown(const QString& message);
+  /// The first complete run after an edit (panel or 3D view) was drawn: 3D view rendered and
+  /// plots repainted, `ms` after the edit (last_edit_latency_ms()).
+  void editDrawn(double ms);
 
  private:
   void BuildDocks();
@@ -141,7 +144,7 @@ class MainWindow : public QMainWindow {
   QString scene_error_;  // why the 3D view is empty, "" if it is not
   bool error_dialogs_ = true;
   bool camera_fitted_ = false;
-  QElapsedTimer edit_timer_;  // since the newest edit, until its run is drawn
+  QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn
   std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
   double last_edit_latency_ms_ = -1.0;
 };

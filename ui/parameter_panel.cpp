@@ -185,9 +185,10 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
 QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
   auto* group = new QGroupBox(tr("Boundary values"), content_);
   group->setObjectName("parameterPanel.boundary");
-  group->setToolTip(tr("Checked: the value is prescribed. Unchecked: free (its transversality "
-                       "condition holds instead). Every edit re-solves from the previous "
-                       "optimum."));
+  group->setToolTip(
+      tr("Checked: the value is prescribed. Unchecked: free (its transversality "
+         "condition holds instead). Every edit re-solves from the previous "
+         "optimum."));
   auto* grid = new QGridLayout(group);
   grid->setColumnStretch(2, 1);
   const bool optimal_control = scenario.optimal_control.present;
@@ -196,10 +197,9 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     const int this_section = info.horizon ? 2 : info.initial ? 0 : 1;
     if (this_section != section && this_section < 2) {
       section = this_section;
-      auto* heading =
-          new QLabel(section == 0 ? tr("at t = 0")
-                                  : (optimal_control ? tr("at t = T") : tr("at t = t_end")),
-                     group);
+      auto* heading = new QLabel(
+          section == 0 ? tr("at t = 0") : (optimal_control ? tr("at t = T") : tr("at t = t_end")),
+          group);
       heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
       grid->addWidget(heading, grid->rowCount(), 0, 1, 3);
     }
@@ -207,9 +207,8 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     const QString quantity = QString::fromStdString(info.quantity);
     const std::optional<double> value = GetBoundaryValue(scenario, info.name);
     const int row = grid->rowCount();
-    auto* label = new QLabel(info.horizon ? tr("horizon T")
-                                          : quantity + (info.initial ? "(0)" : "(T)"),
-                             group);
+    auto* label = new QLabel(
+        info.horizon ? tr("horizon T") : quantity + (info.initial ? "(0)" : "(T)"), group);
     label->setObjectName("boundary." + name + ".label");
     auto* fixed = new QCheckBox(group);
     fixed->setObjectName("boundary." + name + ".fixed");

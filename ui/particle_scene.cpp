@@ -3,9 +3,12 @@
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
+#include <vtkCamera.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPlaneSource.h>
 #include <vtkPolyData.h>
+#include <vtkPropCollection.h>
+#include <vtkPropPicker.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
@@ -14,7 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
+#include "boundary_values.hpp"
 #include "dirac/error.hpp"
 #include "scene_kit.hpp"
 
@@ -198,9 +203,135 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
   SetSolidLook(comparison_particle_->GetProperty(), magenta, 0.4, 0.7, 0.0, 1);
   comparison_particle_->VisibilityOff();
 
+  // Ghosts of the start and target points of a solve: faint spheres with clear wire frames.
+  ghost_sphere_ = vtkSmartPointer<vtkSphereSource>::New();
+  ghost_sphere_->SetThetaResolution(16);
+  ghost_sphere_->SetPhiResolution(10);
+  auto make_ghost = [this](const Rgb& rgb, vtkSmartPointer<vtkActor>& faces,
+                           vtkSmartPointer<vtkActor>& edges) {
+    faces = MakeActor(ghost_sphere_);
+    SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
+    faces->GetProperty()->SetOpacity(0.25);
+    faces->VisibilityOff();
+    edges = MakeActor(ghost_sphere_);
+    edges->GetProperty()->SetRepresentationToWireframe();
+    SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, 1.5);
+    edges->VisibilityOff();
+  };
+  make_ghost(kStartGhostColor, start_ghost_, start_ghost_edges_);
+  make_ghost(kTargetGhostColor, target_ghost_, target_ghost_edges_);
+  edit_ = context.edit;
+  ReadEndPoints(scenario);
+
   legend_ = MakeLegendText();
   UpdateLegend();
 }
+
+void ParticleScene::ReadEndPoints(const dirac::Scenario& scenario) {
+  start_point_.reset();
+  target_point_.reset();
+  if (PosesSolve(scenario)) {
+    auto read = [&](const char* when) -> std::optional<std::array<double, 3>> {
+      std::array<double, 3> p{};
+      for (std::size_t k = 0; k < 3; ++k) {
+        const std::string name = when + position_names_[k];
+        const auto value = IsBoundaryValueName(scenario, name) ? GetBoundaryValue(scenario, name)
+                                                               : std::optional<double>();
+        if (!value) return std::nullopt;
+        p[k] = *value;
+      }
+      return p;
+    };
+    start_point_ = read("initial.");
+    target_point_ = read("final.");
+  }
+  UpdateEndPoints();
+}
+
+void ParticleScene::UpdateEndPoints() {
+  ghost_sphere_->SetRadius(1.8 * radius_);
+  for (auto [point, faces, edges] :
+       {std::tuple{&start_point_, start_ghost_.Get(), start_ghost_edges_.Get()},
+        std::tuple{&target_point_, target_ghost_.Get(), target_ghost_edges_.Get()}}) {
+    faces->SetVisibility(point->has_value());
+    edges->SetVisibility(point->has_value());
+    if (*point) {
+      faces->SetPosition((**point)[0], (**point)[1], (**point)[2]);
+      edges->SetPosition((**point)[0], (**point)[1], (**point)[2]);
+    }
+  }
+}
+
+bool ParticleScene::OnScenarioEdited(const dirac::Scenario& scenario) {
+  const auto start = start_point_, target = target_point_;
+  ReadEndPoints(scenario);
+  if (start.has_value() != start_point_.has_value() ||
+      target.has_value() != target_point_.has_value())
+    UpdateLegend();
+  return start != start_point_ || target != target_point_;
+}
+
+bool ParticleScene::SetTargetPoint(const std::array<double, 3>& p) {
+  if (!target_point_) return false;
+  target_point_ = p;
+  UpdateEndPoints();
+  if (edit_) {
+    std::vector<std::pair<std::string, double>> values;
+    for (std::size_t k = 0; k < 3; ++k) values.emplace_back("final." + position_names_[k], p[k]);
+    edit_(values);
+  }
+  return true;
+}
+
+bool ParticleScene::OnPointerPress(vtkRenderer* renderer, int x, int y) {
+  if (!target_point_ || !edit_ || !renderer) return false;
+  auto picker = vtkSmartPointer<vtkPropPicker>::New();
+  auto candidates = vtkSmartPointer<vtkPropCollection>::New();
+  candidates->AddItem(target_ghost_);
+  if (!picker->PickProp(x, y, renderer, candidates) || picker->GetViewProp() != target_ghost_)
+    return false;
+  dragging_ = true;
+  drag_x_ = x;
+  drag_y_ = y;
+  return true;
+}
+
+void ParticleScene::OnPointerMove(vtkRenderer* renderer, int x, int y) {
+  if (!dragging_ || !renderer || !target_point_) return;
+  const int dx = x - drag_x_, dy = y - drag_y_;
+  if (dx == 0 && dy == 0) return;
+  drag_x_ = x;
+  drag_y_ = y;
+  // In the plane of the screen through the target: the ghost stays under the pointer.
+  vtkCamera* camera = renderer->GetActiveCamera();
+  const double* f = camera->GetFocalPoint();
+  const double* c = camera->GetPosition();
+  Vec3 d{f[0] - c[0], f[1] - c[1], f[2] - c[2]};
+  const double dn = Norm(d);
+  const double* view_up = camera->GetViewUp();
+  Vec3 right = Cross(d, {view_up[0], view_up[1], view_up[2]});
+  const double rn = Norm(right);
+  if (!(dn > 0.0) || !(rn > 0.0)) return;
+  for (std::size_t k = 0; k < 3; ++k) {
+    d[k] /= dn;
+    right[k] /= rn;
+  }
+  const Vec3 up = Cross(right, d);
+  const std::array<double, 3>& p = *target_point_;
+  const double depth = (p[0] - c[0]) * d[0] + (p[1] - c[1]) * d[1] + (p[2] - c[2]) * d[2];
+  int width = 0, height = 0;
+  renderer->GetTiledSize(&width, &height);
+  const double per_pixel =
+      camera->GetParallelProjection()
+          ? 2.0 * camera->GetParallelScale() / std::max(height, 1)
+          : 2.0 * depth * std::tan(0.5 * camera->GetViewAngle() * 3.14159265358979323846 / 180.0) /
+                std::max(height, 1);
+  std::array<double, 3> moved = p;
+  for (std::size_t k = 0; k < 3; ++k) moved[k] += per_pixel * (right[k] * dx + up[k] * dy);
+  SetTargetPoint(moved);
+}
+
+void ParticleScene::OnPointerRelease() { dragging_ = false; }
 
 void ParticleScene::UpdateLegend() {
   std::string legend = "orange sphere: particle (" + position_names_[0] + ", " +
@@ -211,6 +342,8 @@ void ParticleScene::UpdateLegend() {
   if (!comparison_label_.empty()) {
     legend += "\nmagenta: " + comparison_label_ + " motion, same initial point";
   }
+  if (start_point_) legend += "\ncyan ghost: start point";
+  if (target_point_) legend += "\nmagenta ghost: target point (drag it to move the target)";
   legend_->SetInput(legend.c_str());
 }
 
@@ -232,7 +365,11 @@ void ParticleScene::AddTo(vtkRenderer* renderer) {
   renderer->AddActor(particle_);
   renderer->AddActor(comparison_particle_);
   renderer->AddActor(velocity_);
+  renderer->AddActor(start_ghost_edges_);
+  renderer->AddActor(target_ghost_edges_);
   renderer->AddActor(plane_);  // translucent: drawn after the opaque props
+  renderer->AddActor(start_ghost_);
+  renderer->AddActor(target_ghost_);
   renderer->AddActor2D(legend_);
 }
 
@@ -307,6 +444,7 @@ void ParticleScene::UpdateFrame() {
   glyph_ = std::max(scale_, 6.0 * radius_);
   sphere_->SetRadius(radius_);
   comparison_sphere_->SetRadius(0.75 * radius_);
+  UpdateEndPoints();
   const double axis_length = std::max({scale_, 0.5 * typical, 0.12 * largest});
   axes_->SetTotalLength(axis_length, axis_length, axis_length);
 

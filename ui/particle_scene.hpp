@@ -8,6 +8,12 @@
 /// three scenario coordinates), trail (samples, default 500), scale (glyph size > 0, default 1),
 /// constraint_plane (a scenario constraint whose plane Delta(q) is drawn; needs position to name
 /// coordinates).
+///
+/// For a scenario that poses a solve (boundary_values.hpp) whose boundary values fix all three
+/// drawn columns at t = 0 or at t = T, the start and the target point are drawn as translucent
+/// ghosts (cyan, magenta). The target can be moved programmatically (SetTargetPoint) or by
+/// dragging its ghost with the left mouse button (in the plane of the screen); either edits
+/// final.<column> for the three columns through SceneContext::edit.
 
 #include <vtkSmartPointer.h>
 
@@ -36,6 +42,8 @@ namespace dirac::ui {
 class ParticleScene : public DrawnScene {
  public:
   static constexpr std::array<unsigned char, 3> kComparisonColor{235, 60, 235};
+  static constexpr std::array<unsigned char, 3> kStartGhostColor{40, 215, 235};
+  static constexpr std::array<unsigned char, 3> kTargetGhostColor{240, 60, 200};
 
   /// Reads and checks the options above. The velocity arrow uses the rate columns "<q>_dot" if
   /// the model has them, else the coordinates' velocity columns. Throws dirac::ScenarioError
@@ -52,6 +60,18 @@ class ParticleScene : public DrawnScene {
   /// The legend text in the corner of the view.
   std::string legend_text() const;
 
+  bool OnScenarioEdited(const dirac::Scenario& scenario) override;
+  bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;
+  void OnPointerMove(vtkRenderer* renderer, int x, int y) override;
+  void OnPointerRelease() override;
+  /// The start and target points drawn as ghosts (nullopt: none).
+  const std::optional<std::array<double, 3>>& start_point() const { return start_point_; }
+  const std::optional<std::array<double, 3>>& target_point() const { return target_point_; }
+  /// Moves the target ghost to `p` and edits final.<column> of the three drawn columns through
+  /// SceneContext::edit. False (nothing done) if there is no target point.
+  bool SetTargetPoint(const std::array<double, 3>& p);
+  bool dragging_target() const { return dragging_; }
+
  private:
   void UpdatePath();
   void UpdateFrame();
@@ -59,6 +79,8 @@ class ParticleScene : public DrawnScene {
   void UpdateComparison(double t);
   void UpdateLegend();
   void UpdatePlane(std::size_t row, const std::array<double, 3>& p);
+  void ReadEndPoints(const dirac::Scenario& scenario);
+  void UpdateEndPoints();
   void UpdateVelocity(std::size_t row, const std::array<double, 3>& p);
   std::array<double, 3> PositionAt(std::size_t row) const;
 
@@ -101,6 +123,14 @@ class ParticleScene : public DrawnScene {
   vtkSmartPointer<vtkSphereSource> comparison_sphere_;
   vtkSmartPointer<vtkActor> comparison_particle_;
   vtkSmartPointer<vtkTextActor> legend_;
+
+  // Boundary points of a solve: ghosts, the target draggable.
+  std::optional<std::array<double, 3>> start_point_, target_point_;
+  std::function<void(const std::vector<std::pair<std::string, double>>&)> edit_;
+  bool dragging_ = false;
+  int drag_x_ = 0, drag_y_ = 0;
+  vtkSmartPointer<vtkSphereSource> ghost_sphere_;
+  vtkSmartPointer<vtkActor> start_ghost_, start_ghost_edges_, target_ghost_, target_ghost_edges_;
 };
 
 }  // namespace dirac::ui

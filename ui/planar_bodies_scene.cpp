@@ -5,9 +5,11 @@
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCommand.h>
+#include <vtkCylinderSource.h>
 #include <vtkDiskSource.h>
 #include <vtkFloatArray.h>
 #include <vtkMatrix4x4.h>
+#include <vtkPlaneSource.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -36,7 +38,8 @@ constexpr std::size_t kDefaultTrail = 500;
 
 // A slab over a rounded rectangle length x width (centred at the origin, long side along x)
 // between heights z0 and z1, with normals: flat top and bottom, rounded sides.
-vtkSmartPointer<vtkPolyData> RoundedSlab(double length, double width, double z0, double z1) {
+// The rounded rectangle length x width (centred, long side along x): x, y, normal x, normal y.
+std::vector<std::array<double, 4>> RoundedOutline(double length, double width) {
   const double r = std::min(0.3 * width, 0.2 * length);
   const double cx = 0.5 * length - r, cy = 0.5 * width - r;
   constexpr int kArc = 10;                     // segments per corner
@@ -49,6 +52,29 @@ vtkSmartPointer<vtkPolyData> RoundedSlab(double length, double width, double z0,
                          std::cos(phi), std::sin(phi)});
     }
   }
+  return outline;
+}
+
+// The edges of a slab's top and bottom faces as two closed loops (a ghost of the body).
+vtkSmartPointer<vtkPolyData> SlabEdges(double length, double width, double z0, double z1) {
+  const std::vector<std::array<double, 4>> outline = RoundedOutline(length, width);
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  for (double z : {z0, z1}) {
+    const vtkIdType first = points->GetNumberOfPoints();
+    for (const auto& p : outline) points->InsertNextPoint(p[0], p[1], z);
+    lines->InsertNextCell(static_cast<vtkIdType>(outline.size() + 1));
+    for (std::size_t i = 0; i <= outline.size(); ++i)
+      lines->InsertCellPoint(first + static_cast<vtkIdType>(i % outline.size()));
+  }
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetLines(lines);
+  return data;
+}
+
+vtkSmartPointer<vtkPolyData> RoundedSlab(double length, double width, double z0, double z1) {
+  const std::vector<std::array<double, 4>> outline = RoundedOutline(length, width);
   const vtkIdType n = static_cast<vtkIdType>(outline.size());
   auto points = vtkSmartPointer<vtkPoints>::New();
   auto normals = vtkSmartPointer<vtkFloatArray>::New();
@@ -162,7 +188,11 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
                  "width, label}");
   }
   const std::vector<std::string> columns = context.model->TrajectoryColumns();
-  double z = 0.02;
+  const std::string style = options.String("style", "top");
+  if (style != "top" && style != "3d")
+    options.Fail("style", "expected 'top' or '3d', got '" + style + "'");
+  three_d_ = style == "3d";
+  double z = three_d_ ? 0.0 : 0.02;
   radius_ = 0.0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const dirac::SceneOptions& b = specs[i];
@@ -178,16 +208,26 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
     body.width = PositiveOption(b, "width", body.width);
     body.label = b.String("label", "body " + std::to_string(i + 1));
     b.CheckKeys({"x", "y", "angle", "length", "width", "label"});
-    const double thickness = std::clamp(0.15 * std::max(body.width, 0.3 * body.length), 0.03, 0.25);
+    double thickness = std::clamp(0.15 * std::max(body.width, 0.3 * body.length), 0.03, 0.25);
+    double gap = 0.03;
+    if (three_d_) {
+      // Solids: the first a thick body on the ground, later ones raised on an axle.
+      thickness = i == 0 ? std::clamp(0.45 * body.width, 0.05, 0.6 * body.length)
+                         : std::clamp(0.6 * body.width, 0.05, 0.2 * body.length);
+      gap = i == 0 ? 0.0 : std::max(0.12 * body.length, 0.05);
+      if (i > 0) z += gap;
+    }
     body.z0 = z;
     body.z1 = z + thickness;
-    z = body.z1 + 0.03;
+    z = body.z1 + (three_d_ ? 0.0 : gap);
     radius_ = std::max(radius_, 0.5 * std::hypot(body.length, body.width));
     bodies_.push_back(std::move(body));
   }
   top_ = z;
+  has_boundary_ = context.scenario.optimal_control.present;
+  ReadBoundary(context.scenario);
   trail_samples_ = TrailOption(options, kDefaultTrail);
-  options.CheckKeys({"bodies", "trail"});
+  options.CheckKeys({"bodies", "trail", "style"});
 
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     Body& body = bodies_[i];
@@ -198,6 +238,25 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
     body.marker = MakeActor(HeadingMarker(body.length, body.width, body.z1 + 0.004));
     SetFlatLook(body.marker->GetProperty(), Color{0.5 * color[0], 0.5 * color[1], 0.5 * color[2]});
     body.marker->VisibilityOff();
+    if (three_d_ && i > 0 && bodies_[i - 1].x == body.x && bodies_[i - 1].y == body.y) {
+      // An axle from the body below up to this one.
+      auto cylinder = vtkSmartPointer<vtkCylinderSource>::New();
+      const double height = body.z0 - bodies_[i - 1].z1;
+      cylinder->SetRadius(std::min(0.35 * body.width, 0.05 * radius_ + 0.02));
+      cylinder->SetHeight(height + 0.01);
+      cylinder->SetCenter(0.0, bodies_[i - 1].z1 + 0.5 * height, 0.0);  // along y: turned below
+      cylinder->SetResolution(24);
+      body.axle = MakeActor(cylinder);
+      SetSolidLook(body.axle->GetProperty(), Color{0.62, 0.64, 0.70}, 0.3, 0.7, 0.4, 30);
+      body.axle->VisibilityOff();
+    }
+    for (auto [ghost, rgb] : {std::pair{&body.start_ghost, kStartGhostColor},
+                              std::pair{&body.target_ghost, kTargetGhostColor}}) {
+      *ghost = MakeActor(
+          SlabEdges(1.04 * body.length, 1.04 * body.width, body.z0 - 0.004, body.z1 + 0.006));
+      SetFlatLook((*ghost)->GetProperty(), ToColor(rgb), 1.0, 2.5);
+      (*ghost)->VisibilityOff();
+    }
     // One trail per distinct centre.
     const bool shared = std::any_of(trails_.begin(), trails_.end(), [&](const Trail& t) {
       return bodies_[t.body].x == body.x && bodies_[t.body].y == body.y;
@@ -216,6 +275,12 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   grid_ = MakeActor(grid_data_);
   SetFlatLook(grid_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.28);
   grid_->VisibilityOff();
+  if (three_d_) {
+    ground_source_ = vtkSmartPointer<vtkPlaneSource>::New();
+    ground_ = MakeActor(ground_source_);
+    SetSolidLook(ground_->GetProperty(), Color{0.20, 0.22, 0.27}, 0.6, 0.5, 0.0, 1);
+    ground_->VisibilityOff();
+  }
   axes_data_ = vtkSmartPointer<vtkPolyData>::New();
   axes_ = MakeActor(axes_data_);
   SetFlatLook(axes_->GetProperty(), Color{0.70, 0.74, 0.82}, 0.6, 1.5);
@@ -252,7 +317,9 @@ PlanarBodiesScene::~PlanarBodiesScene() {
 
 void PlanarBodiesScene::UpdateLegend() {
   std::string legend =
-      "top view: x to the right, y up; grid spacing " + FormatNumber(spacing_) + "\n";
+      three_d_ ? "3D view on the ground plane (x, y); grid spacing " + FormatNumber(spacing_) +
+                     "; the camera follows, drag to orbit\n"
+               : "top view: x to the right, y up; grid spacing " + FormatNumber(spacing_) + "\n";
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const Body& b = bodies_[i];
     std::string angle;
@@ -263,6 +330,10 @@ void PlanarBodiesScene::UpdateLegend() {
   legend += "yellow: trail of the centre";
   if (trail_samples_ > 0) legend += " (last " + std::to_string(trail_samples_) + " samples)";
   legend += "\ndark triangles: each body's own x axis";
+  if (has_boundary_)
+    legend +=
+        "\ncyan / magenta outlines: start and target (boundary values; free ones from the "
+        "optimum)";
   legend_->SetInput(legend.c_str());
 }
 
@@ -275,12 +346,16 @@ std::string PlanarBodiesScene::message_text() const { return TextOf(message_, tr
 void PlanarBodiesScene::AddTo(vtkRenderer* renderer) {
   if (renderer_ && start_callback_) renderer_->RemoveObserver(start_observer_);
   renderer_ = renderer;
+  if (ground_) renderer->AddActor(ground_);
   renderer->AddActor(grid_);
   renderer->AddActor(axes_);
   for (const Trail& trail : trails_) renderer->AddActor(trail.actor);
   for (const Body& body : bodies_) {
     renderer->AddActor(body.slab);
     renderer->AddActor(body.marker);
+    if (body.axle) renderer->AddActor(body.axle);
+    renderer->AddActor(body.start_ghost);
+    renderer->AddActor(body.target_ghost);
   }
   renderer->AddActor(centre_);
   renderer->AddActor2D(legend_);
@@ -320,6 +395,59 @@ void PlanarBodiesScene::SetSnapshot(const SnapshotPtr& snapshot) {
     ShowText(message_, "");
   }
   UpdateFrame();
+  UpdateGhosts();
+}
+
+bool PlanarBodiesScene::OnScenarioEdited(const dirac::Scenario& scenario) {
+  if (!has_boundary_) return false;
+  ReadBoundary(scenario);
+  UpdateGhosts();
+  return true;
+}
+
+void PlanarBodiesScene::ReadBoundary(const dirac::Scenario& scenario) {
+  boundary_.clear();
+  if (!has_boundary_) return;
+  auto read = [&](const std::string& name) {
+    if (const auto value = dirac::CurrentValue(scenario, name)) boundary_[name] = *value;
+  };
+  for (const Body& body : bodies_) {
+    for (const char* when : {"initial.", "final."}) {
+      read(when + body.x);
+      read(when + body.y);
+      for (const std::string& a : body.angle) read(when + a);
+    }
+  }
+}
+
+void PlanarBodiesScene::UpdateGhosts() {
+  const dirac::Trajectory* trajectory = snapshot_ ? snapshot_->trajectory.get() : nullptr;
+  const bool drawn = has_boundary_ && columns_ok_ && trajectory && !trajectory->empty();
+  for (Body& body : bodies_) {
+    body.start_ghost->SetVisibility(drawn);
+    body.target_ghost->SetVisibility(drawn);
+    if (!drawn) continue;
+    // A boundary value where the problem fixes one, else the optimum's own value there.
+    for (bool initial : {true, false}) {
+      const std::size_t row = initial ? 0 : trajectory->num_rows() - 1;
+      auto value = [&](const std::string& column, std::size_t index) {
+        const auto it = boundary_.find((initial ? "initial." : "final.") + column);
+        return it != boundary_.end() ? it->second : trajectory->at(row, index);
+      };
+      const double x = value(body.x, body.x_column), y = value(body.y, body.y_column);
+      double angle = 0.0;
+      for (std::size_t k = 0; k < body.angle.size(); ++k)
+        angle += value(body.angle[k], body.angle_columns[k]);
+      auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
+      matrix->SetElement(0, 0, std::cos(angle));
+      matrix->SetElement(0, 1, -std::sin(angle));
+      matrix->SetElement(1, 0, std::sin(angle));
+      matrix->SetElement(1, 1, std::cos(angle));
+      matrix->SetElement(0, 3, x);
+      matrix->SetElement(1, 3, y);
+      (initial ? body.start_ghost : body.target_ghost)->SetUserMatrix(matrix);
+    }
+  }
 }
 
 std::array<double, 3> PlanarBodiesScene::PoseAt(const Body& body, std::size_t row) const {
@@ -336,6 +464,7 @@ void PlanarBodiesScene::UpdateFrame() {
   if (!columns_ok_ || !trajectory || trajectory->empty()) {
     grid_->VisibilityOff();
     axes_->VisibilityOff();
+    if (ground_) ground_->VisibilityOff();
     return;
   }
   // Box of all centres, and the largest box of the centres over a trail's worth of samples
@@ -382,7 +511,13 @@ void PlanarBodiesScene::UpdateGrid() {
   const double x1 = std::ceil((e[1] + margin) / spacing) * spacing;
   const double y0 = std::floor((e[2] - margin) / spacing) * spacing;
   const double y1 = std::ceil((e[3] + margin) / spacing) * spacing;
-  const double z = -0.02;
+  const double z = three_d_ ? 0.002 : -0.02;
+  if (ground_) {
+    ground_source_->SetOrigin(x0, y0, 0.0);
+    ground_source_->SetPoint1(x1, y0, 0.0);
+    ground_source_->SetPoint2(x0, y1, 0.0);
+    ground_->VisibilityOn();
+  }
   auto points = vtkSmartPointer<vtkPoints>::New();
   auto lines = vtkSmartPointer<vtkCellArray>::New();
   auto add_line = [&](double ax, double ay, double bx, double by) {
@@ -405,14 +540,14 @@ void PlanarBodiesScene::UpdateGrid() {
   auto axis_points = vtkSmartPointer<vtkPoints>::New();
   auto axis_lines = vtkSmartPointer<vtkCellArray>::New();
   if (y0 <= 0.0 && 0.0 <= y1) {
-    axis_points->InsertNextPoint(x0, 0.0, 0.5 * z);
-    axis_points->InsertNextPoint(x1, 0.0, 0.5 * z);
+    axis_points->InsertNextPoint(x0, 0.0, three_d_ ? 2 * z : 0.5 * z);
+    axis_points->InsertNextPoint(x1, 0.0, three_d_ ? 2 * z : 0.5 * z);
     const vtkIdType ids[2] = {0, 1};
     axis_lines->InsertNextCell(2, ids);
   }
   if (x0 <= 0.0 && 0.0 <= x1) {
-    const vtkIdType a = axis_points->InsertNextPoint(0.0, y0, 0.5 * z);
-    const vtkIdType b = axis_points->InsertNextPoint(0.0, y1, 0.5 * z);
+    const vtkIdType a = axis_points->InsertNextPoint(0.0, y0, three_d_ ? 2 * z : 0.5 * z);
+    const vtkIdType b = axis_points->InsertNextPoint(0.0, y1, three_d_ ? 2 * z : 0.5 * z);
     const vtkIdType ids[2] = {a, b};
     axis_lines->InsertNextCell(2, ids);
   }
@@ -433,6 +568,7 @@ void PlanarBodiesScene::SetTime(double t) {
   for (Body& body : bodies_) {
     body.slab->SetVisibility(drawn);
     body.marker->SetVisibility(drawn);
+    if (body.axle) body.axle->SetVisibility(drawn);
   }
   readout_->SetVisibility(drawn);
   if (!drawn) {
@@ -471,6 +607,19 @@ void PlanarBodiesScene::SetTime(double t) {
     matrix->SetElement(1, 3, y);
     body.slab->SetUserMatrix(matrix);
     body.marker->SetUserMatrix(matrix);
+    if (body.axle) {
+      // The cylinder source's axis is y: stand it up (x, y, z) -> (x, -z, y), then place it.
+      auto axle = vtkSmartPointer<vtkMatrix4x4>::New();
+      axle->Zero();
+      axle->SetElement(0, 0, 1.0);
+      axle->SetElement(1, 2, -1.0);
+      axle->SetElement(2, 1, 1.0);
+      axle->SetElement(0, 3, x);
+      axle->SetElement(1, 3, y);
+      axle->SetElement(3, 3, 1.0);
+      body.axle->SetUserMatrix(axle);
+      body.axle->SetVisibility(finite);
+    }
     include(x, y, 0.5 * std::hypot(body.length, body.width));
   }
   if (box[0] <= box[1] && box[2] <= box[3]) bodies_box_ = box;
@@ -487,7 +636,7 @@ void PlanarBodiesScene::SetTime(double t) {
   readout_->SetInput(readout.c_str());
   const auto& first = bodies_.front().pose;
   centre_->SetPosition(first[0], first[1], top_ + 0.01);
-  centre_->SetVisibility(std::isfinite(first[0]) && std::isfinite(first[1]));
+  centre_->SetVisibility(!three_d_ && std::isfinite(first[0]) && std::isfinite(first[1]));
 
   // Trails: the last trail_samples_ centres, fading in from the background as they get newer,
   // as a flat ribbon (wide GL lines made of many pixel-short segments render as stripes).
@@ -508,7 +657,7 @@ void PlanarBodiesScene::SetTime(double t) {
       }
       centres.push_back({x, y, TrailWeight(r - begin, count)});
     }
-    FillRibbon(trail.data, centres, half_width, 0.0);
+    FillRibbon(trail.data, centres, half_width, three_d_ ? 0.006 : 0.0);
   }
   if (box[0] <= box[1] && box[2] <= box[3]) view_box_ = box;
 }
@@ -517,8 +666,40 @@ void PlanarBodiesScene::OnStartRender(vtkObject*, unsigned long, void* client, v
   static_cast<PlanarBodiesScene*>(client)->SteerCamera();
 }
 
+void PlanarBodiesScene::SteerCamera3D() {
+  const std::array<double, 3>& pose = bodies_.front().pose;
+  if (!std::isfinite(pose[0]) || !std::isfinite(pose[1])) return;
+  const std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  if (camera_reset_) {
+    // An oblique view from behind the start, about four bodies across.
+    camera_reset_ = false;
+    camera_owned_ = true;
+    constexpr double kAzimuth = -1.2, kElevation = 0.52;  // [rad]
+    const double distance = 7.0 * radius_ + 3.0 * top_;
+    camera->ParallelProjectionOff();
+    camera->SetFocalPoint(centre.data());
+    camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
+                        centre[1] + distance * std::cos(kElevation) * std::sin(kAzimuth),
+                        centre[2] + distance * std::sin(kElevation));
+    camera->SetViewUp(0.0, 0.0, 1.0);
+    camera->SetViewAngle(30.0);
+  } else if (camera_owned_) {
+    // Follow: move the camera with the bodies, keeping the user's orbit and zoom.
+    const double* f = camera->GetFocalPoint();
+    const double* p = camera->GetPosition();
+    const double d[3] = {centre[0] - followed_[0], centre[1] - followed_[1],
+                         centre[2] - followed_[2]};
+    camera->SetFocalPoint(f[0] + d[0], f[1] + d[1], f[2] + d[2]);
+    camera->SetPosition(p[0] + d[0], p[1] + d[1], p[2] + d[2]);
+  }
+  followed_ = centre;
+  renderer_->ResetCameraClippingRange();
+}
+
 void PlanarBodiesScene::SteerCamera() {
   if (!renderer_ || !extent_) return;
+  if (three_d_) return SteerCamera3D();
   vtkCamera* camera = renderer_->GetActiveCamera();
   if (camera_reset_) {
     camera_owned_ = true;  // just reset by the view (OnCameraReset): ours again

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPen>
@@ -89,6 +90,26 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   layout_ = new QVBoxLayout(this);
   layout_->setContentsMargins(0, 0, 0, 0);
   layout_->setSpacing(2);
+  note_label_ = new QLabel(this);
+  note_label_->setObjectName("plotPanel.note");
+  note_label_->setAlignment(Qt::AlignCenter);
+  note_label_->setStyleSheet(
+      "QLabel { background: #e0a100; color: black; font-weight: bold; padding: 2px 10px; "
+      "border-radius: 8px; }");
+  note_label_->setVisible(false);
+  // An overlay on the first chart's title, outside the layout: showing or hiding it must not
+  // resize (and so lay out again) every chart.
+}
+
+void PlotPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  PlaceNote();
+}
+
+void PlotPanel::PlaceNote() {
+  const QSize size = note_label_->sizeHint();
+  note_label_->setGeometry((width() - size.width()) / 2, 2, size.width(), size.height());
+  note_label_->raise();
 }
 
 PlotPanel::~PlotPanel() = default;
@@ -177,6 +198,7 @@ void PlotPanel::Rebuild() {
     Fill(*plot, plot->auxiliary ? auxiliary_trajectory_.get() : trajectory_.get());
     plots_.push_back(std::move(plot));
   }
+  PlaceNote();  // above the new charts
 }
 
 void PlotPanel::SetTimeSpan(double t_end) {
@@ -244,14 +266,16 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
 void PlotPanel::UpdateTitle(Plot& plot) {
   QString title = QString::fromStdString(plot.spec.title);
   if (!plot.missing.isEmpty()) title += tr("  (no column: %1)").arg(plot.missing);
-  if (!note_.isEmpty()) title += QStringLiteral("  — ") + note_;
-  plot.chart->setTitle(title);
+  if (title != plot.chart->title()) plot.chart->setTitle(title);  // a new title lays out again
 }
 
 void PlotPanel::SetNote(const QString& note) {
   if (note == note_) return;
   note_ = note;
-  for (auto& plot : plots_) UpdateTitle(*plot);
+  // One label above the charts: retitling every chart would lay them all out again.
+  note_label_->setText(note);
+  note_label_->setVisible(!note.isEmpty());
+  PlaceNote();
 }
 
 void PlotPanel::SetCursorTime(double t) {

@@ -15,6 +15,7 @@
 #include "dirac/trajectory.hpp"
 
 class QChart;
+class QLabel;
 class QVBoxLayout;
 
 namespace dirac::ui {
@@ -26,8 +27,10 @@ class PlotPanel : public QWidget {
   Q_OBJECT
 
  public:
-  /// Series with more samples than this are decimated (min/max per bucket) before display.
-  static constexpr int kMaxDisplayedPoints = 4000;
+  /// Series with more samples than this are decimated (min/max per bucket) before display:
+  /// about two points per pixel column of a wide chart, so peaks survive and redrawing a chart
+  /// after an edit stays cheap.
+  static constexpr int kMaxDisplayedPoints = 1200;
 
   explicit PlotPanel(QWidget* parent = nullptr);
   ~PlotPanel() override;
@@ -46,7 +49,8 @@ class PlotPanel : public QWidget {
   void SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
   /// Moves the time cursor [s].
   void SetCursorTime(double t);
-  /// A note appended to every chart title (e.g. "stale: previous optimum"); "" removes it.
+  /// A note shown above the charts (QLabel "plotPanel.note", e.g. "stale: re-solving"); ""
+  /// hides it.
   void SetNote(const QString& note);
   const QString& note() const { return note_; }
 
@@ -58,8 +62,12 @@ class PlotPanel : public QWidget {
   /// Displayed points of series `series` of plot `plot` (empty if out of range).
   QList<QPointF> SeriesPoints(int plot, int series) const;
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   struct Plot;
+  void PlaceNote();
   void Rebuild();
   void Fill(Plot& plot, const dirac::Trajectory* trajectory);
   void UpdateCursor(Plot& plot);
@@ -74,6 +82,7 @@ class PlotPanel : public QWidget {
   double t_end_ = 1.0;
   double cursor_ = 0.0;
   QString note_;
+  QLabel* note_label_ = nullptr;
 };
 
 /// Reduces (x[i], y[i]) to at most ~max_points points, keeping each bucket's minimum and

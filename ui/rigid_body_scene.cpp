@@ -3,12 +3,12 @@
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
 #include <vtkAxesActor.h>
-#include <vtkCubeSource.h>
 #include <vtkCamera.h>
+#include <vtkCubeSource.h>
 #include <vtkMatrix4x4.h>
+#include <vtkPolyData.h>
 #include <vtkPropCollection.h>
 #include <vtkPropPicker.h>
-#include <vtkPolyData.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
@@ -221,10 +221,13 @@ void RigidBodyScene::UpdateGhosts() {
   }
 }
 
-void RigidBodyScene::OnScenarioEdited(const dirac::Scenario& scenario) {
-  const bool had_start = start_.has_value(), had_target = target_.has_value();
+bool RigidBodyScene::OnScenarioEdited(const dirac::Scenario& scenario) {
+  if (!has_boundary_attitudes_) return false;
+  const std::optional<Rotation> start = start_, target = target_;
   ReadGhosts(scenario);
-  if (had_start != start_.has_value() || had_target != target_.has_value()) UpdateLegend();
+  if (start.has_value() != start_.has_value() || target.has_value() != target_.has_value())
+    UpdateLegend();
+  return start != start_ || target != target_;
 }
 
 bool RigidBodyScene::SetTargetRotation(const Rotation& R) {

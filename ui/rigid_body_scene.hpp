@@ -52,7 +52,7 @@ class RigidBodyScene : public DrawnScene {
   void SetSnapshot(const SnapshotPtr& snapshot) override;
   void SetTime(double t) override;
   bool Bounds(std::array<double, 6>& bounds) const override;
-  void OnScenarioEdited(const dirac::Scenario& scenario) override;
+  bool OnScenarioEdited(const dirac::Scenario& scenario) override;
   bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;
   void OnPointerMove(vtkRenderer* renderer, int x, int y) override;
   void OnPointerRelease() override;

@@ -73,10 +73,11 @@ Rotation RotationFromVector(const Vec3& v) {
   const double theta = Norm(v);
   // sin(theta)/theta and (1 - cos(theta))/theta^2, by their series near 0.
   const double a = theta < 1e-6 ? 1.0 - theta * theta / 6.0 : std::sin(theta) / theta;
-  const double b = theta < 1e-6 ? 0.5 - theta * theta / 24.0 : (1.0 - std::cos(theta)) / (theta * theta);
+  const double b =
+      theta < 1e-6 ? 0.5 - theta * theta / 24.0 : (1.0 - std::cos(theta)) / (theta * theta);
   const double x = v[0], y = v[1], z = v[2];
   // R = I + a K + b K^2 with K = [v]x.
-  return {1 - b * (y * y + z * z), -a * z + b * x * y,       a * y + b * x * z,
+  return {1 - b * (y * y + z * z), -a * z + b * x * y,      a * y + b * x * z,
           a * z + b * x * y,       1 - b * (x * x + z * z), -a * x + b * y * z,
           -a * y + b * x * z,      a * x + b * y * z,       1 - b * (x * x + y * y)};
 }

@@ -3,6 +3,7 @@
 #include "dirac/error.hpp"
 #include "particle_scene.hpp"
 #include "planar_bodies_scene.hpp"
+#include "planar_points_scene.hpp"
 #include "rigid_body_scene.hpp"
 
 namespace dirac::ui {
@@ -11,6 +12,9 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   SceneRegistry registry;
   registry.Register("particle", [](const SceneContext& context) {
     return std::make_unique<ParticleScene>(context);
+  });
+  registry.Register("planar_points", [](const SceneContext& context) {
+    return std::make_unique<PlanarPointsScene>(context);
   });
   registry.Register("rigid_body", [](const SceneContext& context) {
     return std::make_unique<RigidBodyScene>(context);

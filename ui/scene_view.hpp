@@ -4,6 +4,7 @@
 /// this platform is built for Qt 5, so it is not used).
 
 #include <QImage>
+#include <QTimer>
 #include <QWidget>
 
 #include <vtkSmartPointer.h>
@@ -44,8 +45,11 @@ class SceneView : public QWidget {
   void ResetCamera();
   /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
   void FitCameraUnlessUserMoved();
-  /// Renders now (if the native window exists).
+  /// Renders now (if the native window exists), smooth (multisampled).
   void RenderNow();
+  /// Renders now without multisampling (edits, playback, drags); a smooth frame follows once
+  /// the view has rested for a moment.
+  void RenderFast();
   /// The rendered 3D image (via vtkWindowToImageFilter; QWidget::grab cannot see it).
   QImage GrabImage();
 
@@ -61,6 +65,7 @@ class SceneView : public QWidget {
 
  private:
   bool EnsureWindow();
+  void Render(int samples);
   void RequestRender();
   void ForwardMouse(QMouseEvent* event);
   /// Forwards a press (or release) of the event's button to VTK's interactor.
@@ -74,6 +79,7 @@ class SceneView : public QWidget {
   std::unique_ptr<DrawnScene> scene_;
   bool window_ready_ = false;
   bool render_pending_ = false;
+  QTimer settle_;  // the smooth frame after the last fast one
   bool camera_moved_by_user_ = false;
   bool scene_drag_ = false;  // the scene took the current drag (OnPointerPress)
 };

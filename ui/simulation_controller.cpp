@@ -17,6 +17,9 @@ using Clock = std::chrono::steady_clock;
 
 // Partial results are published at most this often: copying the trajectory so far is O(rows).
 constexpr auto kPublishInterval = std::chrono::milliseconds(40);
+// The first partial result waits longer: a run that ends sooner is published once, whole,
+// instead of making the GUI draw a partial one just before it.
+constexpr auto kFirstPublish = std::chrono::milliseconds(90);
 constexpr int kDefaultDebounceMs = 0;  // latest request wins; no fixed delay
 
 double SecondsSince(Clock::time_point start) {
@@ -181,6 +184,8 @@ void SimulationController::Edited() {
 }
 
 void SimulationController::Supersede() {
+  superseded_at_ns_ =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
   wanted_run_ = ++run_;
   active_cancel_->store(true);
 }
@@ -214,10 +219,12 @@ void SimulationController::Cancel() {
 
 void SimulationController::Submit() {
   if (!has_scenario()) return;
+  superseded_at_ns_ =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
   active_cancel_->store(true);  // the job before this one, if still running
   active_cancel_ = std::make_shared<std::atomic<bool>>(false);
-  Job job{++run_,  scenario_id_,   std::make_shared<const dirac::Scenario>(scenario_),
-          comparison_, gauge_, active_cancel_};
+  Job job{++run_,      scenario_id_, std::make_shared<const dirac::Scenario>(scenario_),
+          comparison_, gauge_,       active_cancel_};
   wanted_run_ = job.run;
   {
     std::lock_guard lock(mutex_);
@@ -295,7 +302,7 @@ void SimulationController::RunJob(const Job& job) {
     };
 
     auto last_publish = start;
-    Clock::duration interval = kPublishInterval;
+    Clock::duration interval = kFirstPublish;
     const dirac::SimulationProgress progress = [&](const dirac::Trajectory& so_far) {
       if (Superseded(job.run)) return false;
       if (Clock::now() - last_publish >= interval) {
@@ -381,15 +388,36 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
     return true;
   };
   if (worker_has_optimum_ && worker_warm_start_.valid()) options.warm_start = &worker_warm_start_;
-  dirac::OptimalControlSolution solution =
-      dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
-  if (Superseded(job.run)) return;
-  if (!solution.report.converged && options.warm_start) {
+  auto given_up = [this, &job] {
+    if (!Superseded(job.run)) return false;
+    const auto now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+            .count();
+    last_cancel_latency_ms_ = 1e-6 * static_cast<double>(now - superseded_at_ns_.load());
+    ++cancelled_solves_;
+    return true;
+  };
+  // A cancelled integration may also end in an exception: superseded, it is no failure.
+  auto solve = [&]() -> std::optional<dirac::OptimalControlSolution> {
+    try {
+      dirac::OptimalControlSolution solution =
+          dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
+      if (given_up()) return std::nullopt;
+      return solution;
+    } catch (const std::exception&) {
+      if (given_up()) return std::nullopt;
+      throw;
+    }
+  };
+  std::optional<dirac::OptimalControlSolution> attempt = solve();
+  if (!attempt) return;
+  if (!attempt->report.converged && options.warm_start) {
     // The previous optimum was too far away: from the scenario's own initial guess.
     options.warm_start = nullptr;
-    solution = dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
-    if (Superseded(job.run)) return;
+    attempt = solve();
+    if (!attempt) return;
   }
+  dirac::OptimalControlSolution& solution = *attempt;
 
   const dirac::SimulationInput input = dirac::SimulationInput::FromScenario(*job.scenario);
   auto snapshot = std::make_shared<SimulationSnapshot>();
@@ -404,7 +432,8 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   if (result.converged) {
     worker_warm_start_ = std::move(solution.warm_start);
     worker_has_optimum_ = true;
-    snapshot->trajectory = std::make_shared<const dirac::Trajectory>(std::move(solution.trajectory));
+    snapshot->trajectory =
+        std::make_shared<const dirac::Trajectory>(std::move(solution.trajectory));
   } else {
     QString message = QString::fromStdString(solution.report.message);
     if (message.isEmpty())
@@ -428,8 +457,7 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   snapshot->solve = std::move(result);
   snapshot->wall_seconds = SecondsSince(start);
   QMetaObject::invokeMethod(
-      this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); },
-      Qt::QueuedConnection);
+      this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); }, Qt::QueuedConnection);
 }
 
 void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,

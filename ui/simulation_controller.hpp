@@ -32,14 +32,14 @@ struct SolveStatus {
   enum class State { kNone, kSolving, kSolved, kFailed };
   State state = State::kNone;  ///< kNone: the scenario poses no solve
   int iteration = 0;           ///< solving: Newton iterations so far (0: none yet)
-  double residual = 0.0;       ///< solving: max |F| after the last iteration; solved: at the optimum
-  double continuation = 1.0;   ///< solving: homotopy parameter of the last iteration
-  int iterations = 0;          ///< solved: Newton iterations in all
-  double cost = 0.0;           ///< solved: cost of the optimum
-  double seconds = 0.0;        ///< solved: worker wall time from the request to the sampled optimum
-  bool warm_started = false;   ///< solved: from the previous optimum
-  std::string message;         ///< failed: why (the engine's message, or "cancelled")
-  bool stale = false;          ///< the optimum shown is of earlier values (not solving / failed)
+  double residual = 0.0;      ///< solving: max |F| after the last iteration; solved: at the optimum
+  double continuation = 1.0;  ///< solving: homotopy parameter of the last iteration
+  int iterations = 0;         ///< solved: Newton iterations in all
+  double cost = 0.0;          ///< solved: cost of the optimum
+  double seconds = 0.0;       ///< solved: worker wall time from the request to the sampled optimum
+  bool warm_started = false;  ///< solved: from the previous optimum
+  std::string message;        ///< failed: why (the engine's message, or "cancelled")
+  bool stale = false;         ///< the optimum shown is of earlier values (not solving / failed)
   bool showing_guess = false;  ///< failed before any optimum: the unsolved initial guess is shown
 };
 
@@ -117,6 +117,10 @@ class SimulationController : public QObject {
   /// the scenario) and publishes the sampled optimum.
   bool solves() const { return solve_status_.state != SolveStatus::State::kNone; }
   const SolveStatus& solve_status() const { return solve_status_; }
+  /// Solves given up because a newer request superseded them, and for the newest such, the
+  /// time from the request (which set the solve's cancel flag) to the worker being free [ms].
+  int cancelled_solves() const { return cancelled_solves_.load(); }
+  double last_cancel_latency_ms() const { return last_cancel_latency_ms_.load(); }
 
  signals:
   /// The model of the current scenario was derived (once per LoadScenario).
@@ -184,6 +188,9 @@ class SimulationController : public QObject {
   std::optional<Job> pending_;
   std::vector<std::shared_ptr<const dirac::Model>> retired_;  // destroyed by the worker
   std::atomic<std::uint64_t> wanted_run_{0};
+  std::atomic<std::int64_t> superseded_at_ns_{0};  // steady clock, of the newest Supersede()
+  std::atomic<int> cancelled_solves_{0};
+  std::atomic<double> last_cancel_latency_ms_{0.0};
   std::atomic<bool> stopping_{false};
 
   // Worker-only caches: the model of worker_scenario_id_ and its comparison model.

@@ -161,14 +161,13 @@ void WorkbenchStatusBar::ShowSolve(const SolveStatus& status) {
   solve_->setText(text.size() > 140 ? text.left(137) + "…" : text);
   solve_->setToolTip(text);
   solve_->setVisible(status.state != State::kNone);
-  const char* colors = status.state == State::kSolved    ? "background: #2e7d32; color: white;"
+  const char* colors = status.state == State::kSolved   ? "background: #2e7d32; color: white;"
                        : status.state == State::kFailed ? "background: #c0392b; color: white;"
                                                         : "background: #e0a100; color: black;";
-  solve_->setStyleSheet(QString("QLabel { %1 border-radius: 8px; padding: 1px 8px; }").arg(colors));
+  const QString style = QString("QLabel { %1 border-radius: 8px; padding: 1px 8px; }").arg(colors);
+  if (style != solve_->styleSheet()) solve_->setStyleSheet(style);  // re-polishing costs
 }
 
-QString WorkbenchStatusBar::solve_text() const {
-  return solve_->toolTip();
-}
+QString WorkbenchStatusBar::solve_text() const { return solve_->toolTip(); }
 
 }  // namespace dirac::ui

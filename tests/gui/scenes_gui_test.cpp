@@ -248,10 +248,12 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
 void ScenesGuiTest::planarCameraFollowsAndYieldsToTheUser() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY(window->OpenScenario(ScenarioPath("elroys_beanie.yaml")));
+  // The top view (elroys_beanie.yaml is drawn in 3D).
+  QVERIFY(window->OpenScenario(ScenarioPath("elroys_beanie_unreduced.yaml")));
   QVERIFY(WaitForRun(*window));
   auto* scene = dynamic_cast<PlanarBodiesScene*>(window->scene_view()->scene());
   QVERIFY(scene);
+  QVERIFY(!scene->three_d());
   window->clock()->SetTime(2.0);
   QTest::qWait(150);
   window->scene_view()->GrabImage();

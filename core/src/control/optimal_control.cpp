@@ -327,7 +327,15 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   if (options.sample) {
     SimulationInput run = SimulationInput::FromScenario(solution.solved);
     run.flow_state = x0;
-    solution.trajectory = model.Simulate(run);
+    SimulationReport sampled;
+    solution.trajectory = model.Simulate(
+        run, [&](const Trajectory&) { return !(options.cancel && options.cancel->load()); },
+        &sampled);
+    if (sampled.cancelled) {
+      report.converged = false;
+      report.message = "cancelled";
+      return solution;
+    }
     if (const auto e = solution.trajectory.FindColumn("E")) {
       const double h0 = solution.trajectory.at(0, *e);
       for (std::size_t r = 0; r < solution.trajectory.num_rows(); ++r)

@@ -1,0 +1,143 @@
+// Latency benchmark in the real window under Xvfb (issue 9, "Speed"): for every shipped
+// scenario, 50 edits through the panel's editors, each timed from the edit (the spin box's
+// valueChanged) to the first complete run of it drawn in the window (3D view rendered, plots
+// repainted; MainWindow::editDrawn). Free-dynamics scenarios edit their first parameter (else
+// their first free initial value); scenarios that pose a solve edit a boundary value in small
+// steps, as a drag would. Prints the median and the worst per scenario and writes them as a
+// Markdown table to latency.md in the build's tests/gui/. It checks that every edit is drawn,
+// not the targets (33 ms / 50 ms median), which depend on the machine.
+#include <QApplication>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "boundary_values.hpp"
+#include "gui_test_support.hpp"
+#include "main_window.hpp"
+#include "parameter_panel.hpp"
+#include "simulation_controller.hpp"
+#include "studio_application.hpp"
+
+using dirac::ui::MainWindow;
+using dirac::ui::testing::OpenWindow;
+
+namespace {
+
+constexpr int kEdits = 50;
+
+// The boundary value a drag would move in each solve scenario (else the first fixed final one).
+QString DraggedBoundaryValue(const dirac::Scenario& scenario) {
+  for (const char* preferred : {"final.R.z", "final.psi", "final.z", "final.x"})
+    if (dirac::ui::IsBoundaryValueName(scenario, preferred) &&
+        dirac::ui::GetBoundaryValue(scenario, preferred))
+      return preferred;
+  for (const auto& info : dirac::ui::ListBoundaryValues(scenario))
+    if (!info.initial && !info.horizon && dirac::ui::GetBoundaryValue(scenario, info.name))
+      return QString::fromStdString(info.name);
+  return {};
+}
+
+}  // namespace
+
+class LatencyBench : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void editToRedrawInTheWindow();
+};
+
+void LatencyBench::editToRedrawInTheWindow() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
+  QStringList table{
+      "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] |",
+      "| --- | --- | --- | ---: | ---: | ---: |"};
+  for (const QString& file : files) {
+    QVERIFY(window->OpenScenario(QStringLiteral(DIRAC_SCENARIO_DIR "/") + file));
+    QVERIFY2(dirac::ui::testing::WaitForRun(*window), qPrintable(file));
+    auto* controller = window->controller();
+    const dirac::Scenario& scenario = controller->scenario();
+    const bool solve = controller->solves();
+    QString name;
+    QDoubleSpinBox* editor = nullptr;
+    if (solve) {
+      name = DraggedBoundaryValue(scenario);
+      editor = window->parameter_panel()->editor(name);
+    } else if (!scenario.parameters.empty()) {
+      name = QString::fromStdString(scenario.parameters.front().name);
+      editor = window->parameter_panel()->editor(name);
+    } else {
+      for (const auto& info : controller->model()->initial_values()) {
+        if (!info.free) continue;
+        name = QString::fromStdString(info.name);
+        editor = window->parameter_panel()->editor(name);
+        break;
+      }
+    }
+    QVERIFY2(editor, qPrintable(file + ": no editor for " + name));
+    const double base = editor->value();
+    // Steps of 1% of the range (parameters) or 0.01 (values), back and forth.
+    const double step = solve || scenario.parameters.empty()
+                            ? 0.01
+                            : 0.01 * (editor->maximum() - editor->minimum());
+    std::vector<double> latency, worker;
+    for (int i = 0; i < kEdits; ++i) {
+      const int k = i % 10;
+      const double value = base + step * (k < 5 ? k + 1 : 9 - k);
+      QEventLoop loop;
+      double drawn = -1.0;
+      const auto connection = connect(window.get(), &MainWindow::editDrawn, &loop, [&](double ms) {
+        drawn = ms;
+        loop.quit();
+      });
+      QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+      editor->setValue(value);
+      if (drawn < 0) loop.exec();
+      disconnect(connection);
+      QVERIFY2(drawn >= 0, qPrintable(QString("%1: edit %2 never drawn: %3")
+                                          .arg(file)
+                                          .arg(i)
+                                          .arg(window->solve_status_text())));
+      latency.push_back(drawn);
+      worker.push_back(1e3 * controller->latest()->wall_seconds);
+      QTest::qWait(5);  // what the event loop has left (queued repaints) before the next edit
+    }
+    editor->setValue(base);
+    std::sort(latency.begin(), latency.end());
+    std::sort(worker.begin(), worker.end());
+    const double median = 0.5 * (latency[kEdits / 2 - 1] + latency[kEdits / 2]);
+    const double worker_median = 0.5 * (worker[kEdits / 2 - 1] + worker[kEdits / 2]);
+    const QString row =
+        QString("| %1 | %2 | %3 | %4 | %5 | %6 |")
+            .arg(QFileInfo(file).completeBaseName(),
+                 solve ? QStringLiteral("solve") : QStringLiteral("free dynamics"), name)
+            .arg(median, 0, 'f', 1)
+            .arg(latency.back(), 0, 'f', 1)
+            .arg(worker_median, 0, 'f', 1);
+    qInfo("%s", qPrintable(row));
+    table << row;
+  }
+  QFile out(QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/latency.md"));
+  QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Text));
+  out.write((table.join('\n') + '\n').toUtf8());
+}
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  dirac::ui::ConfigureApplication(app);
+  LatencyBench bench;
+  return QTest::qExec(&bench, argc, argv);
+}
+
+#include "latency_gui_bench.moc"
