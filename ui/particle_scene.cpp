@@ -207,19 +207,8 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
   ghost_sphere_ = vtkSmartPointer<vtkSphereSource>::New();
   ghost_sphere_->SetThetaResolution(16);
   ghost_sphere_->SetPhiResolution(10);
-  auto make_ghost = [this](const Rgb& rgb, vtkSmartPointer<vtkActor>& faces,
-                           vtkSmartPointer<vtkActor>& edges) {
-    faces = MakeActor(ghost_sphere_);
-    SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
-    faces->GetProperty()->SetOpacity(0.25);
-    faces->VisibilityOff();
-    edges = MakeActor(ghost_sphere_);
-    edges->GetProperty()->SetRepresentationToWireframe();
-    SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, 1.5);
-    edges->VisibilityOff();
-  };
-  make_ghost(kStartGhostColor, start_ghost_, start_ghost_edges_);
-  make_ghost(kTargetGhostColor, target_ghost_, target_ghost_edges_);
+  MakeGhost(ghost_sphere_, kStartGhostColor, 0.25, 1.5, start_ghost_, start_ghost_edges_);
+  MakeGhost(ghost_sphere_, kTargetGhostColor, 0.25, 1.5, target_ghost_, target_ghost_edges_);
   edit_ = context.edit;
   ReadEndPoints(scenario);
 
@@ -285,11 +274,7 @@ bool ParticleScene::SetTargetPoint(const std::array<double, 3>& p) {
 
 bool ParticleScene::OnPointerPress(vtkRenderer* renderer, int x, int y) {
   if (!target_point_ || !edit_ || !renderer) return false;
-  auto picker = vtkSmartPointer<vtkPropPicker>::New();
-  auto candidates = vtkSmartPointer<vtkPropCollection>::New();
-  candidates->AddItem(target_ghost_);
-  if (!picker->PickProp(x, y, renderer, candidates) || picker->GetViewProp() != target_ghost_)
-    return false;
+  if (!PicksProp(renderer, x, y, target_ghost_)) return false;
   dragging_ = true;
   drag_x_ = x;
   drag_y_ = y;

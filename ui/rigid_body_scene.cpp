@@ -162,19 +162,8 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   tip_->VisibilityOff();
 
   // Ghosts of the boundary attitudes: faint faces, clear edges.
-  auto make_ghost = [this](const Rgb& rgb, vtkSmartPointer<vtkActor>& faces,
-                           vtkSmartPointer<vtkActor>& edges) {
-    faces = MakeActor(cube_);
-    SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
-    faces->GetProperty()->SetOpacity(0.16);
-    faces->VisibilityOff();
-    edges = MakeActor(cube_);
-    edges->GetProperty()->SetRepresentationToWireframe();
-    SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, 3.0);
-    edges->VisibilityOff();
-  };
-  make_ghost(kStartGhostColor, start_faces_, start_edges_);
-  make_ghost(kTargetGhostColor, target_faces_, target_edges_);
+  MakeGhost(cube_, kStartGhostColor, 0.16, 3.0, start_faces_, start_edges_);
+  MakeGhost(cube_, kTargetGhostColor, 0.16, 3.0, target_faces_, target_edges_);
   const dirac::ReconstructionSpec& rec = context.scenario.reconstruction;
   has_boundary_attitudes_ = context.scenario.optimal_control.present && rec.group == "SO3" &&
                             !rec.names.empty() && rec.names[0] == prefix_;
@@ -253,11 +242,7 @@ bool RigidBodyScene::RotateTarget(const Vec3& axis, double angle) {
 
 bool RigidBodyScene::OnPointerPress(vtkRenderer* renderer, int x, int y) {
   if (!target_ || !edit_ || !renderer) return false;
-  auto picker = vtkSmartPointer<vtkPropPicker>::New();
-  auto candidates = vtkSmartPointer<vtkPropCollection>::New();
-  candidates->AddItem(target_faces_);
-  if (!picker->PickProp(x, y, renderer, candidates) || picker->GetViewProp() != target_faces_)
-    return false;
+  if (!PicksProp(renderer, x, y, target_faces_)) return false;
   dragging_ = true;
   drag_x_ = x;
   drag_y_ = y;

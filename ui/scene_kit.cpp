@@ -1,5 +1,9 @@
 #include "scene_kit.hpp"
 
+#include <vtkPropCollection.h>
+#include <vtkPropPicker.h>
+#include <vtkRenderer.h>
+
 #include <vtkActor.h>
 #include <vtkAlgorithm.h>
 #include <vtkAxesActor.h>
@@ -262,6 +266,25 @@ void RequireColumn(const dirac::SceneOptions& options, const std::string& key,
                    const std::string& name, const std::vector<std::string>& columns) {
   if (name.empty()) options.Fail(key, "missing required key");
   if (!IndexOf(columns, name)) options.Fail(key, "'" + name + "' names no trajectory column");
+}
+
+bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop) {
+  auto picker = vtkSmartPointer<vtkPropPicker>::New();
+  auto candidates = vtkSmartPointer<vtkPropCollection>::New();
+  candidates->AddItem(prop);
+  return picker->PickProp(x, y, renderer, candidates) && picker->GetViewProp() == prop;
+}
+
+void MakeGhost(vtkAlgorithm* source, const Rgb& rgb, double opacity, double line_width,
+               vtkSmartPointer<vtkActor>& faces, vtkSmartPointer<vtkActor>& edges) {
+  faces = MakeActor(source);
+  SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
+  faces->GetProperty()->SetOpacity(opacity);
+  faces->VisibilityOff();
+  edges = MakeActor(source);
+  edges->GetProperty()->SetRepresentationToWireframe();
+  SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, line_width);
+  edges->VisibilityOff();
 }
 
 }  // namespace dirac::ui

@@ -22,6 +22,8 @@ class vtkAxesActor;
 class vtkMatrix4x4;
 class vtkPoints;
 class vtkPolyData;
+class vtkProp;
+class vtkRenderer;
 class vtkProperty;
 class vtkTextActor;
 
@@ -84,6 +86,10 @@ Rgb Fade(const Color& color, double weight);
 vtkSmartPointer<vtkActor> MakeActor(vtkPolyData* data);
 /// An actor drawing the output of `source` (a vtkPolyDataAlgorithm) through a new mapper.
 vtkSmartPointer<vtkActor> MakeActor(vtkAlgorithm* source);
+/// A hidden "ghost" of `source` (a boundary value drawn in the scene): translucent faces with
+/// `opacity` and clear wire-frame edges of `line_width`, both in `rgb`.
+void MakeGhost(vtkAlgorithm* source, const Rgb& rgb, double opacity, double line_width,
+               vtkSmartPointer<vtkActor>& faces, vtkSmartPointer<vtkActor>& edges);
 /// A lit solid look: colour, ambient, diffuse, specular and specular power.
 void SetSolidLook(vtkProperty* property, const Color& color, double ambient, double diffuse,
                   double specular, double specular_power);
@@ -116,6 +122,9 @@ vtkSmartPointer<vtkTextActor> MakeLegendText();
 vtkSmartPointer<vtkTextActor> MakeMessageText(double y);
 /// Sets the text of `overlay` and shows it iff the text is not empty.
 void ShowText(vtkTextActor* overlay, const std::string& text);
+
+/// True if the prop under display point (x, y) of `renderer` is `prop` (what a drag grabs).
+bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop);
 /// The text of `overlay` ("" if it has none, or if `visible_only` and it is hidden).
 std::string TextOf(vtkTextActor* overlay, bool visible_only = false);
 
