@@ -25,17 +25,14 @@ using dirac::ui::GaugeResultPtr;
 using dirac::ui::MainWindow;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::testing::kRunTimeoutMs;
+using dirac::ui::testing::OutputPath;
+using dirac::ui::testing::ScenarioPath;
 using dirac::ui::testing::WaitForRun;
 
 namespace {
 
 const QString kGaugeTitle = QStringLiteral("Gauge two-form B_t");
 const QString kResidualTitle = QStringLiteral("Identity residual |phi_t* Omega - Omega - B_t|");
-
-QString ScenarioPath(const char* file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
-QString OutputPath(const char* file) {
-  return QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/") + file;
-}
 
 double MaxAbs(const QList<QPointF>& points) {
   double m = 0.0;

@@ -1,6 +1,8 @@
 #pragma once
-// Shared by the GUI tests: opening the workbench window and waiting for runs.
+// Shared by the GUI tests: paths, opening the workbench window, waiting for runs, colours.
 
+#include <QColor>
+#include <QString>
 #include <QTest>
 
 #include <cstdint>
@@ -11,6 +13,20 @@
 #include "simulation_snapshot.hpp"
 
 namespace dirac::ui::testing {
+
+/// A shipped scenario file.
+inline QString ScenarioPath(const QString& file) {
+  return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file;
+}
+/// Where a test writes its images.
+inline QString OutputPath(const QString& file) {
+  return QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/") + file;
+}
+/// The bodies' saturated orange (255, 140, 0) under lighting.
+inline bool IsOrange(QRgb c) {
+  const int r = qRed(c), g = qGreen(c), b = qBlue(c);
+  return r > 120 && g > 0.35 * r && g < 0.75 * r && b < 0.25 * r;
+}
 
 /// Generous: the machine is shared and runs under Xvfb with software OpenGL.
 inline constexpr int kRunTimeoutMs = 180000;

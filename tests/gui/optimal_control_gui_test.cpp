@@ -44,21 +44,14 @@ using dirac::ui::MainWindow;
 using dirac::ui::RigidBodyScene;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::SolveStatus;
+using dirac::ui::testing::IsOrange;
 using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
+using dirac::ui::testing::OutputPath;
+using dirac::ui::testing::ScenarioPath;
 using dirac::ui::testing::WaitForRun;
 
 namespace {
-
-QString ScenarioPath(const QString& file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
-QString OutputPath(const QString& file) {
-  return QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/") + file;
-}
-
-bool IsOrange(QRgb c) {
-  const int r = qRed(c), g = qGreen(c), b = qBlue(c);
-  return r > 120 && g > 0.35 * r && g < 0.75 * r && b < 0.25 * r;
-}
 
 bool Near(QRgb c, const dirac::ui::Rgb& rgb, int tolerance) {
   return std::abs(qRed(c) - rgb[0]) <= tolerance && std::abs(qGreen(c) - rgb[1]) <= tolerance &&

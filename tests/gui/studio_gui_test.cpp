@@ -43,14 +43,11 @@ using dirac::ui::MainWindow;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
+using dirac::ui::testing::OutputPath;
+using dirac::ui::testing::ScenarioPath;
 using dirac::ui::testing::WaitForRun;
 
 namespace {
-
-QString ScenarioPath(const char* file) { return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file; }
-QString OutputPath(const char* file) {
-  return QStringLiteral(DIRAC_GUI_TEST_OUTPUT_DIR "/") + file;
-}
 
 // A pixel the particle's saturated orange (255, 140, 0) can shade to under lighting.
 bool IsParticleOrange(QRgb c) {
