@@ -322,8 +322,8 @@ std::string LagrangeDiracSystem::formulation() const {
 Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
                                          const SimulationProgress& progress,
                                          SimulationReport* report) const {
-  return lagrange_dirac::SimulateDae(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
-                                     progress, report);
+  return lagrange_dirac::Simulate(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
+                                  progress, report);
 }
 
 const std::vector<ColumnInfo>& LagrangeDiracSystem::columns() const { return impl_->columns; }
