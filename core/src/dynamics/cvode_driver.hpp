@@ -1,7 +1,8 @@
 #pragma once
 // Internal: one CVODES integration of an explicit ODE with dense output at the caller's times
-// (sampled runs), Adams–Moulton with fixed-point iteration or BDF with a Newton iteration on an
-// exact dense Jacobian and CVODES' projection onto an invariant manifold. Every SUNDIALS object
+// (sampled runs): Adams–Moulton or BDF, with a Newton iteration on an exact dense Jacobian (or
+// fixed-point iteration for Adams without one), and for BDF CVODES' projection onto an
+// invariant manifold. Every SUNDIALS object
 // is owned here and freed on destruction; exceptions thrown by the callbacks are caught at the C
 // boundary and rethrown once CVODES has returned.
 
@@ -19,8 +20,8 @@ struct SampledOde {
   std::size_t size = 0;
   /// ydot = f(t, y). Return false if f is not finite (CVODES then retries a smaller step).
   std::function<bool(double t, const double* y, double* ydot)> rates;
-  /// df/dy into the column-major dense matrix `jac` (size x size, zeroed). Empty: CVODES'
-  /// difference quotients. Used by BDF only.
+  /// df/dy into the column-major dense matrix `jac` (size x size, zeroed). Empty: Adams iterates
+  /// to a fixed point, BDF uses CVODES' difference quotients.
   std::function<void(double t, const double* y, double* jac)> jacobian;
   /// Projection onto the invariant manifold (BDF only, CVodeSetProjFn): writes into `corr` the
   /// correction that moves y onto it and, when `err` is not null, projects the error estimate
