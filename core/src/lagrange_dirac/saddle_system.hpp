@@ -5,6 +5,7 @@
 // the exact multipliers the IDAS path reports.
 
 #include <Eigen/Dense>
+#include <cstddef>
 #include <vector>
 
 #include "dirac/lagrange_dirac_system.hpp"
@@ -49,14 +50,16 @@ class SaddleSystem {
   using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   void Load(double t, const double* x);
   void DenseJacobian(const CompiledSparseMatrix& sparse, Eigen::MatrixXd& dense);
+  void EvaluateMatrices();
 
   const CompiledDae& dae_;
   std::size_t n_, k_, m_, N_;
-  std::vector<double> input_, scratch_, residual_, sparse_values_;
-  RowMajor W_, A_, rho_;
-  Eigen::MatrixXd saddle_, jy_, jyp_;
-  Eigen::VectorXd rhs_, solution_;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  // Small dense blocks as plain row-major arrays: the right-hand side is the hot path, and a
+  // (k + m)-square elimination on raw arrays costs a fraction of a general LU's bookkeeping.
+  std::vector<double> input_, scratch_, residual_, sparse_values_, constraint_values_;
+  std::vector<double> W_, A_, rho_, saddle_, solution_;
+  std::vector<std::size_t> pivot_;
+  Eigen::MatrixXd jy_, jyp_;
 };
 
 }  // namespace dirac::lagrange_dirac
