@@ -112,7 +112,7 @@ class SampleRecorder {
   }
 
   Eigen::Vector3d BodyVelocity(double t, const double* x) {
-    saddle_.Rates(t, x, rates_.data());
+    saddle_.LoadState(t, x);  // xi depends on (q, y) only: no saddle solve
     Eigen::Vector3d xi;
     dae_.body_velocity.Evaluate(saddle_.input().data(), xi.data(), scratch_.data());
     return xi;

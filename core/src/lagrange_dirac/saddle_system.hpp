@@ -43,6 +43,10 @@ class SaddleSystem {
   /// max_r |<A^r(q), y>| at (t, x).
   double ConstraintResidual(double t, const double* x);
 
+  /// Loads (t, q, y) and q' = rho(q) y into input() without solving (for functions of the state
+  /// only, such as the body velocity).
+  void LoadState(double t, const double* x) { Load(t, x); }
+
   /// The DAE input vector at the last evaluated point (t, q, y, mu, q', y', parameters, alpha=0).
   const std::vector<double>& input() const { return input_; }
 
