@@ -78,17 +78,6 @@ bool HasTemporary(const fs::path& dir) {
   return false;
 }
 
-// The table without its last column (wall_time_s).
-std::vector<std::vector<std::string>> WithoutWallTime(const fs::path& path) {
-  std::vector<std::vector<std::string>> rows;
-  for (auto& record : sweep::ReadRecords(path.string())) {
-    EXPECT_EQ(record.cells.back() == "wall_time_s", rows.empty());
-    record.cells.pop_back();
-    rows.push_back(record.cells);
-  }
-  return rows;
-}
-
 std::string Cli() { return DIRAC_CLI; }
 std::string Heisenberg() { return testing::SourcePath("scenarios/heisenberg.yaml"); }
 
@@ -387,15 +376,60 @@ TEST(Sweep, CancelWritesTheCompletedRunsOnly) {
   fs::remove_all(dir);
 }
 
+// Two tables of the same sweep from different processes. The engine's derivation is not yet
+// bit-reproducible across processes (GiNaC orders terms by hashes that mix in addresses, and one
+// residual row of the Heisenberg tape differs in the last bit between derivations; seen with
+// address-space randomisation on, never with it off), so results from two processes agree to
+// rounding, not to the bit: run, values, status and message must be identical, the results
+// equal to 1e-9 (the step counts may differ by a few).
+// SweepCli.ShardsAreByteIdenticalWithOneAddressLayout checks the bytes where the layout is pinned.
+void ExpectSameSweep(const fs::path& a, const fs::path& b) {
+  const auto ra = sweep::ReadRecords(a.string()), rb = sweep::ReadRecords(b.string());
+  ASSERT_EQ(ra.size(), rb.size()) << a << " vs " << b;
+  ASSERT_FALSE(ra.empty());
+  const auto& header = ra[0].cells;
+  EXPECT_EQ(rb[0].cells, header);
+  for (std::size_t r = 1; r < ra.size(); ++r) {
+    ASSERT_EQ(ra[r].cells.size(), header.size());
+    ASSERT_EQ(rb[r].cells.size(), header.size());
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      const std::string& name = header[c];
+      const std::string &x = ra[r].cells[c], &y = rb[r].cells[c];
+      if (name == "wall_time_s" || name == "steps") continue;
+      if (name.rfind("final_", 0) == 0 || name.rfind("max_", 0) == 0) {
+        if (x.empty() || y.empty()) {
+          EXPECT_EQ(x, y) << "row " << r << " " << name;
+        } else {
+          EXPECT_NEAR(std::stod(x), std::stod(y), 1e-9) << "row " << r << " " << name;
+        }
+      } else {
+        EXPECT_EQ(x, y) << "row " << r << " " << name;  // run, varied values, status, message
+      }
+    }
+  }
+}
+
+void ExpectSameTrajectory(const fs::path& a, const fs::path& b) {
+  const Trajectory ta = ReadCsv(a.string()), tb = ReadCsv(b.string());
+  ASSERT_EQ(ta.columns(), tb.columns());
+  ASSERT_EQ(ta.num_rows(), tb.num_rows());
+  double worst = 0.0;
+  for (std::size_t r = 0; r < ta.num_rows(); ++r)
+    for (std::size_t c = 0; c < ta.num_columns(); ++c)
+      worst = std::max(worst, std::abs(ta.at(r, c) - tb.at(r, c)));
+  EXPECT_LT(worst, 1e-9) << a << " vs " << b;
+}
+
+const std::string kSweepArgs =
+    " --t-end 1 --vary kx=0.5:1.5:3 --vary ky=1:3:4 --random x=0.8:1.2:2 --seed 7 --quiet";
+
 // The recipe of the README: two shards run by GNU parallel, merged, equal the table of one
-// process row for row (and byte for byte without the wall-time column); the run files too.
+// process row for row; the run files too.
 TEST(SweepCli, TwoShardsThroughGnuParallelMergeIntoTheSingleProcessTable) {
   ASSERT_EQ(RunCommand("parallel --version").exit_code, 0)
       << "GNU parallel is needed (scripts/install-deps.sh installs it)";
   const fs::path dir = TestDir();
-  const std::string sweep = Cli() + " sweep " + Heisenberg() +
-                            " --t-end 1 --vary kx=0.5:1.5:3 --vary ky=1:3:4"
-                            " --random x=0.8:1.2:2 --seed 7 --quiet";
+  const std::string sweep = Cli() + " sweep " + Heisenberg() + kSweepArgs;
   const auto single = RunCommand(sweep + " --jobs 2 --out " + (dir / "single").string());
   ASSERT_EQ(single.exit_code, 0) << single.output;
   const auto sharded = RunCommand("parallel --halt now,fail=1 " + sweep + " --shard {}/2 --out " +
@@ -407,32 +441,55 @@ TEST(SweepCli, TwoShardsThroughGnuParallelMergeIntoTheSingleProcessTable) {
                                  (dir / "merged").string());
   ASSERT_EQ(merged.exit_code, 0) << merged.output;
   EXPECT_NE(merged.output.find("merged 2 shards, 24 runs"), std::string::npos) << merged.output;
-  const auto expected = WithoutWallTime(dir / "single" / "summary.csv");
-  ASSERT_EQ(expected.size(), 25u);
-  EXPECT_EQ(WithoutWallTime(dir / "merged" / "summary.csv"), expected);
+  ASSERT_EQ(sweep::ReadRecords((dir / "single" / "summary.csv").string()).size(), 25u);
+  ExpectSameSweep(dir / "merged" / "summary.csv", dir / "single" / "summary.csv");
   for (std::size_t i = 0; i < 24; ++i) {
     const std::string name = "run-" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".csv";
-    EXPECT_EQ(ReadFile(dir / "shards" / name), ReadFile(dir / "single" / name)) << name;
+    ExpectSameTrajectory(dir / "shards" / name, dir / "single" / name);
   }
-  // Byte for byte without the wall time, merging the two tables given as files.
-  ASSERT_EQ(
-      RunCommand(sweep + " --no-wall-time --no-trajectories --out " + (dir / "single_nt").string())
-          .exit_code,
-      0);
+  EXPECT_FALSE(HasTemporary(dir / "shards"));
+  fs::remove_all(dir);
+}
+
+// With one address layout for every process (setarch -R: no address-space randomisation) the
+// derivations agree to the bit, and the merged table of two shards (without the wall-time
+// column, the shard tables given as files) is byte for byte the single-process table.
+TEST(SweepCli, ShardsAreByteIdenticalWithOneAddressLayout) {
+  if (RunCommand("setarch -R true").exit_code != 0)
+    GTEST_SKIP() << "setarch -R is not permitted here (personality(ADDR_NO_RANDOMIZE) refused)";
+  const fs::path dir = TestDir();
+  const std::string sweep =
+      "setarch -R " + Cli() + " sweep " + Heisenberg() + kSweepArgs + " --no-wall-time";
+  ASSERT_EQ(RunCommand(sweep + " --jobs 2 --out " + (dir / "single").string()).exit_code, 0);
   for (const char* k : {"1", "2"})
-    ASSERT_EQ(RunCommand(sweep + " --no-wall-time --no-trajectories --shard " + k + "/2 --out " +
-                         (dir / ("nt" + std::string(k))).string())
+    ASSERT_EQ(RunCommand(sweep + " --shard " + k + "/2 --out " +
+                         (dir / ("shard" + std::string(k))).string())
                   .exit_code,
               0);
-  ASSERT_EQ(
-      RunCommand(Cli() + " sweep --merge " + (dir / "nt1" / "summary-shard-1-of-2.csv").string() +
-                 " " + (dir / "nt2").string() + " --out " + (dir / "nt_merged").string())
-          .exit_code,
-      0);
-  EXPECT_EQ(ReadFile(dir / "nt_merged" / "summary.csv"),
-            ReadFile(dir / "single_nt" / "summary.csv"));
-  EXPECT_EQ(FilesIn(dir / "single_nt"), std::vector<std::string>{"summary.csv"});
-  EXPECT_FALSE(HasTemporary(dir / "shards"));
+  const auto merged = RunCommand(Cli() + " sweep --merge " +
+                                 (dir / "shard1" / "summary-shard-1-of-2.csv").string() + " " +
+                                 (dir / "shard2").string() + " --out " + (dir / "merged").string());
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  const std::string table = ReadFile(dir / "single" / "summary.csv");
+  EXPECT_EQ(ReadFile(dir / "merged" / "summary.csv"), table);
+  EXPECT_EQ(table.find("wall_time_s"), std::string::npos);
+  for (std::size_t i = 0; i < 24; ++i) {
+    const std::string name = "run-" + std::string(i < 10 ? "0" : "") + std::to_string(i) + ".csv";
+    EXPECT_EQ(ReadFile(dir / ("shard" + std::to_string(i % 2 + 1)) / name),
+              ReadFile(dir / "single" / name))
+        << name;
+  }
+  fs::remove_all(dir);
+}
+
+// --no-trajectories writes the table only.
+TEST(SweepCli, NoTrajectoriesWritesTheTableOnly) {
+  const fs::path dir = TestDir();
+  ASSERT_EQ(RunCommand(Cli() + " sweep " + Heisenberg() + kSweepArgs + " --no-trajectories --out " +
+                       (dir / "out").string())
+                .exit_code,
+            0);
+  EXPECT_EQ(FilesIn(dir / "out"), std::vector<std::string>{"summary.csv"});
   fs::remove_all(dir);
 }
 
@@ -482,7 +539,8 @@ TEST(SweepCli, BadArgumentsGiveClearErrors) {
       {" sweep " + Heisenberg() + " --vary ky=1:2:2 --seed 3" + out, "--seed is for --random", 2},
       {" sweep " + Heisenberg() + " --vary ky=1:2:2 --shard 3/2" + out, "K must be in 1..N", 2},
       {" sweep " + Heisenberg() + " --vary ky=1:2:2 --shard 2" + out, "--shard expects K/N", 2},
-      {" sweep " + Heisenberg() + " --vary ky=1:2:2 --jobs -1" + out, "unknown option", 2},
+      {" sweep " + Heisenberg() + " --vary ky=1:2:2 --jobs -1" + out,
+       "--jobs expects a whole number, got '-1'", 2},
       {" sweep " + Heisenberg() + " --vary kz=1:2:2" + out, "'kz' is not a --set name", 1},
       {" sweep " + Heisenberg() + " --vary ky=1:2:2 --vary ky=0:1:2" + out,
        "--vary ky: the name is varied twice", 1},
@@ -564,10 +622,10 @@ TEST(SweepCli, SlurmArrayScriptShardsMergeIntoTheSingleProcessTable) {
             0);
   ASSERT_EQ(RunCommand(Cli() + " sweep" + args + " --out " + (dir / "single").string()).exit_code,
             0);
-  EXPECT_EQ(ReadFile(dir / "out" / "summary.csv"), ReadFile(dir / "single" / "summary.csv"));
+  ExpectSameSweep(dir / "out" / "summary.csv", dir / "single" / "summary.csv");
   for (int i = 0; i < 7; ++i) {
     const std::string name = "run-" + std::to_string(i) + ".csv";
-    EXPECT_EQ(ReadFile(dir / "out" / name), ReadFile(dir / "single" / name)) << name;
+    ExpectSameTrajectory(dir / "out" / name, dir / "single" / name);
   }
   fs::remove_all(dir);
 }
