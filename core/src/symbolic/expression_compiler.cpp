@@ -1,8 +1,6 @@
 #include "symbolic/expression_compiler.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -760,7 +758,6 @@ class Compiler {
     return Emit(it->second, Compile(e.op(0)));
   }
 
-public: const std::vector<TapeInstruction>& tape() const { return tape_; } private:
   ExMap<std::int32_t> input_index_;
   std::vector<std::int32_t> input_value_;  // SSA value of each input, -1 until read
   ExMap<std::int32_t> memo_;
@@ -780,11 +777,6 @@ CompiledFunction CompileExpressions(const std::vector<GiNaC::ex>& outputs,
   std::vector<std::int32_t> output_slots;
   output_slots.reserve(outputs.size());
   for (const ex& e : outputs) output_slots.push_back(compiler.Compile(e));
-  if (std::getenv("DIRAC_DUMP_TAPES")) {  // TEMP-DEBUG
-    std::fprintf(stderr, "TAPE %zu outputs\n", outputs.size());
-    for (const ex& e : outputs) std::fprintf(stderr, "  out %s\n", CanonicalString(e).c_str());
-    for (const auto& in : compiler.tape()) std::fprintf(stderr, "  op %d %d %d %d %a\n", int(in.op), in.dst, in.a, in.b, in.constant);
-  }
   return std::move(compiler).Finish(inputs.size(), output_slots);
 }
 
