@@ -15,6 +15,7 @@
 #include "dynamics/idas_driver.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
+#include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -29,11 +30,10 @@ using GiNaC::symbol;
 
 namespace {
 
+// Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format = EquationFormat::kPlain) {
-  std::ostringstream out;
-  if (format == EquationFormat::kLatex) out << GiNaC::latex;
-  out << e;
-  return out.str();
+  return format == EquationFormat::kLatex ? symbolic::CanonicalLatex(e)
+                                          : symbolic::CanonicalString(e);
 }
 
 matrix Column(const std::vector<ex>& values) {
@@ -148,6 +148,46 @@ struct ConstrainedSystem::Impl {
 
 namespace {
 
+// The entries of `m` in the order of the coordinates z. GiNaC::exmap iterates in GiNaC's order,
+// which follows address-dependent hashes, so iterating it directly changes row orders (and the
+// sign of minors, and the order of printed lines) from run to run.
+std::vector<std::pair<ex, ex>> InCoordinateOrder(const GiNaC::exmap& m,
+                                                 const std::vector<symbol>& z) {
+  std::vector<std::pair<ex, ex>> out;
+  for (const symbol& s : z) {
+    if (auto it = m.find(s); it != m.end()) out.emplace_back(it->first, it->second);
+  }
+  std::vector<std::pair<ex, ex>> others;  // keys that are not coordinates, if any: by text
+  for (const auto& [var, value] : m) {
+    const auto is_var = [&var](const symbol& s) { return var.is_equal(s); };
+    if (std::none_of(z.begin(), z.end(), is_var)) others.emplace_back(var, value);
+  }
+  std::sort(others.begin(), others.end(), [](const auto& l, const auto& r) {
+    return symbolic::CanonicalString(l.first) < symbolic::CanonicalString(r.first);
+  });
+  out.insert(out.end(), others.begin(), others.end());
+  return out;
+}
+
+// GiNaC::factor nests the terms of each factor in an address-dependent way; expanding every
+// factor on its own keeps the factorisation and makes the form canonical.
+ex ExpandFactors(const ex& product) {
+  const auto expand_factor = [](const ex& f) {
+    if (GiNaC::is_a<GiNaC::power>(f)) return GiNaC::pow(f.op(0).expand(), f.op(1));
+    return f.expand();
+  };
+  if (!GiNaC::is_a<GiNaC::mul>(product)) return expand_factor(product);
+  ex out = 1;
+  for (std::size_t i = 0; i < product.nops(); ++i) out *= expand_factor(product.op(i));
+  return out;
+}
+
+// "c != 0" with the sign of c fixed: numer() of a fraction may carry either sign.
+std::string NonzeroCondition(const ex& c) {
+  const std::string text = Print(c);
+  return text.front() == '-' ? Print(-c) : text;
+}
+
 // Picks the coordinate to solve phi = 0 for: linear in it with a coefficient free of every
 // coordinate (preferring the last coordinates), else linear with a state-dependent coefficient
 // (returned in `condition`, the verdict then holds where it is nonzero).
@@ -194,7 +234,7 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
     matrix basis = Identity(K);
     if (!elimination.empty()) {
       std::vector<ex> phis;
-      for (const auto& [var, value] : elimination) phis.push_back(var - value);
+      for (const auto& [var, value] : InCoordinateOrder(elimination, z)) phis.push_back(var - value);
       record.tangency = OnManifold(Mul(constraints::Jacobian(phis, z), data.rho));
       basis = NullSpace(record.tangency);
     }
@@ -235,7 +275,7 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
                          " = 0 is not linear in any remaining coordinate; " +
                          "cannot parametrise M_" + std::to_string(k + 1));
       if (state_dependent)
-        chain.validity_conditions.push_back(Print(GiNaC::numer(coefficient)) +
+        chain.validity_conditions.push_back(NonzeroCondition(GiNaC::numer(coefficient)) +
                                             " != 0  (solving for " + data.z_names[j] + ")");
       const ex value = Simplify(z[j] - phi / coefficient);
       step.solved_as.push_back(data.z_names[j] + " = " + Print(value));
@@ -264,7 +304,7 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
   for (unsigned i = 0; i < N; ++i)
     if (!elimination.count(z[i])) free_index.push_back(i);
   chain.final_dimension = free_index.size();
-  for (const auto& [var, value] : elimination)
+  for (const auto& [var, value] : InCoordinateOrder(elimination, z))
     chain.final_constraints.push_back(Print(var) + " = " + Print(value));
   std::ostringstream verdict;
   switch (chain.outcome) {
@@ -294,7 +334,7 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   const unsigned K = data.rho.cols();
   // E_f and Omega on it.
   std::vector<ex> phis;
-  for (const auto& [var, value] : elimination) phis.push_back(var - value);
+  for (const auto& [var, value] : InCoordinateOrder(elimination, z)) phis.push_back(var - value);
   matrix tangency(0 == phis.size() ? 1 : static_cast<unsigned>(phis.size()), K);
   if (!phis.empty()) tangency = OnManifold(Mul(constraints::Jacobian(phis, z), data.rho));
   const matrix basis = phis.empty() ? Identity(K) : NullSpace(tangency);
@@ -309,7 +349,7 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   for (const auto& p : echelon.pivots) minor *= p;
   minor = GiNaC::numer(Simplify(minor));
   if (!GiNaC::is_a<GiNaC::numeric>(minor))
-    chain.validity_conditions.push_back(Print(GiNaC::factor(minor)) +
+    chain.validity_conditions.push_back(NonzeroCondition(ExpandFactors(GiNaC::factor(minor))) +
                                         " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
@@ -472,14 +512,59 @@ void ConstrainedSystem::Impl::CrossCheck() {
     return lu.kernel();
   };
   for (std::size_t k = 0; k < data.parameters.size(); ++k)
-    parameter_values[data.parameters[k]] = GiNaC::numeric(0.5 + 0.37 * static_cast<double>(k));
+    parameter_values[data.parameters[k]] = GiNaC::numeric(50 + 37 * static_cast<long>(k), 100);
+  std::vector<symbol> tape_inputs(data.z.begin(), data.z.end());
+  std::vector<double> parameter_doubles;
+  for (std::size_t k = 0; k < data.parameters.size(); ++k) {
+    tape_inputs.push_back(data.parameters[k]);
+    parameter_doubles.push_back(
+        GiNaC::ex_to<GiNaC::numeric>(parameter_values[data.parameters[k]]).to_double());
+  }
+  std::vector<ex> eliminated_order, eliminated_values;
+  std::vector<unsigned> eliminated_index;
+  for (unsigned i = 0; i < N; ++i) {
+    if (auto it = elimination.find(data.z[i]); it != elimination.end()) {
+      eliminated_order.push_back(data.z[i]);
+      eliminated_values.push_back(it->second);
+      eliminated_index.push_back(i);
+    }
+  }
+  // Expressions the tape cannot evaluate (other symbols, unsupported functions) fall back to
+  // GiNaC's evalf.
+  bool tapes = true;
+  CompiledFunction eliminated_tape, phi_tape;
+  try {
+    eliminated_tape = symbolic::CompileExpressions(eliminated_values, tape_inputs);
+    phi_tape = symbolic::CompileExpressions(found_constraints, tape_inputs);
+  } catch (const ModelError&) {
+    tapes = false;
+  }
   const std::size_t points = 8;
   for (std::size_t p = 0; p < points; ++p) {
     // A point on M_k for every k: sample M_f's free coordinates and reconstruct.
     GiNaC::exmap point;
-    for (unsigned i : free_index) point[data.z[i]] = GiNaC::numeric(u(rng));
-    for (const auto& [var, value] : elimination)
-      point[var] = GiNaC::evalf(value.subs(point).subs(parameter_values));
+    // Exact rationals (multiples of 2^-20), so polynomial and rational entries evaluate exactly
+    // and do not depend on the order in which GiNaC sums their terms.
+    for (unsigned i : free_index) {
+      point[data.z[i]] = GiNaC::numeric(std::lround(u(rng) * 1048576.0), 1048576);
+    }
+    // Eliminated coordinates and the constraints are evaluated by compiled tapes, whose
+    // canonical operation order makes the reported max |phi| the same in every run.
+    std::vector<double> z_values(N, 0.0);
+    for (unsigned i : free_index) {
+      z_values[i] = GiNaC::ex_to<GiNaC::numeric>(point[data.z[i]]).to_double();
+    }
+    z_values.insert(z_values.end(), parameter_doubles.begin(), parameter_doubles.end());
+    if (tapes) {
+      const std::vector<double> eliminated = eliminated_tape.Evaluate(z_values);
+      for (std::size_t e = 0; e < eliminated_order.size(); ++e) {
+        z_values[eliminated_index[e]] = eliminated[e];
+        point[eliminated_order[e]] = GiNaC::numeric(eliminated[e]);
+      }
+    } else {
+      for (const auto& [var, value] : InCoordinateOrder(elimination, data.z))
+        point[var] = GiNaC::evalf(value.subs(point).subs(parameter_values));
+    }
     try {
       const Eigen::MatrixXd omega_e_num = evaluate(omega_e, point);
       const Eigen::MatrixXd alpha_num = evaluate(alpha, point);
@@ -512,12 +597,19 @@ void ConstrainedSystem::Impl::CrossCheck() {
           }
         }
       }
-      for (const ex& phi : found_constraints) {
-        const ex value = GiNaC::evalf(phi.subs(point).subs(parameter_values));
-        if (GiNaC::is_a<GiNaC::numeric>(value))
+      if (tapes) {
+        for (double value : phi_tape.Evaluate(z_values)) {
           chain.check.max_constraint_value =
-              std::max(chain.check.max_constraint_value,
-                       std::abs(GiNaC::ex_to<GiNaC::numeric>(value).to_double()));
+              std::max(chain.check.max_constraint_value, std::abs(value));
+        }
+      } else {
+        for (const ex& phi : found_constraints) {
+          const ex value = GiNaC::evalf(phi.subs(point).subs(parameter_values));
+          if (GiNaC::is_a<GiNaC::numeric>(value))
+            chain.check.max_constraint_value =
+                std::max(chain.check.max_constraint_value,
+                         std::abs(GiNaC::ex_to<GiNaC::numeric>(value).to_double()));
+        }
       }
       ++chain.check.points;
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 
 #include "dirac/error.hpp"
+#include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::constraints {
@@ -33,7 +34,9 @@ RowEchelon ReduceRows(const matrix& input) {
     for (unsigned r = row; r < rows; ++r) {
       if (m(r, col).is_zero()) continue;
       const bool numeric = GiNaC::is_a<GiNaC::numeric>(m(r, col));
-      const std::size_t size = numeric ? 0 : m(r, col).nops() + 1;
+      // Size by canonical text: nops() of GiNaC's form depends on its address-dependent
+      // normalisation (-(a-b)*c has three operands, (b-a)*c two), the text does not.
+      const std::size_t size = numeric ? 0 : symbolic::CanonicalString(m(r, col)).size();
       if (best < 0 || size < best_size) {
         best = static_cast<int>(r);
         best_size = size;

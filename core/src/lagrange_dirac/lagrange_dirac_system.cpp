@@ -12,6 +12,7 @@
 #include "lagrange_dirac/lagrange_dirac_simulation.hpp"
 #include "model/algebroid_data.hpp"
 #include "scenario/scenario_symbols.hpp"
+#include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -65,11 +66,10 @@ struct LagrangeDiracSystem::Impl {
 
 namespace {
 
+// Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format) {
-  std::ostringstream out;
-  if (format == EquationFormat::kLatex) out << GiNaC::latex;
-  out << e;
-  return out.str();
+  return format == EquationFormat::kLatex ? symbolic::CanonicalLatex(e)
+                                          : symbolic::CanonicalString(e);
 }
 
 CompiledSparseMatrix CompileJacobian(const std::vector<ex>& rows, const std::vector<symbol>& wrt,

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::model {
@@ -12,11 +13,7 @@ using GiNaC::ex;
 
 namespace {
 
-std::string Plain(const ex& e) {
-  std::ostringstream out;
-  out << e;
-  return out.str();
-}
+std::string Plain(const ex& e) { return symbolic::CanonicalString(e); }
 
 std::size_t IndexOf(const std::string& name, const std::vector<std::string>& names) {
   return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());

@@ -147,8 +147,12 @@ SweepMergeResult MergeSweepShards(const std::vector<std::string>& inputs,
   result.runs = rows.size();
   result.summary_path = (fs::path(out_dir) / "summary.csv").string();
   io::AtomicFile file(result.summary_path);
-  file.stream() << header << '\n';
-  for (const auto& [run, text] : rows) file.stream() << text << '\n';
+  file.Write(header);
+  file.Write("\n");
+  for (const auto& [run, text] : rows) {
+    file.Write(text);
+    file.Write("\n");
+  }
   file.Commit();
   return result;
 }

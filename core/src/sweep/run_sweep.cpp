@@ -207,9 +207,13 @@ SweepResult RunSweep(const Model& model, const Scenario& base, const SweepPlan& 
       "summary" + ShardSuffix(options.shard) + (result.interrupted ? "-interrupted" : "") + ".csv";
   result.summary_path = (fs::path(options.out_dir) / name).string();
   io::AtomicFile table(result.summary_path);
-  table.stream() << runner.Header() << '\n';
+  table.Write(runner.Header());
+  table.Write("\n");
   for (const auto& o : outcomes)
-    if (o) table.stream() << o->row << '\n';
+    if (o) {
+      table.Write(o->row);
+      table.Write("\n");
+    }
   table.Commit();
   result.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dirac/error.hpp"
+#include "symbolic/canonical_print.hpp"
 
 namespace dirac::symbolic {
 
@@ -30,11 +31,7 @@ struct ExHash {
 template <typename V>
 using ExMap = std::unordered_map<ex, V, ExHash, GiNaC::ex_is_equal>;
 
-std::string ToString(const ex& e) {
-  std::ostringstream os;
-  os << e;
-  return os.str();
-}
+std::string ToString(const ex& e) { return CanonicalString(e); }
 
 [[noreturn]] void Fail(const std::string& message) {
   throw ModelError("CompileExpressions: " + message);
@@ -316,8 +313,114 @@ class Compiler {
   }
 
   // GiNaC's order of add terms and mul factors follows hash values that mix in addresses, so
-  // it changes from run to run. Sorting operands by a content-only hash makes the tape, and
-  // hence every rounding error, reproducible across runs.
+  // it changes from run to run, and so does the form of a product with a sum in it: GiNaC
+  // divides such a sum by the coefficient of its first term, so x*(a-b) in one run is
+  // -x*(b-a) in another. The compiler therefore works on a canonical form that depends only on
+  // content: every sum factor is divided by the coefficient of its canonically first term (the
+  // one whose term without coefficient has the smallest stable hash), operands are sorted by a
+  // content-only hash, and the sign of a term is the sign of its canonical coefficient. The tape,
+  // and hence every rounding error, is then the same in every run.
+  // One factor base^exponent. A sum base with an integer exponent is normalised and kept apart
+  // from its exponent, because GiNaC::pow would normalise it again its own way.
+  struct PowerFactor {
+    ex base;
+    ex exponent;
+    ex AsEx() const { return GiNaC::pow(base, exponent); }  // the value, for memo keys only
+    bool IsDenominator() const { return IsNegativeRealNumeric(exponent); }
+    PowerFactor Inverse() const { return {base, -exponent}; }
+  };
+  struct Factorization {
+    numeric coefficient = 1;
+    std::vector<PowerFactor> factors;
+  };
+
+  // Scale of the sum `a` that Normalise divides out: the coefficient of the term whose
+  // coefficient-free part has the smallest stable hash (a constant term counts as c * 1).
+  numeric LeadingCoefficient(const ex& a) {
+    numeric lead = 1;
+    std::uint64_t best = 0;
+    bool first = true;
+    for (std::size_t i = 0; i < a.nops(); ++i) {
+      const ex t = a.op(i);
+      const numeric c = GiNaC::is_a<numeric>(t) ? GiNaC::ex_to<numeric>(t) : CoefficientOf(t);
+      const std::uint64_t h = GiNaC::is_a<numeric>(t) ? StableHash(ex(1)) : StableHash(t / c);
+      if (first || h < best) {
+        best = h;
+        lead = c;
+        first = false;
+      }
+    }
+    return lead;
+  }
+
+  // `a` / c as a sum (GiNaC keeps a lone sum as it is given).
+  static ex DivideTerms(const ex& a, const numeric& c) {
+    GiNaC::exvector terms;
+    terms.reserve(a.nops());
+    for (std::size_t i = 0; i < a.nops(); ++i) terms.push_back(a.op(i) / c);
+    return GiNaC::add(terms);
+  }
+
+  // e as coefficient * product of factors, with each sum factor normalised.
+  Factorization Factor(const ex& e) {
+    Factorization f;
+    auto add_factor = [&](const ex& factor) {
+      ex base = factor;
+      ex exponent = 1;
+      if (GiNaC::is_a<GiNaC::power>(factor)) {
+        base = factor.op(0);
+        exponent = factor.op(1);
+      }
+      if (GiNaC::is_a<GiNaC::add>(base) && GiNaC::is_a<numeric>(exponent) &&
+          GiNaC::ex_to<numeric>(exponent).is_integer()) {
+        const numeric lead = LeadingCoefficient(base);
+        if (!lead.is_zero()) {
+          const numeric& k = GiNaC::ex_to<numeric>(exponent);
+          if (!lead.is_equal(1)) {
+            f.coefficient *= GiNaC::pow(lead, k);
+            base = DivideTerms(base, lead);
+          }
+          f.factors.push_back({base, exponent});
+          return;
+        }
+      }
+      if (GiNaC::is_a<GiNaC::power>(factor) && IsNegativeRealNumeric(exponent)) {
+        f.factors.push_back({base, exponent});
+      } else {
+        f.factors.push_back({factor, 1});
+      }
+    };
+    if (GiNaC::is_a<GiNaC::mul>(e)) {
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        const ex factor = e.op(i);
+        if (GiNaC::is_a<numeric>(factor)) {
+          f.coefficient *= GiNaC::ex_to<numeric>(factor);
+        } else {
+          add_factor(factor);
+        }
+      }
+    } else {
+      add_factor(e);
+    }
+    return f;
+  }
+
+  std::uint64_t HashFactor(const PowerFactor& f) {
+    if (f.exponent.is_equal(1)) return StableHash(f.base);
+    return Combine(Combine(6, StableHash(f.base)), StableHash(f.exponent));
+  }
+
+  std::uint64_t HashFactorization(const Factorization& f, bool with_sign) {
+    std::vector<std::uint64_t> children;
+    for (const PowerFactor& factor : f.factors) children.push_back(HashFactor(factor));
+    std::sort(children.begin(), children.end());
+    const numeric c = with_sign ? f.coefficient : GiNaC::abs(f.coefficient);
+    if (c.is_equal(1) && children.size() == 1) return children[0];
+    std::uint64_t h = Combine(5, StableHash(c));
+    for (std::uint64_t child : children) h = Combine(h, child);
+    return h;
+  }
+
   std::uint64_t StableHash(const ex& e) {
     if (auto it = stable_hash_.find(e); it != stable_hash_.end()) return it->second;
     std::uint64_t h;
@@ -330,14 +433,21 @@ class Compiler {
       h = it != input_index_.end()
               ? Combine(2, static_cast<std::uint64_t>(it->second))
               : Combine(3, HashString(GiNaC::ex_to<GiNaC::symbol>(e).get_name()));
-    } else if (GiNaC::is_a<GiNaC::add>(e) || GiNaC::is_a<GiNaC::mul>(e)) {
+    } else if (GiNaC::is_a<GiNaC::add>(e)) {
       std::vector<std::uint64_t> children;
       for (std::size_t i = 0; i < e.nops(); ++i) children.push_back(StableHash(e.op(i)));
       std::sort(children.begin(), children.end());
-      h = GiNaC::is_a<GiNaC::add>(e) ? 4 : 5;
+      h = 4;
       for (std::uint64_t c : children) h = Combine(h, c);
+    } else if (GiNaC::is_a<GiNaC::mul>(e)) {
+      h = HashFactorization(Factor(e), true);
     } else if (GiNaC::is_a<GiNaC::power>(e)) {
-      h = Combine(Combine(6, StableHash(e.op(0))), StableHash(e.op(1)));
+      Factorization f = Factor(e);
+      if (f.factors.size() == 1 && f.factors[0].exponent.is_equal(1)) {  // not normalised
+        h = Combine(Combine(6, StableHash(e.op(0))), StableHash(e.op(1)));
+      } else {
+        h = HashFactorization(f, true);
+      }
     } else if (GiNaC::is_a<GiNaC::function>(e)) {
       h = Combine(GiNaC::is_a<GiNaC::fderivative>(e) ? 7 : 8,
                   HashString(GiNaC::ex_to<GiNaC::function>(e).get_name()));
@@ -348,6 +458,12 @@ class Compiler {
     stable_hash_.emplace(e, h);
     return h;
   }
+
+  // The hash of a sum term without its sign, and whether its canonical coefficient is negative.
+  std::uint64_t MagnitudeHash(const ex& term) {
+    return HashFactorization(Factor(term), false);
+  }
+  bool IsNegativeTerm(const ex& term) { return Factor(term).coefficient.is_negative(); }
 
   static std::uint64_t Combine(std::uint64_t h, std::uint64_t v) {
     // splitmix64 finaliser over a boost-style combine.
@@ -457,11 +573,13 @@ class Compiler {
         constant += ToDouble(GiNaC::ex_to<numeric>(term));
         continue;
       }
-      const bool negative = CoefficientOf(term).is_negative();
-      (negative ? negative_terms : positive_terms).push_back(term);
+      (IsNegativeTerm(term) ? negative_terms : positive_terms).push_back(term);
     }
-    SortStably(positive_terms);
-    SortStably(negative_terms);
+    const auto by_magnitude = [this](const ex& l, const ex& r) {
+      return MagnitudeHash(l) < MagnitudeHash(r);
+    };
+    std::stable_sort(positive_terms.begin(), positive_terms.end(), by_magnitude);
+    std::stable_sort(negative_terms.begin(), negative_terms.end(), by_magnitude);
 
     std::int32_t acc = -1;
     for (const ex& term : positive_terms) {
@@ -505,40 +623,76 @@ class Compiler {
     return slot;
   }
 
-  std::int32_t CompileMul(const ex& e) {
-    const ex last = e.op(e.nops() - 1);
-    if (GiNaC::is_a<numeric>(last)) {
-      const numeric& c = GiNaC::ex_to<numeric>(last);
-      const double cd = ToDouble(c);
-      const ex rest = e / c;
-      // c/D: divide the constant directly instead of computing 1/D first.
-      bool pure_denominator = true;
-      if (GiNaC::is_a<GiNaC::mul>(rest)) {
-        for (std::size_t i = 0; i < rest.nops(); ++i) {
-          pure_denominator = pure_denominator && IsDenominatorFactor(rest.op(i));
-        }
-      } else {
-        pure_denominator = IsDenominatorFactor(rest);
-      }
-      if (pure_denominator) return Emit(Op::kDiv, EmitConst(cd), Compile(GiNaC::pow(rest, -1)));
-      std::int32_t s = Compile(rest);
-      return c.is_equal(-1) ? Emit(Op::kNeg, s) : Emit(Op::kMul, EmitConst(cd), s);
-    }
+  std::int32_t CompileMul(const ex& e) { return CompileFactorization(Factor(e)); }
 
-    std::vector<ex> numerator;
-    std::vector<ex> denominator;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      const ex f = e.op(i);
-      if (IsDenominatorFactor(f)) {
-        denominator.push_back(GiNaC::pow(f.op(0), -f.op(1)));
-      } else {
-        numerator.push_back(f);
+  std::int32_t CompileFactorization(const Factorization& f) {
+    if (f.factors.empty()) return EmitConst(ToDouble(f.coefficient));
+    const bool all_denominator = std::all_of(f.factors.begin(), f.factors.end(),
+                                             [](const PowerFactor& p) { return p.IsDenominator(); });
+    if (!f.coefficient.is_equal(1)) {
+      const double cd = ToDouble(f.coefficient);
+      // c/D: divide the constant directly instead of computing 1/D first.
+      if (all_denominator) {
+        std::vector<PowerFactor> denominator;
+        for (const PowerFactor& p : f.factors) denominator.push_back(p.Inverse());
+        SortFactors(denominator);
+        return Emit(Op::kDiv, EmitConst(cd), CompileProduct(denominator));
       }
+      const std::int32_t s = CompileFactors(f.factors);
+      return f.coefficient.is_equal(-1) ? Emit(Op::kNeg, s) : Emit(Op::kMul, EmitConst(cd), s);
     }
-    SortStably(numerator);
-    SortStably(denominator);
-    // e itself is memoised by the caller, so a plain product needs no extra memo entry.
-    if (denominator.empty()) return EmitProductChain(numerator);
+    return CompileFactors(f.factors);
+  }
+
+  void SortFactors(std::vector<PowerFactor>& factors) {
+    std::stable_sort(factors.begin(), factors.end(),
+                     [this](const PowerFactor& l, const PowerFactor& r) {
+                       return HashFactor(l) < HashFactor(r);
+                     });
+  }
+
+  // base^exponent, memoised under its value; a normalised sum base is not normalised again.
+  std::int32_t CompileFactor(const PowerFactor& p) {
+    if (p.exponent.is_equal(1)) return Compile(p.base);
+    if (!GiNaC::is_a<GiNaC::add>(p.base)) return Compile(p.AsEx());
+    const ex key = p.AsEx();
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const std::int32_t slot = CompilePowerAsIs(p.base, p.exponent);
+    memo_.emplace(key, slot);
+    return slot;
+  }
+
+  std::int32_t EmitProductChain(const std::vector<PowerFactor>& factors) {
+    std::int32_t acc = CompileFactor(factors[0]);
+    for (std::size_t i = 1; i < factors.size(); ++i) {
+      acc = Emit(Op::kMul, acc, CompileFactor(factors[i]));
+    }
+    return acc;
+  }
+
+  // Product of `factors` memoised under the product expression, so e.g. a denominator shared
+  // by several fractions is computed once.
+  std::int32_t CompileProduct(const std::vector<PowerFactor>& factors) {
+    if (factors.size() == 1) return CompileFactor(factors[0]);
+    ex product = 1;
+    for (const PowerFactor& f : factors) product *= f.AsEx();
+    if (auto it = memo_.find(product); it != memo_.end()) return it->second;
+    std::int32_t slot = EmitProductChain(factors);
+    memo_.emplace(product, slot);
+    return slot;
+  }
+
+  // The product of non-numeric factors: numerator / denominator, each a chain in stable order.
+  std::int32_t CompileFactors(const std::vector<PowerFactor>& factors) {
+    if (factors.size() == 1) return CompileFactor(factors[0]);
+    std::vector<PowerFactor> numerator;
+    std::vector<PowerFactor> denominator;
+    for (const PowerFactor& f : factors) {
+      (f.IsDenominator() ? denominator : numerator).push_back(f.IsDenominator() ? f.Inverse() : f);
+    }
+    SortFactors(numerator);
+    SortFactors(denominator);
+    if (denominator.empty()) return CompileProduct(numerator);
     std::int32_t den = CompileProduct(denominator);
     std::int32_t num = numerator.empty() ? EmitConst(1.0) : CompileProduct(numerator);
     return Emit(Op::kDiv, num, den);
@@ -546,7 +700,7 @@ class Compiler {
 
   std::int32_t CompileIntPower(const ex& base, std::int64_t k) {
     if (k == 0) return EmitConst(1.0);
-    if (k < 0) return Emit(Op::kDiv, EmitConst(1.0), Compile(GiNaC::pow(base, numeric(-k))));
+    if (k < 0) return Emit(Op::kDiv, EmitConst(1.0), CompileFactor({base, numeric(-k)}));
     if (k == 1) return Compile(base);
     if (k == 2) return Emit(Op::kSquare, Compile(base));
     if (k <= std::numeric_limits<std::int32_t>::max()) {
@@ -556,6 +710,14 @@ class Compiler {
   }
 
   std::int32_t CompilePower(const ex& base, const ex& exponent) {
+    if (GiNaC::is_a<GiNaC::add>(base) && GiNaC::is_a<numeric>(exponent) &&
+        GiNaC::ex_to<numeric>(exponent).is_integer()) {
+      return CompileFactorization(Factor(GiNaC::pow(base, exponent)));
+    }
+    return CompilePowerAsIs(base, exponent);
+  }
+
+  std::int32_t CompilePowerAsIs(const ex& base, const ex& exponent) {
     if (!GiNaC::is_a<numeric>(exponent)) {
       return Emit(Op::kPow, Compile(base), Compile(exponent));
     }
@@ -568,11 +730,11 @@ class Compiler {
     }
     if (n.is_rational() && n.denom().is_equal(2) && std::abs(d) < kIntRange) {
       // base^(k/2) with odd k: sqrt(base) times an integer power, both hash-consed.
-      if (n.is_negative()) return Emit(Op::kDiv, EmitConst(1.0), Compile(GiNaC::pow(base, -n)));
+      if (n.is_negative()) return Emit(Op::kDiv, EmitConst(1.0), CompileFactor({base, -n}));
       const long whole = (n.numer().to_long() - 1) / 2;
       if (whole == 0) return Emit(Op::kSqrt, Compile(base));
-      std::int32_t root = Compile(GiNaC::pow(base, numeric(1, 2)));
-      return Emit(Op::kMul, Compile(GiNaC::pow(base, numeric(whole))), root);
+      std::int32_t root = CompileFactor({base, numeric(1, 2)});
+      return Emit(Op::kMul, CompileFactor({base, numeric(whole)}), root);
     }
     if (!n.is_rational() && std::abs(d) < kIntRange &&
         d == static_cast<double>(static_cast<std::int64_t>(d))) {
