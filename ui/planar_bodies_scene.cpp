@@ -334,7 +334,7 @@ void PlanarBodiesScene::UpdateLegend() {
   if (has_boundary_)
     legend +=
         "\ncyan / magenta outlines: start and target (boundary values; free ones from the "
-        "optimum); drag a magenta outline to turn its target angle";
+        "optimum)\ndrag a magenta outline to turn its target angle";
   legend_->SetInput(legend.c_str());
 }
 
