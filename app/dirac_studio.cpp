@@ -31,7 +31,14 @@ int main(int argc, char** argv) {
 
   dirac::ui::MainWindow window;
   window.set_error_dialogs(!scripted);
-  window.resize(options->window_size);
+  // Within the screen: a window wider than it (1600 px on xvfb-run's 1280-wide default) would
+  // be cut in the screenshot.
+  const QSize size = dirac::ui::FitWindowToScreen(window, options->window_size);
+  if (size != options->window_size && scripted)
+    QTextStream(stderr) << "dirac-studio: the window is " << size.width() << "x" << size.height()
+                        << ", the screen's available size (asked for "
+                        << options->window_size.width() << "x" << options->window_size.height()
+                        << ")\n";
   window.SetCompare(options->compare);
   window.SetGaugeTwoForm(options->gauge);
   window.show();

@@ -341,13 +341,19 @@ void MainWindow::OnModelReady() {
 }
 
 void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
+  const bool answers_edit =
+      snapshot->complete && edit_timer_.isValid() && snapshot->run > edit_run_;
+  auto since_edit = [this] { return static_cast<double>(edit_timer_.nsecsElapsed()) * 1e-6; };
+  EditTimes times;
+  if (answers_edit) times.arrived = since_edit();
   plot_panel_->SetTimeSpan(snapshot->t_end);
   plot_panel_->SetTrajectory(snapshot->trajectory);
+  plot_panel_->SetCursorTime(clock_->time());
+  if (answers_edit) times.plots = since_edit() - times.arrived;
   clock_->SetSpan(snapshot->t_end);
   clock_->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
   scene_view_->SetSnapshot(snapshot);
   scene_view_->SetTime(clock_->time());
-  plot_panel_->SetCursorTime(clock_->time());
   // Follow the first run as it grows; afterwards refit to each finished run unless the user has
   // placed the camera.
   if (!camera_fitted_) {
@@ -363,11 +369,15 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
   }
   status_->ShowRun(*snapshot);
   toolbar_->Refresh();
-  if (snapshot->complete && edit_timer_.isValid() && snapshot->run > edit_run_) {
+  if (answers_edit) {
+    times.scene = since_edit() - times.arrived - times.plots;
     // Draw now (not at the next turn of the event loop) so the latency covers the drawing.
     scene_view_->RenderFast();
+    times.render = since_edit() - times.arrived - times.plots - times.scene;
     plot_panel_->repaint();
-    last_edit_latency_ms_ = static_cast<double>(edit_timer_.nsecsElapsed()) * 1e-6;
+    last_edit_latency_ms_ = since_edit();
+    times.paint = last_edit_latency_ms_ - times.arrived - times.plots - times.scene - times.render;
+    last_edit_times_ = times;
     edit_timer_.invalidate();
     emit editDrawn(last_edit_latency_ms_);
   }

@@ -68,6 +68,14 @@ class MainWindow : public QMainWindow {
   /// Milliseconds from the newest edit (panel or scene) to the first complete snapshot of it
   /// drawn in the 3D view and the plots (-1 before any).
   double last_edit_latency_ms() const { return last_edit_latency_ms_; }
+  /// Where the last edit's latency went [ms]: from the edit to its complete snapshot reaching
+  /// the GUI thread (`arrived`: the run on the worker and the handoff), filling the charts'
+  /// series (`plots`), the scene's SetSnapshot / SetTime and the status and toolbar (`scene`),
+  /// the 3D frame (`render`) and the charts' repaint (`paint`).
+  struct EditTimes {
+    double arrived = 0.0, plots = 0.0, scene = 0.0, render = 0.0, paint = 0.0;
+  };
+  const EditTimes& last_edit_times() const { return last_edit_times_; }
 
   SimulationController* controller() const { return controller_; }
   PlaybackClock* clock() const { return clock_; }
@@ -147,6 +155,7 @@ class MainWindow : public QMainWindow {
   QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn
   std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
   double last_edit_latency_ms_ = -1.0;
+  EditTimes last_edit_times_;
 };
 
 }  // namespace dirac::ui

@@ -225,6 +225,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   }
   top_ = z;
   has_boundary_ = context.scenario.optimal_control.present;
+  edit_ = context.edit;
   ReadBoundary(context.scenario);
   trail_samples_ = TrailOption(options, kDefaultTrail);
   options.CheckKeys({"bodies", "trail", "style"});
@@ -333,7 +334,7 @@ void PlanarBodiesScene::UpdateLegend() {
   if (has_boundary_)
     legend +=
         "\ncyan / magenta outlines: start and target (boundary values; free ones from the "
-        "optimum)";
+        "optimum)\ndrag a magenta outline to turn its target angle";
   legend_->SetInput(legend.c_str());
 }
 
@@ -426,6 +427,7 @@ void PlanarBodiesScene::UpdateGhosts() {
   for (Body& body : bodies_) {
     body.start_ghost->SetVisibility(drawn);
     body.target_ghost->SetVisibility(drawn);
+    body.target_pose.reset();
     if (!drawn) continue;
     // A boundary value where the problem fixes one, else the optimum's own value there.
     for (bool initial : {true, false}) {
@@ -446,9 +448,117 @@ void PlanarBodiesScene::UpdateGhosts() {
       matrix->SetElement(0, 3, x);
       matrix->SetElement(1, 3, y);
       (initial ? body.start_ghost : body.target_ghost)->SetUserMatrix(matrix);
+      if (!initial) body.target_pose = std::array<double, 3>{x, y, angle};
     }
   }
 }
+
+std::optional<std::string> PlanarBodiesScene::TargetAngleColumn(std::size_t i) const {
+  if (!has_boundary_ || i >= bodies_.size()) return std::nullopt;
+  const std::vector<std::string>& angle = bodies_[i].angle;
+  for (auto it = angle.rbegin(); it != angle.rend(); ++it)
+    if (boundary_.count("final." + *it)) return *it;
+  return std::nullopt;
+}
+
+std::optional<double> PlanarBodiesScene::target_angle(const std::string& column) const {
+  const auto it = boundary_.find("final." + column);
+  if (it == boundary_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool PlanarBodiesScene::SetTargetAngle(const std::string& column, double value) {
+  if (!has_boundary_ || !std::isfinite(value)) return false;
+  const bool angle_column = std::any_of(bodies_.begin(), bodies_.end(), [&](const Body& b) {
+    return std::find(b.angle.begin(), b.angle.end(), column) != b.angle.end();
+  });
+  const auto it = boundary_.find("final." + column);
+  if (!angle_column || it == boundary_.end()) return false;
+  it->second = value;
+  UpdateGhosts();
+  if (edit_) edit_({{it->first, value}});
+  return true;
+}
+
+bool PlanarBodiesScene::RotateTarget(std::size_t i, double angle) {
+  const auto column = TargetAngleColumn(i);
+  if (!column) return false;
+  return SetTargetAngle(*column, *target_angle(*column) + angle);
+}
+
+std::optional<std::array<double, 3>> PlanarBodiesScene::target_pose(std::size_t i) const {
+  if (i >= bodies_.size()) return std::nullopt;
+  return bodies_[i].target_pose;
+}
+
+bool PlanarBodiesScene::PointerOnPlane(vtkRenderer* renderer, int x, int y, double z,
+                                       std::array<double, 2>& point) {
+  std::array<double, 3> ends[2];
+  for (int k = 0; k < 2; ++k) {  // the ray from the near to the far clipping plane
+    renderer->SetDisplayPoint(x, y, k);
+    renderer->DisplayToWorld();
+    const double* w = renderer->GetWorldPoint();
+    if (w[3] == 0.0) return false;
+    ends[k] = {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+  }
+  const double dz = ends[1][2] - ends[0][2];
+  if (std::abs(dz) < 1e-12) return false;
+  const double s = (z - ends[0][2]) / dz;
+  point = {ends[0][0] + s * (ends[1][0] - ends[0][0]), ends[0][1] + s * (ends[1][1] - ends[0][1])};
+  return std::isfinite(point[0]) && std::isfinite(point[1]);
+}
+
+std::optional<std::array<double, 2>> PlanarBodiesScene::TargetDisplayPoint(std::size_t i,
+                                                                           double along) const {
+  if (!renderer_ || i >= bodies_.size() || !bodies_[i].target_pose) return std::nullopt;
+  const Body& body = bodies_[i];
+  const auto& [x, y, angle] = *body.target_pose;
+  const double r = 0.5 * body.length * along;
+  renderer_->SetWorldPoint(x + r * std::cos(angle), y + r * std::sin(angle),
+                           0.5 * (body.z0 + body.z1), 1.0);
+  renderer_->WorldToDisplay();
+  const double* d = renderer_->GetDisplayPoint();
+  return std::array<double, 2>{d[0], d[1]};
+}
+
+bool PlanarBodiesScene::OnPointerPress(vtkRenderer* renderer, int x, int y) {
+  if (!has_boundary_ || !edit_ || !renderer) return false;
+  // The topmost target outline under the pointer whose angle can be edited.
+  for (std::size_t i = bodies_.size(); i-- > 0;) {
+    const Body& body = bodies_[i];
+    if (!body.target_pose || !body.target_ghost->GetVisibility() || !TargetAngleColumn(i)) continue;
+    std::array<double, 2> p{};
+    if (!PointerOnPlane(renderer, x, y, 0.5 * (body.z0 + body.z1), p)) continue;
+    const auto& [cx, cy, angle] = *body.target_pose;
+    const double dx = p[0] - cx, dy = p[1] - cy;
+    const double along = std::cos(angle) * dx + std::sin(angle) * dy;
+    const double across = -std::sin(angle) * dx + std::cos(angle) * dy;
+    const double margin = 0.06 * radius_;  // a narrow rotor stays easy to grab
+    if (std::abs(along) > 0.52 * body.length + margin ||
+        std::abs(across) > 0.52 * body.width + margin)
+      continue;
+    dragging_ = i;
+    drag_angle_ = std::atan2(dy, dx);
+    return true;
+  }
+  return false;
+}
+
+void PlanarBodiesScene::OnPointerMove(vtkRenderer* renderer, int x, int y) {
+  if (dragging_ == kNoDrag || !renderer) return;
+  const Body& body = bodies_[dragging_];
+  if (!body.target_pose) return;
+  std::array<double, 2> p{};
+  if (!PointerOnPlane(renderer, x, y, 0.5 * (body.z0 + body.z1), p)) return;
+  const double dx = p[0] - (*body.target_pose)[0], dy = p[1] - (*body.target_pose)[1];
+  if (std::hypot(dx, dy) < 0.05 * radius_) return;  // too near the centre for an angle
+  const double a = std::atan2(dy, dx);
+  const double turn = std::remainder(a - drag_angle_, 2.0 * kPi);
+  drag_angle_ = a;
+  if (turn != 0.0) RotateTarget(dragging_, turn);
+}
+
+void PlanarBodiesScene::OnPointerRelease() { dragging_ = kNoDrag; }
 
 std::array<double, 3> PlanarBodiesScene::PoseAt(const Body& body, std::size_t row) const {
   const dirac::Trajectory& trajectory = *snapshot_->trajectory;

@@ -18,15 +18,22 @@
 /// With an `optimal_control:` block the start and target configurations are drawn as outlines
 /// of the bodies (cyan, magenta): the boundary values initial.<column> / final.<column> of the
 /// bodies' x, y and angle columns where the problem fixes them (dirac::CurrentValue), else the
-/// optimum's own first / last sample.
+/// optimum's own first / last sample. The target angles can be turned: programmatically
+/// (SetTargetAngle, RotateTarget) or by pressing the left button on a body's target outline and
+/// dragging around its centre (the outline follows the pointer's angle about the centre, in the
+/// body's plane). A body's outline edits the last of its angle columns whose final value is fixed
+/// (Elroy's beanie: the rotor's outline edits final.psi; the main body's final.theta once that is
+/// fixed), through SceneContext::edit, as one edit per pointer move.
 
 #include <vtkSmartPointer.h>
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drawn_scene.hpp"
@@ -67,6 +74,34 @@ class PlanarBodiesScene : public DrawnScene {
   /// Takes the camera over for the following top view (until the user moves it).
   void OnCameraReset() override;
   bool OnScenarioEdited(const dirac::Scenario& scenario) override;
+  /// A press on a target outline with a fixed angle (TargetAngleColumn) takes the drag.
+  bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;
+  /// Turns the grabbed target by the angle the pointer swept about its centre (in the plane of
+  /// the body's mid-height).
+  void OnPointerMove(vtkRenderer* renderer, int x, int y) override;
+  void OnPointerRelease() override;
+
+  /// The column whose final value turns body i's target outline: the last of its angle columns
+  /// with a fixed final value (boundary value final.<column>); nullopt if none is fixed, the
+  /// scenario has no optimal_control block or i is out of range.
+  std::optional<std::string> TargetAngleColumn(std::size_t i) const;
+  /// The fixed final value of an angle column [rad] (final.<column>), nullopt if it is free.
+  std::optional<double> target_angle(const std::string& column) const;
+  /// Sets final.<column> = value [rad] (a fixed final angle of a body), redraws the outlines and
+  /// edits the scenario (SceneContext::edit). False (nothing changed) if `column` is not a body's
+  /// angle column with a fixed final value.
+  bool SetTargetAngle(const std::string& column, double value);
+  /// Turns body i's target outline by `angle` [rad] about its centre: TargetAngleColumn(i) +=
+  /// angle. False if body i has no fixed target angle.
+  bool RotateTarget(std::size_t i, double angle);
+  /// True while a drag of a target outline is in progress.
+  bool dragging_target() const { return dragging_ != kNoDrag; }
+  /// Pose (x, y, angle) of body i's target outline as drawn; nullopt without outlines.
+  std::optional<std::array<double, 3>> target_pose(std::size_t i) const;
+  /// Where the point of body i's target outline at `along` (-1 .. 1, from its tail to its tip
+  /// along its own x axis, at mid-height) is in VTK display coordinates (pixels, origin bottom
+  /// left) with the current camera; nullopt before AddTo or without outlines. For tests.
+  std::optional<std::array<double, 2>> TargetDisplayPoint(std::size_t i, double along) const;
   /// True if the start and target outlines are drawn (an optimal_control block and a run).
   bool shows_boundary_ghosts() const { return has_boundary_ && columns_ok_; }
 
@@ -101,6 +136,7 @@ class PlanarBodiesScene : public DrawnScene {
     vtkSmartPointer<vtkActor> marker;  // heading triangle on the top face
     vtkSmartPointer<vtkActor> axle;    // 3d: to the body below (same centre), else null
     vtkSmartPointer<vtkActor> start_ghost, target_ghost;  // outlines at the boundary values
+    std::optional<std::array<double, 3>> target_pose;     // of target_ghost, as drawn
   };
   struct Trail {           // of one distinct centre (x, y column pair)
     std::size_t body = 0;  // the first body with this centre
@@ -117,6 +153,14 @@ class PlanarBodiesScene : public DrawnScene {
   void UpdateGrid();
   void UpdateLegend();
   std::array<double, 3> PoseAt(const Body& body, std::size_t row) const;
+  /// Where the pointer's ray meets the plane z = `z` (world x, y); false if it is parallel.
+  static bool PointerOnPlane(vtkRenderer* renderer, int x, int y, double z,
+                             std::array<double, 2>& point);
+
+  static constexpr std::size_t kNoDrag = static_cast<std::size_t>(-1);
+  std::function<void(const std::vector<std::pair<std::string, double>>&)> edit_;
+  std::size_t dragging_ = kNoDrag;  // the body whose target outline is dragged
+  double drag_angle_ = 0.0;         // the pointer's angle about the outline's centre
 
   bool three_d_ = false;
   bool has_boundary_ = false;               // optimal_control: the boundary outlines

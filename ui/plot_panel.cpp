@@ -251,14 +251,27 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
     const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
     const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
     const double mid = 0.5 * (y_min + y_max);
-    plot.y_axis->setTickCount(5);
-    plot.y_axis->setRange(mid - 0.55 * span, mid + 0.55 * span);
-    plot.y_axis->applyNiceNumbers();
-    plot.y_min = plot.y_axis->min();
-    plot.y_max = plot.y_axis->max();
-    const double interval = (plot.y_max - plot.y_min) / std::max(1, plot.y_axis->tickCount() - 1);
-    plot.y_axis->setLabelFormat(
-        TickFormat(std::max(std::abs(plot.y_min), std::abs(plot.y_max)), interval));
+    // QValueAxis::applyNiceNumbers' rounding, computed here: the axis changes (and its chart
+    // lays out again) only when the nice range does, not twice on every edit.
+    auto nice = [](double x, bool ceiling) {
+      const double z = std::pow(10.0, std::floor(std::log10(x)));
+      const double q = x / z;
+      if (ceiling) return (q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0) * z;
+      return (q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0) * z;
+    };
+    const double low = mid - 0.55 * span, high = mid + 0.55 * span;
+    const double step = nice(nice(high - low, true) / 4.0, false);
+    const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
+    const int ticks = static_cast<int>(nice_high - nice_low) + 1;
+    plot.y_min = nice_low * step;
+    plot.y_max = nice_high * step;
+    if (plot.y_axis->tickCount() != ticks) plot.y_axis->setTickCount(ticks);
+    if (plot.y_axis->min() != plot.y_min || plot.y_axis->max() != plot.y_max)
+      plot.y_axis->setRange(plot.y_min, plot.y_max);
+    const double interval = (plot.y_max - plot.y_min) / std::max(1, ticks - 1);
+    const QString format =
+        TickFormat(std::max(std::abs(plot.y_min), std::abs(plot.y_max)), interval);
+    if (plot.y_axis->labelFormat() != format) plot.y_axis->setLabelFormat(format);
   }
   UpdateCursor(plot);
 }

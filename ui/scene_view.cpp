@@ -5,9 +5,11 @@
 #include <QWheelEvent>
 
 #include <vtkCamera.h>
+#include <vtkCameraPass.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkImageData.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
@@ -42,6 +44,13 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
   render_window_->AddRenderer(renderer_);
   render_window_->SetMultiSamples(kMultiSamples);
+  // Fast frames go through VTK's plain render steps (lights, opaque, translucent blended in
+  // draw order, overlay) instead of the renderer's default path with order-independent
+  // translucency: with software OpenGL that halves a frame with translucent props (grids,
+  // ghosts, the constraint plane). The still frame keeps the default path.
+  auto steps = vtkSmartPointer<vtkRenderStepsPass>::New();
+  fast_pass_ = vtkSmartPointer<vtkCameraPass>::New();
+  fast_pass_->SetDelegatePass(steps);
   // Edits and playback get fast frames (no multisampling: with software OpenGL, as under Xvfb,
   // 4x MSAA doubles the frame time); the view is redrawn smooth once it rests.
   settle_.setSingleShot(true);
@@ -168,7 +177,10 @@ void SceneView::Render(int samples) {
   if (!EnsureWindow()) return;
   if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
   renderer_->ResetCameraClippingRange();
+  // Only for this frame: picking (vtkPropPicker) renders through the default path.
+  if (samples == 0) renderer_->SetPass(fast_pass_);
   render_window_->Render();
+  renderer_->SetPass(nullptr);
 }
 
 void SceneView::RenderNow() {

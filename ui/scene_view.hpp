@@ -13,6 +13,7 @@
 
 #include "drawn_scene.hpp"
 
+class vtkCameraPass;
 class vtkGenericRenderWindowInteractor;
 class vtkRenderWindow;
 class vtkRenderer;
@@ -47,8 +48,8 @@ class SceneView : public QWidget {
   void FitCameraUnlessUserMoved();
   /// Renders now (if the native window exists), smooth (multisampled).
   void RenderNow();
-  /// Renders now without multisampling (edits, playback, drags); a smooth frame follows once
-  /// the view has rested for a moment.
+  /// Renders now without multisampling and with plain blended translucency (edits, playback,
+  /// drags); a smooth frame follows once the view has rested for a moment.
   void RenderFast();
   /// The rendered 3D image (via vtkWindowToImageFilter; QWidget::grab cannot see it).
   QImage GrabImage();
@@ -73,6 +74,7 @@ class SceneView : public QWidget {
 
   vtkSmartPointer<vtkRenderWindow> render_window_;
   vtkSmartPointer<vtkRenderer> renderer_;
+  vtkSmartPointer<vtkCameraPass> fast_pass_;  // the fast frames' render steps
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
   vtkSmartPointer<vtkTextActor> message_;    // centred notice

@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
+#include <QScreen>
 #include <QTextStream>
+#include <QWidget>
 
 #ifndef DIRAC_SCENARIO_DIR
 #define DIRAC_SCENARIO_DIR ""
@@ -18,6 +20,16 @@
 static void InitStudioResources() { Q_INIT_RESOURCE(dirac_studio); }
 
 namespace dirac::ui {
+
+QSize FitWindowToScreen(QWidget& window, QSize size) {
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect available = screen->availableGeometry();
+    size = size.boundedTo(available.size());
+    window.move(available.topLeft());
+  }
+  window.resize(size);
+  return size;
+}
 
 void ConfigureApplication(QApplication& app) {
   InitStudioResources();

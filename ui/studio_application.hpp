@@ -9,6 +9,7 @@
 #include <optional>
 
 class QApplication;
+class QWidget;
 
 namespace dirac::ui {
 
@@ -27,6 +28,11 @@ struct StudioOptions {
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before
 /// creating widgets. Call once after constructing the QApplication.
 void ConfigureApplication(QApplication& app);
+
+/// Resizes `window` to `size` [px], bounded by the available geometry of the primary screen
+/// (a 1600 x 1000 window on a 1280-wide screen is made 1280 wide, not cut on the right), and
+/// moves it to the screen's top left corner. Returns the size given.
+QSize FitWindowToScreen(QWidget& window, QSize size);
 
 /// True if the command line asks for --help or --version (answered without a GUI).
 bool IsInformationRequest(int argc, const char* const* argv);

@@ -5,7 +5,8 @@
 // their first free initial value); scenarios that pose a solve edit a boundary value in small
 // steps, as a drag would. Prints the median and the worst per scenario and writes them as a
 // Markdown table to latency.md in the build's tests/gui/. It checks that every edit is drawn,
-// not the targets (33 ms / 50 ms median), which depend on the machine.
+// not the targets (33 ms / 50 ms median), which depend on the machine. DIRAC_BENCH_SCENARIOS
+// (comma-separated base names, e.g. heisenberg,suslov) restricts it to those scenarios.
 #include <QApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -47,6 +48,12 @@ QString DraggedBoundaryValue(const dirac::Scenario& scenario) {
   return {};
 }
 
+bool Selected(const QString& file) {
+  const QString filter = qEnvironmentVariable("DIRAC_BENCH_SCENARIOS");
+  if (filter.isEmpty()) return true;
+  return filter.split(',', Qt::SkipEmptyParts).contains(QFileInfo(file).completeBaseName());
+}
+
 }  // namespace
 
 class LatencyBench : public QObject {
@@ -61,9 +68,11 @@ void LatencyBench::editToRedrawInTheWindow() {
   QVERIFY(window);
   const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
   QStringList table{
-      "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] |",
-      "| --- | --- | --- | ---: | ---: | ---: |"};
+      "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] | "
+      "arrived / plots / scene / 3D render / charts paint, medians [ms] |",
+      "| --- | --- | --- | ---: | ---: | ---: | --- |"};
   for (const QString& file : files) {
+    if (!Selected(file)) continue;
     QVERIFY(window->OpenScenario(QStringLiteral(DIRAC_SCENARIO_DIR "/") + file));
     QVERIFY2(dirac::ui::testing::WaitForRun(*window), qPrintable(file));
     auto* controller = window->controller();
@@ -92,6 +101,7 @@ void LatencyBench::editToRedrawInTheWindow() {
                             ? 0.01
                             : 0.01 * (editor->maximum() - editor->minimum());
     std::vector<double> latency, worker;
+    std::vector<double> parts[5];  // MainWindow::EditTimes
     for (int i = 0; i < kEdits; ++i) {
       const int k = i % 10;
       const double value = base + step * (k < 5 ? k + 1 : 9 - k);
@@ -111,6 +121,9 @@ void LatencyBench::editToRedrawInTheWindow() {
                                           .arg(window->solve_status_text())));
       latency.push_back(drawn);
       worker.push_back(1e3 * controller->latest()->wall_seconds);
+      const MainWindow::EditTimes& times = window->last_edit_times();
+      const double piece[5] = {times.arrived, times.plots, times.scene, times.render, times.paint};
+      for (int k = 0; k < 5; ++k) parts[k].push_back(piece[k]);
       QTest::qWait(5);  // what the event loop has left (queued repaints) before the next edit
     }
     editor->setValue(base);
@@ -118,13 +131,19 @@ void LatencyBench::editToRedrawInTheWindow() {
     std::sort(worker.begin(), worker.end());
     const double median = 0.5 * (latency[kEdits / 2 - 1] + latency[kEdits / 2]);
     const double worker_median = 0.5 * (worker[kEdits / 2 - 1] + worker[kEdits / 2]);
+    QStringList breakdown;
+    for (auto& part : parts) {
+      std::sort(part.begin(), part.end());
+      breakdown << QString::number(0.5 * (part[kEdits / 2 - 1] + part[kEdits / 2]), 'f', 1);
+    }
     const QString row =
-        QString("| %1 | %2 | %3 | %4 | %5 | %6 |")
+        QString("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |")
             .arg(QFileInfo(file).completeBaseName(),
                  solve ? QStringLiteral("solve") : QStringLiteral("free dynamics"), name)
             .arg(median, 0, 'f', 1)
             .arg(latency.back(), 0, 'f', 1)
-            .arg(worker_median, 0, 'f', 1);
+            .arg(worker_median, 0, 'f', 1)
+            .arg(breakdown.join(" / "));
     qInfo("%s", qPrintable(row));
     table << row;
   }

@@ -1,10 +1,11 @@
 // GUI tests of optimal control in the window, under Xvfb (see CMakeLists.txt): each shipped
 // scenario with an optimal_control: or boundary_value: block opens solved, a boundary value
 // edited in the panel (for so3_spline also through the rigid-body scene's target interface and
-// a mouse drag of its ghost) re-solves from the previous optimum, the cost and the plots change,
-// the boundary residual shown is <= 1e-10 and the optimum meets the new boundary value; the 3D
-// view shows the body (and, for the rigid body, both ghosts); a newer edit cancels a running
-// solve at once; File > Save scenario as keeps the boundary values.
+// a mouse drag of its ghost; for elroys_beanie_ocp the psi and theta targets through the planar
+// scene's target interface and a drag of the rotor's outline) re-solves from the previous optimum,
+// the cost and the plots change, the boundary residual shown is <= 1e-10 and the optimum meets the
+// new boundary value; the 3D view shows the body (and, for the rigid body, both ghosts); a newer
+// edit cancels a running solve at once; File > Save scenario as keeps the boundary values.
 #include <QApplication>
 #include <QChart>
 #include <QCheckBox>
@@ -12,6 +13,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QLabel>
+#include <QLineF>
 #include <QMouseEvent>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -164,6 +166,7 @@ class OptimalControlGuiTest : public QObject {
   void opensSolvedAndReSolvesOnBoundaryEdit();
   void targetAttitudeTurnedThroughTheScene();
   void geodesicEndPointMovedThroughTheScene();
+  void beanieTargetsTurnedThroughTheScene();
   void newerEditCancelsRunningSolve();
   void freedBoundaryValueAndSaveScenario();
 };
@@ -407,6 +410,99 @@ void OptimalControlGuiTest::geodesicEndPointMovedThroughTheScene() {
   for (const auto& [column, k] : {std::pair{"x", 0}, {"y", 1}, {"z", 2}})
     QVERIFY2(std::abs(FinalValue(*window, column) - after[k]) < 1e-8, column);
   qInfo("end point dragged by %.3f: %s", moved, qPrintable(window->solve_status_text()));
+}
+
+void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
+  using dirac::ui::PlanarBodiesScene;
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY(window->OpenScenario(ScenarioPath("elroys_beanie_ocp.yaml")));
+  QVERIFY(WaitForOptimum(*window, 0));
+  auto* controller = window->controller();
+  auto* scene = dynamic_cast<PlanarBodiesScene*>(window->scene_view()->scene());
+  QVERIFY2(scene && scene->shows_boundary_ghosts(), "no planar scene with its outlines");
+  // psi(T) is fixed, theta(T) free: the rotor's outline turns psi, the main body's nothing.
+  QCOMPARE(scene->TargetAngleColumn(1).value_or(""), std::string("psi"));
+  QVERIFY(!scene->TargetAngleColumn(0));
+  QVERIFY(!scene->SetTargetAngle("theta", 0.3));
+  QCOMPARE(*scene->target_angle("psi"), 1.2);
+  const double cost_before = controller->latest()->solve->cost;
+  const auto plots_before = AllSeries(*window);
+
+  // The programmatic interface: turn the rotor's target by -0.3 rad.
+  std::uint64_t run = controller->latest()->run;
+  QVERIFY(scene->RotateTarget(1, -0.3));
+  QCOMPARE(*dirac::CurrentValue(controller->scenario(), "final.psi"), 0.9);
+  QCOMPARE(window->findChild<QDoubleSpinBox*>("boundary.final.psi")->value(), 0.9);
+  QVERIFY(WaitForOptimum(*window, run));
+  qInfo("psi(T) turned by the scene: %s", qPrintable(window->solve_status_text()));
+  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  QVERIFY(std::abs(FinalValue(*window, "psi") - 0.9) < 1e-8);
+  QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
+  QVERIFY(MaxDifference(plots_before, AllSeries(*window)) > 1e-4);
+  // The drawn outline: the main body's theta(T) of the optimum plus the new psi(T).
+  const auto pose = scene->target_pose(1);
+  QVERIFY(pose);
+  QVERIFY(std::abs((*pose)[2] - (FinalValue(*window, "theta") + 0.9)) < 1e-9);
+
+  // By the mouse: press on the rotor's outline near its tip (the cursor at T puts the body
+  // under it), sweep the pointer about the outline's centre.
+  window->clock()->SetTime(controller->scenario().simulation.t_end);
+  window->scene_view()->RenderNow();
+  QWidget* view = window->scene_view();
+  const double ratio = view->devicePixelRatioF();
+  auto widget_point = [&](const std::array<double, 2>& d) {
+    return QPointF(d[0] / ratio, view->height() - d[1] / ratio);
+  };
+  const auto centre = scene->TargetDisplayPoint(1, 0.0);
+  const auto tip = scene->TargetDisplayPoint(1, 0.8);
+  QVERIFY(centre && tip);
+  const QPointF c = widget_point(*centre), p0 = widget_point(*tip);
+  QVERIFY2(QLineF(c, p0).length() > 20.0,
+           qPrintable(QString("the rotor outline is %1 px long").arg(QLineF(c, p0).length())));
+  run = controller->latest()->run;
+  const double psi_before = *scene->target_angle("psi");
+  SendMouse(view, QEvent::MouseButtonPress, p0, Qt::LeftButton, Qt::LeftButton);
+  QVERIFY2(scene->dragging_target(), "the press on the rotor's outline did not grab it");
+  // Screen y points down: turning the pointer clockwise on the screen, seen from above with z
+  // up, turns the target clockwise too (psi decreases) for a camera above the ground.
+  const QPointF r = p0 - c;
+  for (int i = 1; i <= 8; ++i) {
+    const double a = -0.06 * i;  // screen radians
+    const QPointF q(c.x() + std::cos(a) * r.x() + std::sin(a) * r.y(),
+                    c.y() - std::sin(a) * r.x() + std::cos(a) * r.y());
+    SendMouse(view, QEvent::MouseMove, q, Qt::NoButton, Qt::LeftButton);
+    QTest::qWait(15);
+  }
+  SendMouse(view, QEvent::MouseButtonRelease, c, Qt::LeftButton, Qt::NoButton);
+  QVERIFY(!scene->dragging_target());
+  const double psi_after = *scene->target_angle("psi");
+  qInfo("dragged the rotor's outline: psi(T) %.4f -> %.4f", psi_before, psi_after);
+  QVERIFY2(std::abs(psi_after - psi_before) > 0.1,
+           qPrintable(QString("the drag turned psi(T) by %1").arg(psi_after - psi_before)));
+  QCOMPARE(*dirac::CurrentValue(controller->scenario(), "final.psi"), psi_after);
+  QVERIFY(WaitForOptimum(*window, run));
+  QVERIFY(std::abs(FinalValue(*window, "psi") - psi_after) < 1e-8);
+  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+
+  // Steer theta instead: free psi(T), fix theta(T) in the panel; both outlines then turn theta.
+  run = controller->latest()->run;
+  window->findChild<QCheckBox*>("boundary.final.psi.fixed")->setChecked(false);
+  auto* theta_fixed = window->findChild<QCheckBox*>("boundary.final.theta.fixed");
+  QVERIFY(theta_fixed && theta_fixed->isEnabled());
+  theta_fixed->setChecked(true);
+  QVERIFY(WaitForOptimum(*window, run));
+  QCOMPARE(scene->TargetAngleColumn(0).value_or(""), std::string("theta"));
+  QCOMPARE(scene->TargetAngleColumn(1).value_or(""), std::string("theta"));
+  const double theta_target = *scene->target_angle("theta") - 0.2;
+  run = controller->latest()->run;
+  QVERIFY(scene->SetTargetAngle("theta", theta_target));
+  QVERIFY(!scene->SetTargetAngle("psi", 1.0));  // free now
+  QVERIFY(WaitForOptimum(*window, run));
+  qInfo("theta(T) = %.4f set by the scene: %s", theta_target,
+        qPrintable(window->solve_status_text()));
+  QVERIFY(std::abs(FinalValue(*window, "theta") - theta_target) < 1e-8);
+  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
 }
 
 void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
