@@ -22,6 +22,8 @@ struct ImplicitDae {
   double rtol = 1e-10, atol = 1e-12;
   /// Exclude algebraic components from the local error test (multipliers: see ARCHITECTURE.md).
   bool suppress_algebraic_error = true;
+  /// Names of the components (optional): a failure message names the largest or non-finite one.
+  std::vector<std::string> names;
 };
 
 /// Integration statistics.

@@ -14,8 +14,14 @@
 namespace dirac {
 
 void WriteCsv(const Trajectory& trajectory, const std::string& path) {
+  WriteCsv(trajectory, path, {});
+}
+
+void WriteCsv(const Trajectory& trajectory, const std::string& path,
+              const std::vector<std::string>& comments) {
   io::AtomicFile file(path);
   std::ofstream& out = file.stream();
+  for (const std::string& comment : comments) out << "# " << comment << '\n';
   const auto& columns = trajectory.columns();
   for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
   out << '\n';
@@ -36,7 +42,13 @@ Trajectory ReadCsv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw IoError("cannot read '" + path + "'");
   std::string line;
+  std::size_t line_number = 1;
   if (!std::getline(in, line)) throw IoError(path + ":1: empty file, expected a header row");
+  while (!line.empty() && line[0] == '#') {
+    ++line_number;
+    if (!std::getline(in, line))
+      throw IoError(path + ":" + std::to_string(line_number) + ": expected a header row");
+  }
   std::vector<std::string> columns;
   {
     std::stringstream header(line);
@@ -45,7 +57,6 @@ Trajectory ReadCsv(const std::string& path) {
   }
   Trajectory trajectory(columns);
   std::vector<double> values(columns.size());
-  std::size_t line_number = 1;
   while (std::getline(in, line)) {
     ++line_number;
     if (line.empty()) continue;

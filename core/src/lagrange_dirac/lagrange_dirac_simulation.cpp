@@ -10,6 +10,7 @@
 #include "dynamics/idas_driver.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
+#include "lagrange_dirac/constraint_rank.hpp"
 
 namespace dirac {
 
@@ -72,6 +73,18 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
     std::copy(q.data(), q.data() + n, ctx.input.begin() + layout.q());
     std::copy(v.data(), v.data() + k, ctx.input.begin() + layout.v());
   };
+  {
+    // Named before IDAS meets them: dependent or vanishing constraint rows, a singular Hessian.
+    load_state(q0, v0);
+    RowMajor Wr(k, k), wr(m, k);
+    dae.mass_matrix.Evaluate(ctx.input.data(), Wr.data(), ctx.scratch.data());
+    if (m > 0) dae.constraint_matrix.Evaluate(ctx.input.data(), wr.data(), ctx.scratch.data());
+    std::vector<std::string> coordinate_names(columns.begin() + 1, columns.begin() + 1 + n);
+    std::vector<std::string> constraint_names;  // "residual_<name>" columns after E
+    for (std::size_t r = 0; r < m && 2 + N + r < columns.size(); ++r)
+      constraint_names.push_back(columns[2 + N + r].substr(columns[2 + N + r].find('_') + 1));
+    RequireIndependentConstraints(wr, Wr, constraint_names, coordinate_names, q0);
+  }
   if (m > 0) {
     const Eigen::VectorXd original = v0;
     for (int pass = 0; pass < 3; ++pass) {
@@ -107,6 +120,7 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
   // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
   problem.suppress_algebraic_error = true;
+  problem.names.assign(columns.begin() + 1, columns.begin() + 1 + static_cast<std::ptrdiff_t>(N));
   problem.residual = [&ctx, N](double t, const double* y, const double* yp, double* r) {
     ctx.Load(t, y, yp);
     ctx.dae->residual.Evaluate(ctx.input.data(), r, ctx.scratch.data());
