@@ -57,10 +57,32 @@ void NiceTicks(QValueAxis* axis) {
   const double span = axis->max() - axis->min();
   if (!(span > 0.0) || !std::isfinite(span)) return;
   const double step = NiceStep(span / 5.0);
-  axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setTickAnchor(std::floor(axis->min() / step) * step);
+  // Interval before type: a dynamic axis lays out its ticks at once.
   axis->setTickInterval(step);
+  axis->setTickAnchor(std::floor(axis->min() / step) * step);
+  axis->setTickType(QValueAxis::TicksDynamic);
   axis->setLabelFormat(TickFormat(std::max(std::abs(axis->min()), std::abs(axis->max())), step));
+}
+
+// Sets [lo, hi] without ever asking the axis for a huge number of ticks: Qt lays the ticks out
+// at once, with the interval it has, so a larger span gets its larger interval first (a span
+// of 1e9 s at the old 10 s interval would be 1e8 tick items), a smaller one after.
+void SetAxisRange(QValueAxis* axis, double lo, double hi) {
+  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return;
+  if (axis->tickType() != QValueAxis::TicksDynamic) {
+    axis->setRange(lo, hi);
+    return;
+  }
+  const double step = NiceStep((hi - lo) / 5.0);
+  if (step >= axis->tickInterval()) {
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+    axis->setRange(lo, hi);
+  } else {
+    axis->setRange(lo, hi);
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+  }
 }
 
 // The common prefix of `names` up to and including its last '_' ("" if none or one name).
@@ -87,7 +109,29 @@ QString FormatValue(double v) { return QString::number(v, 'g', 6); }
 
 QString CompactNames(const QStringList& names) {
   const QString prefix = UnderscorePrefix(names);
-  if (prefix.isEmpty()) return names.join(QStringLiteral(", "));
+  if (prefix.isEmpty()) {
+    // A shared suffix from a '_' on: "q1_dot, q2_dot" -> "{q1,q2}_dot".
+    QStringList reversed;
+    for (QString n : names) {
+      std::reverse(n.begin(), n.end());
+      reversed << n;
+    }
+    QString common = reversed.size() > 1 ? reversed.front() : QString();
+    for (const QString& r : reversed) {
+      qsizetype k = 0;
+      while (k < common.size() && k < r.size() && common[k] == r[k]) ++k;
+      common.truncate(k);
+    }
+    const qsizetype cut = common.lastIndexOf('_');
+    if (cut < 0) return names.join(QStringLiteral(", "));
+    const qsizetype length = cut + 1;
+    QStringList rest;
+    for (const QString& n : names) {
+      if (n.size() <= length) return names.join(QStringLiteral(", "));
+      rest << n.left(n.size() - length);
+    }
+    return "{" + rest.join(',') + "}" + names.front().right(length);
+  }
   QStringList rest;
   for (const QString& n : names) rest << n.mid(prefix.size());
   return prefix + "{" + rest.join(',') + "}";
@@ -421,10 +465,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     QStringList parts;
     for (qsizetype k = 0; k < axis_keys.size(); ++k) {
       const QString& key = axis_keys[k];
-      parts << CompactNames(names_of_key[k]) + (key.isEmpty() || key == "(diagnostic)" ? QString()
-                                                : key.startsWith('(')
-                                                    ? " " + key
-                                                    : QStringLiteral(" [%1]").arg(key));
+      // Kinds are named only where they are why the chart has two axes.
+      const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
+      parts << CompactNames(names_of_key[k]) + (plain                 ? QString()
+                                                : key.startsWith('(') ? " " + key
+                                                                      : QStringLiteral(" [%1]").arg(key));
     }
     const QString title = parts.join(QStringLiteral("; "));
     auto* axis = new QValueAxis(plot->chart);
@@ -525,7 +570,7 @@ void PlotPanel::SetTimeSpan(double t_end) {
   if (!(t_end > 0.0) || t_end == t_end_) return;
   t_end_ = t_end;
   for (auto& plot : plots_) {
-    if (!plot->zoomed) plot->x_axis->setRange(0.0, t_end_);
+    if (!plot->zoomed) SetAxisRange(plot->x_axis, 0.0, t_end_);
   }
 }
 
@@ -645,7 +690,8 @@ void PlotPanel::FitRanges(Plot& plot) {
     axis->setLabelFormat(
         TickFormat(std::max(std::abs(axis->min()), std::abs(axis->max())), interval));
   }
-  if (plot.x_axis->min() != 0.0 || plot.x_axis->max() != t_end_) plot.x_axis->setRange(0.0, t_end_);
+  if (plot.x_axis->min() != 0.0 || plot.x_axis->max() != t_end_)
+    SetAxisRange(plot.x_axis, 0.0, t_end_);
 }
 
 void PlotPanel::UpdateTitle(Plot& plot) {
@@ -690,7 +736,7 @@ void PlotPanel::Zoom(int index, double factor, QPointF center, bool time, bool v
   if (index < 0 || index >= plot_count() || !(factor > 0.0)) return;
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
   auto scale = [factor](QValueAxis* axis, double c) {
-    axis->setRange(c + (axis->min() - c) * factor, c + (axis->max() - c) * factor);
+    SetAxisRange(axis, c + (axis->min() - c) * factor, c + (axis->max() - c) * factor);
   };
   if (time) scale(plot.x_axis, center.x());
   if (values) {
@@ -712,10 +758,10 @@ void PlotPanel::ZoomTo(int index, double t0, double t1, double y0, double y1) {
     const double span = left->max() - left->min();
     const double a = (y0 - left->min()) / span, b = (y1 - left->min()) / span;
     const double r0 = right->min(), rs = right->max() - right->min();
-    right->setRange(r0 + a * rs, r0 + b * rs);
+    SetAxisRange(right, r0 + a * rs, r0 + b * rs);
   }
-  plot.x_axis->setRange(t0, t1);
-  left->setRange(y0, y1);
+  SetAxisRange(plot.x_axis, t0, t1);
+  SetAxisRange(left, y0, y1);
   MarkZoomed(plot.view);
 }
 
