@@ -623,14 +623,18 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   QTest::qWait(3000);
   timer.stop();
   QVERIFY2(ticks >= 40, qPrintable(QString("%1 ticks in > 3 s").arg(ticks)));
+  // Still integrating towards 1e9, or stopped by IDAS with the reason said and the previous
+  // result kept (each output step of 2000 s may take more than IDAS's 500000 steps).
   const SnapshotPtr partial = window->controller()->latest();
-  QVERIFY2(window->controller()->busy(),  // still integrating towards 1e9
-           qPrintable(window->last_error() + " | " +
-                      window->findChild<QLabel*>("status.diagnostics")->text()));
+  const bool running = window->controller()->busy();
+  QVERIFY2(running || (window->showing_stale() && window->last_error().contains("IDAS")),
+           qPrintable(window->last_error()));
   const double peak = PeakResidentBytes();
-  qInfo("t_end 1e9: output step %g s, %zu rows of run %llu so far, peak RSS %.0f MB, %d ticks",
-        step, partial->trajectory ? partial->trajectory->num_rows() : 0,
-        static_cast<unsigned long long>(partial->run), peak / 1e6, ticks);
+  qInfo("t_end 1e9: output step %g s, %s, %zu rows of run %llu, peak RSS %.0f MB, %d ticks: %s",
+        step, running ? "running" : "stopped",
+        partial->trajectory ? partial->trajectory->num_rows() : 0,
+        static_cast<unsigned long long>(partial->run), peak / 1e6, ticks,
+        qPrintable(window->last_error()));
   QVERIFY(peak > 0.0 && peak < 1024.0 * 1024.0 * 1024.0);
   // The UI thread answers at once: the time cursor moves.
   window->clock()->SetTime(0.5);
@@ -638,7 +642,8 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   window->CancelRun();
   QVERIFY(!window->controller()->busy());
   auto* diagnostics = window->findChild<QLabel*>("status.diagnostics");
-  QVERIFY2(diagnostics->text().startsWith("cancelled"), qPrintable(diagnostics->text()));
+  QVERIFY2(diagnostics->text().startsWith(running ? "cancelled" : "run failed"),
+           qPrintable(diagnostics->text()));
 
   // The bound itself: a run of 1e9 s every 0.01 s with 12 columns needs ~9.6 TB.
   const dirac::ui::RunBudget b = dirac::ui::EstimateRun(1e9, 0.01, 12);
