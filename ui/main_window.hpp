@@ -22,10 +22,12 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 
 namespace dirac::ui {
 
 class ConstraintPanel;
+class ScenarioBrowser;
 class ParameterPanel;
 class PlaybackClock;
 class PlaybackToolBar;
@@ -46,9 +48,24 @@ class MainWindow : public QMainWindow {
   /// Loads a scenario file, applies NAME=VALUE overrides in order and starts a run. On failure
   /// shows the error, keeps the previous scenario and returns false.
   bool OpenScenario(const QString& path, const QStringList& overrides = {});
+  /// Where ExportCsv records the parameter values of the run: nowhere, in "# name = value unit"
+  /// comment lines before the CSV header (dirac::ReadCsv skips them), or in a sidecar
+  /// "<base>.parameters.yaml" next to the CSV (both written atomically).
+  enum class CsvParameters { kNone, kHeaderComment, kSidecar };
   /// Writes the newest trajectory (atomically) to `path` as CSV. Shows the error and returns
   /// false if there is none yet or it cannot be written.
-  bool ExportCsv(const QString& path);
+  bool ExportCsv(const QString& path, CsvParameters parameters = CsvParameters::kNone);
+  /// The sidecar file ExportCsv writes for `csv_path`.
+  static QString ParameterSidecarPath(const QString& csv_path);
+  /// Recently opened scenario files, newest first (QSettings "files/recent", at most 10).
+  QStringList recent_files() const;
+  /// Restores the window layout (geometry, docks), the playback speed and (for the dialogs) the
+  /// last folder from QSettings; from then on they are saved when the window closes.
+  void RestoreSettings();
+  /// Saves what RestoreSettings restores.
+  void SaveSettings() const;
+  /// The open scenario browser, or null.
+  ScenarioBrowser* scenario_browser() const { return browser_; }
   /// Saves the scenario with the current parameter values and initial conditions (atomically)
   /// to `path`; reopening it reproduces the run. Shows the error and returns false on failure.
   bool SaveScenarioAs(const QString& path);
@@ -58,6 +75,18 @@ class MainWindow : public QMainWindow {
   void EnsureSpanCovers(double t);
   /// The whole window as on screen, 3D view included (QScreen::grabWindow).
   QImage GrabWindowImage();
+  /// Pins the newest complete run: the plots draw it dotted under every later run (View > Pin
+  /// this run, or a chart's context menu) until ClearPinnedRun or another scenario is opened.
+  /// Returns false if there is no complete run yet.
+  bool PinCurrentRun();
+  void ClearPinnedRun();
+  /// The last complete run of the current scenario that did not fail (what stays shown, marked
+  /// stale, when a later run fails or is cancelled); null before the first.
+  SnapshotPtr last_good_run() const { return last_good_; }
+  /// Whether the shown result is stale (a later run failed or was cancelled).
+  bool showing_stale() const { return stale_; }
+  /// The storage estimate of the current settings ("status.budget": samples, bytes, bound).
+  QString budget_text() const;
 
   /// Whether scenario errors also open a message box (off for scripted runs).
   void set_error_dialogs(bool enabled) { error_dialogs_ = enabled; }
@@ -104,6 +133,12 @@ class MainWindow : public QMainWindow {
   void ExportCsvDialog();
   void SaveScenarioDialog();
   void SaveScreenshotDialog();
+  /// File > Browse scenarios: a non-modal ScenarioBrowser over the shipped scenario folder
+  /// (ScenarioDirectory()); choosing one opens it.
+  ScenarioBrowser* BrowseScenarios();
+  /// Simulation > Cancel: stops the run and says so in the status line (what is shown: the
+  /// partial run up to where it stopped, or the previous result, marked stale).
+  void CancelRun();
   /// Follows the compare action: the controller compares iff it is checked and applies.
   void UpdateComparison();
   /// Follows the gauge action: the controller computes the gauge two-form iff it is checked;
@@ -117,8 +152,17 @@ class MainWindow : public QMainWindow {
   /// plots repainted, `ms` after the edit (last_edit_latency_ms()).
   void editDrawn(double ms);
 
+ protected:
+  /// A scenario file (*.yaml, *.yml) dropped onto the window opens.
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
  private:
   void BuildDocks();
+  void AddRecentFile(const QString& path);
+  QString LastFolder() const;
+  void SetLastFolder(const QString& file_or_folder);
   void ShowError(const QString& message, bool dialog);
   void ClearError();
 
@@ -132,6 +176,13 @@ class MainWindow : public QMainWindow {
   void AfterEdit(const QString& name, double value);
   void OnSolveStatus();
   void OnTimeChanged(double t);
+  void ShowSnapshot(const SnapshotPtr& snapshot);
+  void UpdateNote();
+  void UpdateBudget();
+  /// Scrolls the plot dock so chart `index` is at its top.
+  void ScrollToPlot(int index);
+  /// Applies the storage bound to an edit of t_end / horizon / output_step: false if refused.
+  bool GuardRunLength(const QString& name, double value);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
   SimulationController* controller_ = nullptr;
@@ -152,8 +203,15 @@ class MainWindow : public QMainWindow {
   QString scene_error_;  // why the 3D view is empty, "" if it is not
   bool error_dialogs_ = true;
   bool camera_fitted_ = false;
-  QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn
-  std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
+  SnapshotPtr last_good_;  // newest complete, successful run of this scenario
+  bool stale_ = false;     // the plots show last_good_ after a failure / cancel
+  QString run_note_;       // the stale note of a failed / cancelled run
+  QLabel* budget_label_ = nullptr;
+  ScenarioBrowser* browser_ = nullptr;
+  bool settings_restored_ = false;
+  bool scroll_to_gauge_ = false;  // scroll the gauge charts into view when they first fill
+  QElapsedTimer edit_timer_;      // since the newest edit, until its run is drawn
+  std::uint64_t edit_run_ = 0;    // runs after this one answer the edit
   double last_edit_latency_ms_ = -1.0;
   EditTimes last_edit_times_;
 };

@@ -54,6 +54,13 @@ void PlaybackClock::Step() {
   SetTime(std::min(time_ + step_, available_));
 }
 
+void PlaybackClock::StepBack() {
+  Pause();
+  SetTime(std::max(time_ - step_, 0.0));
+}
+
+void PlaybackClock::SetLoop(bool loop) { loop_ = loop; }
+
 void PlaybackClock::SetTime(double time) {
   time = std::clamp(time, 0.0, span_);
   if (time == time_) return;
@@ -69,6 +76,10 @@ void PlaybackClock::Tick() {
   // Follow the computation: wait at the newest sample until more exists.
   next = std::min(next, std::min(end, available_));
   SetTime(next);
+  if (loop_ && stop_time_ < 0.0 && time_ >= span_ && available_ >= span_) {
+    SetTime(0.0);  // loop: from the start again, still playing
+    return;
+  }
   if (time_ >= end) {
     stop_time_ = -1.0;
     Pause();

@@ -25,6 +25,8 @@ class PlaybackClock : public QObject {
   double available() const { return available_; }
   double speed() const { return speed_; }
   bool playing() const { return timer_.isActive(); }
+  /// Whether playback starts again at t = 0 when it reaches the end of the span.
+  bool loop() const { return loop_; }
 
   /// Full time span [0, span] of the current run [s].
   void SetSpan(double span);
@@ -45,6 +47,10 @@ class PlaybackClock : public QObject {
   void Reset();
   /// Pauses and advances by one step.
   void Step();
+  /// Pauses and goes back by one step.
+  void StepBack();
+  /// Loop playback (see loop()).
+  void SetLoop(bool loop);
   /// Moves the cursor (clamped to [0, span]); does not change play state.
   void SetTime(double time);
 
@@ -63,6 +69,7 @@ class PlaybackClock : public QObject {
   double speed_ = 1.0;
   double step_ = 0.01;
   double stop_time_ = -1.0;
+  bool loop_ = false;
 };
 
 }  // namespace dirac::ui

@@ -28,8 +28,10 @@ PlaybackToolBar::PlaybackToolBar(PlaybackClock* clock, const WorkbenchActions& a
   addAction(actions.open);
   addSeparator();
   addAction(actions.play);
+  if (actions.step_back) addAction(actions.step_back);
   addAction(actions.step);
   addAction(actions.reset);
+  if (actions.loop) addAction(actions.loop);
   addSeparator();
 
   addWidget(new QLabel(tr(" Speed "), this));

@@ -1,19 +1,33 @@
 #include "plot_panel.hpp"
 
+#include <QAbstractAxis>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QPen>
+#include <QRegularExpression>
+#include <QRubberBand>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "scene_kit.hpp"
+#include "svg_export.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -22,6 +36,9 @@ namespace {
 // 3D view reserves for the particle).
 const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColor(204, 121, 167),
                                 QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
+// The comparison run is magenta, as in the 3D view.
+const QColor kComparisonColor(235, 60, 235);
+const char* const kOverlayNames[] = {"pinned", "comparison"};
 
 // A printf format that tells ticks `interval` apart for values up to `max_abs`: fixed-point for
 // moderate magnitudes, scientific for very large or very small ones.
@@ -35,27 +52,245 @@ QString TickFormat(double max_abs, double interval) {
   return QStringLiteral("%.%1f").arg(std::clamp(-interval_exponent, 0, 12));
 }
 
-void SetTimeAxis(QValueAxis* axis, double t_end) {
-  axis->setRange(0.0, t_end);
+// About five ticks on [min, max] at a nice step, labelled so neighbours differ.
+void NiceTicks(QValueAxis* axis) {
+  const double span = axis->max() - axis->min();
+  if (!(span > 0.0) || !std::isfinite(span)) return;
+  const double step = NiceStep(span / 5.0);
+  // Interval before type: a dynamic axis lays out its ticks at once.
+  axis->setTickInterval(step);
+  axis->setTickAnchor(std::floor(axis->min() / step) * step);
   axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setTickAnchor(0.0);
-  axis->setTickInterval(NiceStep(t_end / 5.0));  // about five ticks
-  axis->setLabelFormat("%g");
+  axis->setLabelFormat(TickFormat(std::max(std::abs(axis->min()), std::abs(axis->max())), step));
 }
 
+// Sets [lo, hi] without ever asking the axis for a huge number of ticks: Qt lays the ticks out
+// at once, with the interval it has, so a larger span gets its larger interval first (a span
+// of 1e9 s at the old 10 s interval would be 1e8 tick items), a smaller one after.
+void SetAxisRange(QValueAxis* axis, double lo, double hi) {
+  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return;
+  if (axis->tickType() != QValueAxis::TicksDynamic) {
+    axis->setRange(lo, hi);
+    return;
+  }
+  const double step = NiceStep((hi - lo) / 5.0);
+  if (step >= axis->tickInterval()) {
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+    axis->setRange(lo, hi);
+  } else {
+    axis->setRange(lo, hi);
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+  }
+}
+
+// The common prefix of `names` up to and including its last '_' ("" if none or one name).
+QString UnderscorePrefix(const QStringList& names) {
+  if (names.size() < 2) return {};
+  QString prefix = names.front();
+  for (const QString& n : names) {
+    qsizetype k = 0;
+    while (k < prefix.size() && k < n.size() && prefix[k] == n[k]) ++k;
+    prefix.truncate(k);
+  }
+  const qsizetype cut = prefix.lastIndexOf('_');
+  if (cut < 0) return {};
+  prefix.truncate(cut + 1);
+  for (const QString& n : names) {
+    if (n.size() <= prefix.size()) return {};
+  }
+  return prefix;
+}
+
+QString FormatValue(double v) { return QString::number(v, 'g', 6); }
+
 }  // namespace
+
+QString CompactNames(const QStringList& names) {
+  const QString prefix = UnderscorePrefix(names);
+  if (prefix.isEmpty()) {
+    // A shared suffix from a '_' on: "q1_dot, q2_dot" -> "{q1,q2}_dot".
+    QStringList reversed;
+    for (QString n : names) {
+      std::reverse(n.begin(), n.end());
+      reversed << n;
+    }
+    QString common = reversed.size() > 1 ? reversed.front() : QString();
+    for (const QString& r : reversed) {
+      qsizetype k = 0;
+      while (k < common.size() && k < r.size() && common[k] == r[k]) ++k;
+      common.truncate(k);
+    }
+    const qsizetype cut = common.lastIndexOf('_');
+    if (cut < 0) return names.join(QStringLiteral(", "));
+    const qsizetype length = cut + 1;
+    QStringList rest;
+    for (const QString& n : names) {
+      if (n.size() <= length) return names.join(QStringLiteral(", "));
+      rest << n.left(n.size() - length);
+    }
+    return "{" + rest.join(',') + "}" + names.front().right(length);
+  }
+  QStringList rest;
+  for (const QString& n : names) rest << n.mid(prefix.size());
+  return prefix + "{" + rest.join(',') + "}";
+}
 
 struct PlotPanel::Plot {
   dirac::PlotSpec spec;
   bool auxiliary = false;  // reads auxiliary_trajectory_
-  QChartView* view = nullptr;
+  ChartView* view = nullptr;
   QChart* chart = nullptr;
   QValueAxis* x_axis = nullptr;
-  QValueAxis* y_axis = nullptr;
-  std::vector<QLineSeries*> series;
+  std::array<QValueAxis*, 2> y_axis{};               // left, right (null if one quantity)
+  std::vector<QLineSeries*> series;                  // one per spec.series
+  std::vector<int> series_axis;                      // 0 left, 1 right
+  std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
   QLineSeries* cursor = nullptr;
-  double y_min = -1.0, y_max = 1.0;
+  std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
+  bool zoomed = false;
   QString missing;  // columns the trajectory lacks
+};
+
+// The chart view of one plot: mouse and wheel to the panel.
+class PlotPanel::ChartView : public QChartView {
+ public:
+  ChartView(QChart* chart, PlotPanel* panel) : QChartView(chart, panel), panel_(panel) {
+    setMouseTracking(true);
+    setRubberBand(QChartView::NoRubberBand);
+    setDragMode(QGraphicsView::NoDrag);
+    readout_ = new QLabel(this);
+    readout_->setObjectName("plotPanel.readout");
+    readout_->setStyleSheet(
+        "QLabel { background: rgba(255,255,255,225); border: 1px solid #888; padding: 2px 5px; "
+        "font-family: monospace; }");
+    readout_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    readout_->hide();
+  }
+
+  QLabel* readout() const { return readout_; }
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override {
+    const int index = panel_->IndexOf(this);
+    const int delta = event->angleDelta().y();
+    if (index < 0 || delta == 0) return;
+    const QPointF value = chart()->mapToValue(event->position(), CursorSeries());
+    const bool time = !(event->modifiers() & Qt::ShiftModifier);
+    const bool values = !(event->modifiers() & Qt::ControlModifier);
+    panel_->Zoom(index, std::pow(0.999, delta), value, time, values);
+    event->accept();
+  }
+
+  void mousePressEvent(QMouseEvent* event) override {
+    if (event->button() != Qt::LeftButton || OnLegend(event->position())) {
+      QChartView::mousePressEvent(event);
+      return;
+    }
+    press_ = event->position().toPoint();
+    last_ = press_;
+    dragging_ = false;
+    pressed_ = true;
+    if (event->modifiers() & Qt::ShiftModifier) {
+      if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
+      band_->setGeometry(QRect(press_, QSize()));
+      band_->show();
+    }
+    event->accept();
+  }
+
+  void mouseMoveEvent(QMouseEvent* event) override {
+    const QPoint pos = event->position().toPoint();
+    if (pressed_) {
+      if ((pos - press_).manhattanLength() > 4) dragging_ = true;
+      if (band_ && band_->isVisible()) {
+        band_->setGeometry(QRect(press_, pos).normalized());
+      } else if (dragging_) {
+        const QPoint d = pos - last_;
+        chart()->scroll(-d.x(), d.y());
+        panel_->MarkZoomed(this);
+      }
+      last_ = pos;
+      readout_->hide();
+      return;
+    }
+    ShowReadout(pos);
+  }
+
+  void mouseReleaseEvent(QMouseEvent* event) override {
+    if (event->button() != Qt::LeftButton || !pressed_) {
+      QChartView::mouseReleaseEvent(event);
+      return;
+    }
+    pressed_ = false;
+    const int index = panel_->IndexOf(this);
+    if (band_ && band_->isVisible()) {
+      band_->hide();
+      const QRect r = band_->geometry();
+      if (index >= 0 && r.width() > 4 && r.height() > 4) {
+        const QPointF a = chart()->mapToValue(r.topLeft(), CursorSeries());
+        const QPointF b = chart()->mapToValue(r.bottomRight(), CursorSeries());
+        panel_->ZoomTo(index, a.x(), b.x(), b.y(), a.y());
+      }
+    } else if (!dragging_ && index >= 0 && chart()->plotArea().contains(event->position())) {
+      emit panel_->seekRequested(chart()->mapToValue(event->position(), CursorSeries()).x());
+    }
+    event->accept();
+  }
+
+  void mouseDoubleClickEvent(QMouseEvent* event) override {
+    if (const int index = panel_->IndexOf(this); index >= 0) panel_->ResetZoom(index);
+    event->accept();
+  }
+
+  void contextMenuEvent(QContextMenuEvent* event) override {
+    if (const int index = panel_->IndexOf(this); index >= 0)
+      panel_->ShowContextMenu(index, event->globalPos());
+    event->accept();
+  }
+
+  void leaveEvent(QEvent* event) override {
+    readout_->hide();
+    QChartView::leaveEvent(event);
+  }
+
+ private:
+  // Legend entries take their own clicks (QLegendMarker::clicked).
+  bool OnLegend(const QPointF& pos) const {
+    const QLegend* legend = chart()->legend();
+    return legend->isVisible() &&
+           legend->mapRectToScene(legend->boundingRect()).contains(mapToScene(pos.toPoint()));
+  }
+
+  QAbstractSeries* CursorSeries() const {
+    const int index = panel_->IndexOf(this);
+    return index >= 0 ? panel_->plots_[static_cast<std::size_t>(index)]->cursor : nullptr;
+  }
+
+  void ShowReadout(const QPoint& pos) {
+    const int index = panel_->IndexOf(this);
+    if (index < 0 || !chart()->plotArea().contains(pos)) {
+      readout_->hide();
+      return;
+    }
+    const double t = chart()->mapToValue(pos, CursorSeries()).x();
+    readout_->setText(panel_->Readout(index, t));
+    readout_->adjustSize();
+    QPoint at = pos + QPoint(14, 10);
+    if (at.x() + readout_->width() > width()) at.setX(pos.x() - 14 - readout_->width());
+    if (at.y() + readout_->height() > height()) at.setY(height() - readout_->height());
+    readout_->move(at);
+    readout_->show();
+    readout_->raise();
+  }
+
+  PlotPanel* panel_;
+  QLabel* readout_ = nullptr;
+  QRubberBand* band_ = nullptr;
+  QPoint press_, last_;
+  bool pressed_ = false;
+  bool dragging_ = false;
 };
 
 QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
@@ -121,110 +356,275 @@ void PlotPanel::SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end
   Rebuild();
 }
 
+void PlotPanel::SetColumnQuantities(std::map<std::string, ColumnQuantity> quantities) {
+  quantities_ = std::move(quantities);
+  Rebuild();
+}
+
 void PlotPanel::SetAuxiliaryPlots(const std::vector<dirac::PlotSpec>& plots) {
   auxiliary_specs_ = plots;
   if (plots.empty()) auxiliary_trajectory_.reset();
   Rebuild();
 }
 
+int PlotPanel::IndexOf(const ChartView* view) const {
+  for (std::size_t p = 0; p < plots_.size(); ++p) {
+    if (plots_[p]->view == view) return static_cast<int>(p);
+  }
+  return -1;
+}
+
 void PlotPanel::Rebuild() {
   for (auto& plot : plots_) delete plot->view;  // the view owns its chart, series and axes
   plots_.clear();
+  const std::size_t count = specs_.size() + auxiliary_specs_.size();
+  for (std::size_t p = 0; p < count; ++p) {
+    const bool auxiliary = p >= specs_.size();
+    const dirac::PlotSpec& spec = auxiliary ? auxiliary_specs_[p - specs_.size()] : specs_[p];
+    plots_.push_back(BuildPlot(p, spec, auxiliary, p + 1 == count));
+    layout_->addWidget(plots_.back()->view, 1);
+  }
+  PlaceNote();  // above the new charts
+}
 
-  std::vector<dirac::PlotSpec> plots = specs_;
-  plots.insert(plots.end(), auxiliary_specs_.begin(), auxiliary_specs_.end());
-  for (std::size_t p = 0; p < plots.size(); ++p) {
-    auto plot = std::make_unique<Plot>();
-    plot->spec = plots[p];
-    plot->auxiliary = p >= specs_.size();
-    const QString id = QStringLiteral("plot.%1").arg(p);
+void PlotPanel::ReplacePlot(int index) {
+  auto& slot = plots_[static_cast<std::size_t>(index)];
+  const bool auxiliary = slot->auxiliary;
+  const dirac::PlotSpec& spec =
+      auxiliary ? auxiliary_specs_[static_cast<std::size_t>(index) - specs_.size()]
+                : specs_[static_cast<std::size_t>(index)];
+  std::unique_ptr<Plot> plot =
+      BuildPlot(static_cast<std::size_t>(index), spec, auxiliary, index + 1 == plot_count());
+  layout_->replaceWidget(slot->view, plot->view);
+  delete slot->view;
+  slot = std::move(plot);
+  PlaceNote();
+}
 
-    plot->chart = new QChart();
-    plot->chart->setObjectName(id + ".chart");
-    plot->chart->setTitle(QString::fromStdString(plots[p].title));
-    QFont title_font = plot->chart->titleFont();
-    title_font.setBold(true);
-    plot->chart->setTitleFont(title_font);
-    plot->chart->setMargins(QMargins(4, 4, 8, 4));
-    plot->chart->setBackgroundRoundness(0);
-    plot->chart->setAnimationOptions(QChart::NoAnimation);
-    plot->chart->legend()->setAlignment(Qt::AlignTop);
+std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
+                                                      const dirac::PlotSpec& spec, bool auxiliary,
+                                                      bool last) {
+  auto plot = std::make_unique<Plot>();
+  plot->spec = spec;
+  plot->auxiliary = auxiliary;
+  const QString id = QStringLiteral("plot.%1").arg(index);
 
-    plot->x_axis = new QValueAxis(plot->chart);
-    plot->x_axis->setTitleText(QStringLiteral("t [s]"));
-    // The charts share one time axis: name it once, under the last chart, to save height.
-    plot->x_axis->setTitleVisible(p + 1 == plots.size());
-    SetTimeAxis(plot->x_axis, t_end_);
-    plot->y_axis = new QValueAxis(plot->chart);
-    QStringList names;
-    for (const std::string& s : plots[p].series) names << QString::fromStdString(s);
-    plot->y_axis->setTitleText(names.join(QStringLiteral(", ")));
-    plot->y_axis->setLabelFormat("%.6g");
-    plot->y_axis->setTickCount(5);
-    plot->chart->addAxis(plot->x_axis, Qt::AlignBottom);
-    plot->chart->addAxis(plot->y_axis, Qt::AlignLeft);
+  plot->chart = new QChart();
+  plot->chart->setObjectName(id + ".chart");
+  plot->chart->setTitle(QString::fromStdString(spec.title));
+  QFont title_font = plot->chart->titleFont();
+  title_font.setBold(true);
+  plot->chart->setTitleFont(title_font);
+  plot->chart->setMargins(QMargins(4, 4, 8, 4));
+  plot->chart->setBackgroundRoundness(0);
+  plot->chart->setAnimationOptions(QChart::NoAnimation);
+  plot->chart->legend()->setAlignment(Qt::AlignTop);
+  plot->chart->legend()->setShowToolTips(true);
 
-    for (std::size_t s = 0; s < plots[p].series.size(); ++s) {
+  plot->x_axis = new QValueAxis(plot->chart);
+  plot->x_axis->setTitleText(QStringLiteral("t [s]"));
+  // The charts share one time axis: name it once, under the last chart, to save height.
+  plot->x_axis->setTitleVisible(last);
+  plot->x_axis->setRange(0.0, t_end_);
+  NiceTicks(plot->x_axis);
+  plot->chart->addAxis(plot->x_axis, Qt::AlignBottom);
+
+  // Quantities in order of appearance: the first on the left, any other on the right.
+  QStringList names;
+  for (const std::string& s : spec.series) names << QString::fromStdString(s);
+  std::vector<std::string> keys;
+  for (const std::string& s : spec.series) {
+    const auto it = quantities_.find(s);
+    keys.push_back(it == quantities_.end() ? std::string() : it->second.Key());
+  }
+  std::string left_key;
+  for (const std::string& k : keys) {
+    if (!k.empty()) {
+      left_key = k;
+      break;
+    }
+  }
+  for (const std::string& k : keys) plot->series_axis.push_back(k.empty() || k == left_key ? 0 : 1);
+  const bool two_axes =
+      std::find(plot->series_axis.begin(), plot->series_axis.end(), 1) != plot->series_axis.end();
+  for (int a = 0; a < (two_axes ? 2 : 1); ++a) {
+    // "x, y [m]", "mu (multiplier)"; several quantities on one axis: "x, y [m]; vx [m/s]".
+    QStringList axis_keys;
+    QList<QStringList> names_of_key;
+    for (std::size_t s = 0; s < spec.series.size(); ++s) {
+      if (plot->series_axis[s] != a) continue;
+      const QString key = QString::fromStdString(keys[s]);
+      qsizetype k = axis_keys.indexOf(key);
+      if (k < 0) {
+        axis_keys << key;
+        names_of_key.append(QStringList());
+        k = axis_keys.size() - 1;
+      }
+      names_of_key[k] << names[static_cast<qsizetype>(s)];
+    }
+    QStringList parts;
+    for (qsizetype k = 0; k < axis_keys.size(); ++k) {
+      const QString& key = axis_keys[k];
+      // Kinds are named only where they are why the chart has two axes.
+      const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
+      parts << CompactNames(names_of_key[k]) + (plain                 ? QString()
+                                                : key.startsWith('(') ? " " + key
+                                                                      : QStringLiteral(" [%1]").arg(key));
+    }
+    const QString title = parts.join(QStringLiteral("; "));
+    auto* axis = new QValueAxis(plot->chart);
+    axis->setObjectName(QStringLiteral("%1.axis.%2").arg(id, a == 0 ? "left" : "right"));
+    axis->setTitleText(title);
+    axis->setLabelFormat("%.6g");
+    axis->setTickCount(5);
+    QFont axis_font = axis->titleFont();
+    axis_font.setPointSizeF(axis_font.pointSizeF() * 0.9);
+    axis->setTitleFont(axis_font);
+    plot->chart->addAxis(axis, a == 0 ? Qt::AlignLeft : Qt::AlignRight);
+    plot->y_axis[static_cast<std::size_t>(a)] = axis;
+  }
+
+  // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
+  const QString prefix = UnderscorePrefix(names);
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const QString& name = names[static_cast<qsizetype>(s)];
+    auto* series = new QLineSeries(plot->chart);
+    series->setObjectName(id + "." + name);
+    series->setName(prefix.isEmpty() ? name : name.mid(prefix.size()));
+    QPen pen(kSeriesColors[s % std::size(kSeriesColors)]);
+    pen.setWidthF(1.8);
+    series->setPen(pen);
+    plot->chart->addSeries(series);
+    series->attachAxis(plot->x_axis);
+    series->attachAxis(plot->y_axis[static_cast<std::size_t>(plot->series_axis[s])]);
+    plot->series.push_back(series);
+  }
+  for (int o = 0; o < 2; ++o) {
+    const OverlayData& overlay = overlays_[static_cast<std::size_t>(o)];
+    auto& list = plot->overlay[static_cast<std::size_t>(o)];
+    list.assign(spec.series.size(), nullptr);
+    if (!overlay.trajectory || auxiliary) continue;
+    for (std::size_t s = 0; s < spec.series.size(); ++s) {
+      if (!overlay.trajectory->FindColumn(spec.series[s])) continue;
+      const QString& name = names[static_cast<qsizetype>(s)];
       auto* series = new QLineSeries(plot->chart);
-      series->setObjectName(id + "." + names[static_cast<qsizetype>(s)]);
-      series->setName(names[static_cast<qsizetype>(s)]);
-      QPen pen(kSeriesColors[s % std::size(kSeriesColors)]);
-      pen.setWidthF(1.8);
+      series->setObjectName(id + "." + name + "." + kOverlayNames[o]);
+      series->setName(QStringLiteral("%1 (%2)").arg(
+          prefix.isEmpty() ? name : name.mid(prefix.size()), overlay.label));
+      QColor color =
+          o == kComparison ? kComparisonColor : kSeriesColors[s % std::size(kSeriesColors)];
+      if (o == kPinned) color.setAlpha(150);
+      QPen pen(color);
+      pen.setWidthF(1.5);
+      pen.setStyle(o == kComparison ? Qt::DashLine : Qt::DotLine);
       series->setPen(pen);
       plot->chart->addSeries(series);
       series->attachAxis(plot->x_axis);
-      series->attachAxis(plot->y_axis);
-      plot->series.push_back(series);
+      series->attachAxis(plot->y_axis[static_cast<std::size_t>(plot->series_axis[s])]);
+      list[s] = series;
     }
-
-    plot->cursor = new QLineSeries(plot->chart);
-    plot->cursor->setObjectName(id + ".cursor");
-    QPen cursor_pen(QColor(230, 120, 0));
-    cursor_pen.setWidthF(1.2);
-    cursor_pen.setStyle(Qt::DashLine);
-    plot->cursor->setPen(cursor_pen);
-    plot->chart->addSeries(plot->cursor);
-    plot->cursor->attachAxis(plot->x_axis);
-    plot->cursor->attachAxis(plot->y_axis);
-    for (QLegendMarker* marker : plot->chart->legend()->markers(plot->cursor))
-      marker->setVisible(false);
-    plot->chart->legend()->setVisible(plot->series.size() > 1);
-
-    plot->view = new QChartView(plot->chart, this);
-    plot->view->setObjectName(id);
-    plot->view->setRenderHint(QPainter::Antialiasing);
-    plot->view->setMinimumHeight(160);
-    layout_->addWidget(plot->view, 1);
-    Fill(*plot, plot->auxiliary ? auxiliary_trajectory_.get() : trajectory_.get());
-    plots_.push_back(std::move(plot));
   }
-  PlaceNote();  // above the new charts
+
+  plot->cursor = new QLineSeries(plot->chart);
+  plot->cursor->setObjectName(id + ".cursor");
+  QPen cursor_pen(QColor(230, 120, 0));
+  cursor_pen.setWidthF(1.2);
+  cursor_pen.setStyle(Qt::DashLine);
+  plot->cursor->setPen(cursor_pen);
+  plot->chart->addSeries(plot->cursor);
+  plot->cursor->attachAxis(plot->x_axis);
+  plot->cursor->attachAxis(plot->y_axis[0]);
+  for (QLegendMarker* marker : plot->chart->legend()->markers(plot->cursor))
+    marker->setVisible(false);
+  int legend_entries = 0;
+  for (QLegendMarker* marker : plot->chart->legend()->markers()) {
+    if (marker->series() == plot->cursor) continue;
+    ++legend_entries;
+    // A click on an entry hides or shows its curve (the entry stays, faded).
+    QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker] {
+      QAbstractSeries* series = marker->series();
+      series->setVisible(!series->isVisible());
+      marker->setVisible(true);
+      QColor label = marker->labelBrush().color();
+      label.setAlphaF(series->isVisible() ? 1.0 : 0.35);
+      marker->setLabelBrush(label);
+    });
+  }
+  plot->chart->legend()->setVisible(legend_entries > 1);
+
+  plot->view = new ChartView(plot->chart, this);
+  plot->view->setObjectName(id);
+  plot->view->setRenderHint(QPainter::Antialiasing);
+  plot->view->setMinimumHeight(kMinChartHeight);
+  plot->view->setToolTip(
+      tr("Wheel: zoom · drag: pan · Shift+drag: zoom to rectangle · double-click: reset · "
+         "click: move the time cursor · right-click: columns, export"));
+  // The tick step follows the shown span (zoomed or not).
+  QValueAxis* x_axis = plot->x_axis;
+  connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
+  Fill(*plot);
+  return plot;
 }
 
 void PlotPanel::SetTimeSpan(double t_end) {
   if (!(t_end > 0.0) || t_end == t_end_) return;
   t_end_ = t_end;
-  for (auto& plot : plots_) SetTimeAxis(plot->x_axis, t_end_);
+  for (auto& plot : plots_) {
+    if (!plot->zoomed) SetAxisRange(plot->x_axis, 0.0, t_end_);
+  }
 }
 
 void PlotPanel::SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
   trajectory_ = std::move(trajectory);
   for (auto& plot : plots_) {
-    if (!plot->auxiliary) Fill(*plot, trajectory_.get());
+    if (!plot->auxiliary) Fill(*plot);
   }
 }
 
 void PlotPanel::SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
   auxiliary_trajectory_ = std::move(trajectory);
   for (auto& plot : plots_) {
-    if (plot->auxiliary) Fill(*plot, auxiliary_trajectory_.get());
+    if (plot->auxiliary) Fill(*plot);
   }
 }
 
-void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
+void PlotPanel::SetOverlay(Overlay overlay, std::shared_ptr<const dirac::Trajectory> trajectory,
+                           const QString& label) {
+  OverlayData& data = overlays_[overlay];
+  const bool had = data.trajectory != nullptr;
+  // Rebuild when the overlay appears, goes, is renamed or brings other columns.
+  bool rebuild = had != (trajectory != nullptr) || label != data.label;
+  if (!rebuild && trajectory && had && trajectory->columns() != data.trajectory->columns())
+    rebuild = true;
+  data.trajectory = std::move(trajectory);
+  data.label = label;
+  if (rebuild) {
+    std::vector<bool> zoomed;
+    std::vector<std::array<double, 4>> ranges;
+    for (auto& plot : plots_) {
+      zoomed.push_back(plot->zoomed);
+      ranges.push_back({plot->x_axis->min(), plot->x_axis->max(), plot->y_axis[0]->min(),
+                        plot->y_axis[0]->max()});
+    }
+    Rebuild();
+    for (std::size_t p = 0; p < plots_.size() && p < zoomed.size(); ++p) {
+      if (zoomed[p])
+        ZoomTo(static_cast<int>(p), ranges[p][0], ranges[p][1], ranges[p][2], ranges[p][3]);
+    }
+    return;
+  }
+  for (auto& plot : plots_) {
+    if (!plot->auxiliary) Fill(*plot);
+  }
+}
+
+const dirac::Trajectory* PlotPanel::TrajectoryOf(const Plot& plot) const {
+  return plot.auxiliary ? auxiliary_trajectory_.get() : trajectory_.get();
+}
+
+void PlotPanel::Fill(Plot& plot) {
+  const dirac::Trajectory* trajectory = TrajectoryOf(plot);
   QStringList missing;
-  double y_min = std::numeric_limits<double>::infinity();
-  double y_max = -std::numeric_limits<double>::infinity();
   const std::vector<double> t =
       trajectory && !trajectory->empty() ? trajectory->Column("t") : std::vector<double>{};
   for (std::size_t s = 0; s < plot.series.size(); ++s) {
@@ -234,19 +634,48 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
       plot.series[s]->clear();
       continue;
     }
-    const std::vector<double> y = trajectory->Column(column);
-    for (double v : y) {
-      if (std::isfinite(v)) {
-        y_min = std::min(y_min, v);
-        y_max = std::max(y_max, v);
+    plot.series[s]->replace(DecimateMinMax(t, trajectory->Column(column), kMaxDisplayedPoints));
+  }
+  for (int o = 0; o < 2; ++o) {
+    const dirac::Trajectory* overlay = overlays_[static_cast<std::size_t>(o)].trajectory.get();
+    for (std::size_t s = 0; s < plot.overlay[static_cast<std::size_t>(o)].size(); ++s) {
+      QLineSeries* series = plot.overlay[static_cast<std::size_t>(o)][s];
+      if (!series) continue;
+      if (!overlay || overlay->empty() || !overlay->FindColumn(plot.spec.series[s])) {
+        series->clear();
+        continue;
       }
+      series->replace(DecimateMinMax(overlay->Column("t"), overlay->Column(plot.spec.series[s]),
+                                     kMaxDisplayedPoints));
     }
-    plot.series[s]->replace(DecimateMinMax(t, y, kMaxDisplayedPoints));
   }
   plot.missing = missing.join(", ");
   UpdateTitle(plot);
+  if (!plot.zoomed) FitRanges(plot);
+  UpdateCursor(plot);
+}
 
-  if (y_min <= y_max) {
+void PlotPanel::FitRanges(Plot& plot) {
+  for (std::size_t a = 0; a < 2; ++a) {
+    QValueAxis* axis = plot.y_axis[a];
+    if (!axis) continue;
+    double y_min = std::numeric_limits<double>::infinity();
+    double y_max = -std::numeric_limits<double>::infinity();
+    auto take = [&](const QLineSeries* series) {
+      if (!series) return;
+      for (const QPointF& p : series->points()) {
+        if (std::isfinite(p.y())) {
+          y_min = std::min(y_min, p.y());
+          y_max = std::max(y_max, p.y());
+        }
+      }
+    };
+    for (std::size_t s = 0; s < plot.series.size(); ++s) {
+      if (plot.series_axis[s] != static_cast<int>(a)) continue;
+      take(plot.series[s]);
+      for (const auto& overlay : plot.overlay) take(overlay[s]);
+    }
+    if (!(y_min <= y_max)) continue;
     // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
     const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
     const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
@@ -263,17 +692,19 @@ void PlotPanel::Fill(Plot& plot, const dirac::Trajectory* trajectory) {
     const double step = nice(nice(high - low, true) / 4.0, false);
     const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
     const int ticks = static_cast<int>(nice_high - nice_low) + 1;
-    plot.y_min = nice_low * step;
-    plot.y_max = nice_high * step;
-    if (plot.y_axis->tickCount() != ticks) plot.y_axis->setTickCount(ticks);
-    if (plot.y_axis->min() != plot.y_min || plot.y_axis->max() != plot.y_max)
-      plot.y_axis->setRange(plot.y_min, plot.y_max);
-    const double interval = (plot.y_max - plot.y_min) / std::max(1, ticks - 1);
+    plot.y_min[a] = nice_low * step;
+    plot.y_max[a] = nice_high * step;
+    if (axis->tickType() != QValueAxis::TicksFixed) axis->setTickType(QValueAxis::TicksFixed);
+    if (axis->tickCount() != ticks) axis->setTickCount(ticks);
+    if (axis->min() != plot.y_min[a] || axis->max() != plot.y_max[a])
+      axis->setRange(plot.y_min[a], plot.y_max[a]);
+    const double interval = (plot.y_max[a] - plot.y_min[a]) / std::max(1, ticks - 1);
     const QString format =
-        TickFormat(std::max(std::abs(plot.y_min), std::abs(plot.y_max)), interval);
-    if (plot.y_axis->labelFormat() != format) plot.y_axis->setLabelFormat(format);
+        TickFormat(std::max(std::abs(plot.y_min[a]), std::abs(plot.y_max[a])), interval);
+    if (axis->labelFormat() != format) axis->setLabelFormat(format);
   }
-  UpdateCursor(plot);
+  if (plot.x_axis->min() != 0.0 || plot.x_axis->max() != t_end_)
+    SetAxisRange(plot.x_axis, 0.0, t_end_);
 }
 
 void PlotPanel::UpdateTitle(Plot& plot) {
@@ -297,7 +728,225 @@ void PlotPanel::SetCursorTime(double t) {
 }
 
 void PlotPanel::UpdateCursor(Plot& plot) {
-  plot.cursor->replace(QList<QPointF>{QPointF(cursor_, plot.y_min), QPointF(cursor_, plot.y_max)});
+  // Spans the left axis' shown range (zoomed or not), a little beyond so it reaches the edges.
+  const double lo = plot.zoomed ? plot.y_axis[0]->min() : plot.y_min[0];
+  const double hi = plot.zoomed ? plot.y_axis[0]->max() : plot.y_max[0];
+  plot.cursor->replace(QList<QPointF>{QPointF(cursor_, lo), QPointF(cursor_, hi)});
+}
+
+void PlotPanel::MarkZoomed(const ChartView* view) {
+  const int index = IndexOf(view);
+  if (index < 0) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  plot.zoomed = true;
+  for (QValueAxis* axis : plot.y_axis) {
+    if (axis) NiceTicks(axis);
+  }
+  UpdateCursor(plot);
+}
+
+void PlotPanel::Zoom(int index, double factor, QPointF center, bool time, bool values) {
+  if (index < 0 || index >= plot_count() || !(factor > 0.0)) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  auto scale = [factor](QValueAxis* axis, double c) {
+    SetAxisRange(axis, c + (axis->min() - c) * factor, c + (axis->max() - c) * factor);
+  };
+  if (time) scale(plot.x_axis, center.x());
+  if (values) {
+    // The right axis zooms about the same relative height as the left one.
+    QValueAxis* left = plot.y_axis[0];
+    const double rel = (center.y() - left->min()) / (left->max() - left->min());
+    scale(left, center.y());
+    if (QValueAxis* right = plot.y_axis[1])
+      scale(right, right->min() + rel * (right->max() - right->min()));
+  }
+  MarkZoomed(plot.view);
+}
+
+void PlotPanel::ZoomTo(int index, double t0, double t1, double y0, double y1) {
+  if (index < 0 || index >= plot_count() || !(t1 > t0) || !(y1 > y0)) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  QValueAxis* left = plot.y_axis[0];
+  if (QValueAxis* right = plot.y_axis[1]) {
+    const double span = left->max() - left->min();
+    const double a = (y0 - left->min()) / span, b = (y1 - left->min()) / span;
+    const double r0 = right->min(), rs = right->max() - right->min();
+    SetAxisRange(right, r0 + a * rs, r0 + b * rs);
+  }
+  SetAxisRange(plot.x_axis, t0, t1);
+  SetAxisRange(left, y0, y1);
+  MarkZoomed(plot.view);
+}
+
+void PlotPanel::ResetZoom(int index) {
+  if (index < 0 || index >= plot_count()) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  plot.zoomed = false;
+  FitRanges(plot);
+  UpdateCursor(plot);
+}
+
+bool PlotPanel::zoomed(int index) const {
+  return index >= 0 && index < plot_count() && plots_[static_cast<std::size_t>(index)]->zoomed;
+}
+
+QValueAxis* PlotPanel::axis(int index, int which) const {
+  if (index < 0 || index >= plot_count()) return nullptr;
+  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  if (which == 0) return plot.x_axis;
+  return which == 1 || which == 2 ? plot.y_axis[static_cast<std::size_t>(which - 1)] : nullptr;
+}
+
+QStringList PlotPanel::PlotColumns(int index) const {
+  QStringList out;
+  if (index < 0 || index >= plot_count()) return out;
+  for (const std::string& s : plots_[static_cast<std::size_t>(index)]->spec.series)
+    out << QString::fromStdString(s);
+  return out;
+}
+
+bool PlotPanel::AddColumn(int index, const QString& column) {
+  if (index < 0 || index >= plot_count()) return false;
+  std::vector<dirac::PlotSpec>& specs =
+      plots_[static_cast<std::size_t>(index)]->auxiliary ? auxiliary_specs_ : specs_;
+  const std::size_t at = plots_[static_cast<std::size_t>(index)]->auxiliary
+                             ? static_cast<std::size_t>(index) - specs_.size()
+                             : static_cast<std::size_t>(index);
+  auto& series = specs[at].series;
+  const std::string name = column.toStdString();
+  if (std::find(series.begin(), series.end(), name) != series.end()) return false;
+  series.push_back(name);
+  ReplacePlot(index);
+  return true;
+}
+
+bool PlotPanel::RemoveColumn(int index, const QString& column) {
+  if (index < 0 || index >= plot_count()) return false;
+  const bool auxiliary = plots_[static_cast<std::size_t>(index)]->auxiliary;
+  std::vector<dirac::PlotSpec>& specs = auxiliary ? auxiliary_specs_ : specs_;
+  const std::size_t at =
+      auxiliary ? static_cast<std::size_t>(index) - specs_.size() : static_cast<std::size_t>(index);
+  auto& series = specs[at].series;
+  const auto it = std::find(series.begin(), series.end(), column.toStdString());
+  if (it == series.end()) return false;
+  series.erase(it);
+  ReplacePlot(index);
+  return true;
+}
+
+void PlotPanel::SetSeriesVisible(int index, const QString& column, bool visible) {
+  if (index < 0 || index >= plot_count()) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    if (QString::fromStdString(plot.spec.series[s]) != column) continue;
+    plot.series[s]->setVisible(visible);
+    for (QLegendMarker* marker : plot.chart->legend()->markers(plot.series[s])) {
+      marker->setVisible(true);
+      QColor label = marker->labelBrush().color();
+      label.setAlphaF(visible ? 1.0 : 0.35);
+      marker->setLabelBrush(label);
+    }
+  }
+}
+
+bool PlotPanel::SeriesVisible(int index, const QString& column) const {
+  if (index < 0 || index >= plot_count()) return false;
+  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    if (QString::fromStdString(plot.spec.series[s]) == column) return plot.series[s]->isVisible();
+  }
+  return false;
+}
+
+QString PlotPanel::Readout(int index, double t) const {
+  if (index < 0 || index >= plot_count()) return {};
+  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  const dirac::Trajectory* trajectory = TrajectoryOf(plot);
+  if (!trajectory || trajectory->empty()) return tr("t = %1 s").arg(FormatValue(t));
+  const std::size_t row = trajectory->RowAtTime(t);
+  QStringList lines{tr("t = %1 s").arg(FormatValue(trajectory->at(row, 0)))};
+  for (std::size_t s = 0; s < plot.series.size(); ++s) {
+    if (!plot.series[s]->isVisible()) continue;
+    const std::string& column = plot.spec.series[s];
+    const auto c = trajectory->FindColumn(column);
+    if (!c) continue;
+    QString line = QStringLiteral("%1 = %2").arg(QString::fromStdString(column),
+                                                 FormatValue(trajectory->at(row, *c)));
+    if (const auto q = quantities_.find(column); q != quantities_.end() && !q->second.unit.empty())
+      line += " " + QString::fromStdString(q->second.unit);
+    lines << line;
+  }
+  return lines.join('\n');
+}
+
+QString PlotPanel::ExportChart(int index, const QString& path) const {
+  if (index < 0 || index >= plot_count()) return tr("no chart %1").arg(index);
+  ChartView* view = plots_[static_cast<std::size_t>(index)]->view;
+  view->readout()->hide();
+  const QSize size = view->size();
+  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0)
+    return RenderWidgetToSvg(*view, path, plots_[static_cast<std::size_t>(index)]->chart->title());
+  QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);  // twice the screen resolution
+  image.fill(Qt::white);
+  {
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    view->render(&painter, QRectF(QPointF(0, 0), size * 2), view->rect());
+  }
+  if (!image.save(path)) return tr("cannot write %1").arg(path);
+  return {};
+}
+
+void PlotPanel::ExportDialog(int index, const QString& suffix) {
+  const QString title =
+      index >= 0 && index < plot_count()
+          ? QString::fromStdString(plots_[static_cast<std::size_t>(index)]->spec.title)
+          : QStringLiteral("chart");
+  QString base = title;
+  base.replace(QRegularExpression("[^A-Za-z0-9_-]+"), "_");
+  const QString start =
+      (last_export_dir_.isEmpty() ? QString() : last_export_dir_ + "/") + base + "." + suffix;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export chart"), start,
+      suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  last_export_dir_ = QFileInfo(path).absolutePath();
+  if (const QString error = ExportChart(index, path); !error.isEmpty())
+    emit errorOccurred(tr("Chart export failed: %1").arg(error));
+}
+
+void PlotPanel::ShowContextMenu(int index, const QPoint& global) {
+  QMenu menu(this);
+  menu.setObjectName("plotPanel.menu");
+  const QStringList shown = PlotColumns(index);
+  QMenu* add = menu.addMenu(tr("Add column"));
+  const dirac::Trajectory* trajectory = TrajectoryOf(*plots_[static_cast<std::size_t>(index)]);
+  if (trajectory) {
+    for (const std::string& c : trajectory->columns()) {
+      const QString column = QString::fromStdString(c);
+      if (column == "t" || shown.contains(column)) continue;
+      QString text = column;
+      if (const auto q = quantities_.find(c); q != quantities_.end() && !q->second.Key().empty())
+        text += "  " + QString::fromStdString(q->second.Key());
+      add->addAction(text, this, [this, index, column] { AddColumn(index, column); });
+    }
+  }
+  add->setEnabled(!add->isEmpty());
+  if (shown.size() > 1) {
+    QMenu* remove = menu.addMenu(tr("Remove column"));
+    for (const QString& column : shown)
+      remove->addAction(column, this, [this, index, column] { RemoveColumn(index, column); });
+  }
+  menu.addSeparator();
+  menu.addAction(tr("Reset zoom"), this, [this, index] { ResetZoom(index); });
+  menu.addAction(tr("Export chart as PNG…"), this, [this, index] { ExportDialog(index, "png"); });
+  menu.addAction(tr("Export chart as SVG…"), this, [this, index] { ExportDialog(index, "svg"); });
+  menu.addSeparator();
+  menu.addAction(tr("Pin this run for comparison"), this, [this] { emit pinRequested(); });
+  QAction* unpin =
+      menu.addAction(tr("Clear the pinned run"), this, [this] { emit unpinRequested(); });
+  unpin->setEnabled(has_overlay(kPinned));
+  menu.exec(global);
 }
 
 int PlotPanel::FindPlot(const QString& title) const {
@@ -309,6 +958,15 @@ int PlotPanel::FindPlot(const QString& title) const {
 
 QChart* PlotPanel::chart(int plot) const {
   return plot >= 0 && plot < plot_count() ? plots_[static_cast<std::size_t>(plot)]->chart : nullptr;
+}
+
+QLineSeries* PlotPanel::FindSeries(const QString& object_name) const {
+  for (const auto& plot : plots_) {
+    for (QAbstractSeries* series : plot->chart->series()) {
+      if (series->objectName() == object_name) return qobject_cast<QLineSeries*>(series);
+    }
+  }
+  return nullptr;
 }
 
 QList<QPointF> PlotPanel::SeriesPoints(int plot, int series) const {

@@ -28,6 +28,7 @@ ScriptedCapture::ScriptedCapture(MainWindow* window, std::optional<double> time,
 void ScriptedCapture::Start() {
   SimulationController* controller = window_->controller();
   connect(controller, &SimulationController::snapshotReady, this, &ScriptedCapture::OnSnapshot);
+  connect(controller, &SimulationController::gaugeReady, this, &ScriptedCapture::OnGauge);
   connect(controller, &SimulationController::failed, this,
           [this](const QString& message) { Finish(1, message); });
   if (time_) window_->EnsureSpanCovers(*time_);
@@ -40,7 +41,25 @@ void ScriptedCapture::Start() {
 void ScriptedCapture::OnSnapshot(const SnapshotPtr& snapshot) {
   if (capturing_ || done_ || !snapshot->complete) return;
   if (time_ && snapshot->t_end < *time_) return;  // a longer run is on its way
+  if (snapshot->gauge_pending) {
+    // The gauge charts fill when the gauge result of this run arrives (after the snapshot).
+    const GaugeResultPtr gauge = window_->controller()->latest_gauge();
+    if (!gauge || gauge->run != snapshot->run) {
+      waiting_for_gauge_ = snapshot->run;
+      return;
+    }
+  }
+  Begin();
+}
+
+void ScriptedCapture::OnGauge(const GaugeResultPtr& result) {
+  if (capturing_ || done_ || !waiting_for_gauge_ || result->run != *waiting_for_gauge_) return;
+  Begin();
+}
+
+void ScriptedCapture::Begin() {
   capturing_ = true;
+  const SnapshotPtr snapshot = window_->controller()->latest();
   window_->clock()->Pause();
   window_->clock()->SetTime(time_.value_or(snapshot->t_end));
   QTimer::singleShot(kSettleMs, this, &ScriptedCapture::Capture);

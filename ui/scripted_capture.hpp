@@ -1,12 +1,13 @@
 #pragma once
 /// @file scripted_capture.hpp
-/// `--screenshot`: wait for the run to reach a time, put the cursor there, save a PNG of the
-/// window, report an exit code.
+/// `--screenshot`: wait for the run to reach a time (and, with --gauge, for its gauge two-form),
+/// put the cursor there, save a PNG of the window, report an exit code.
 
 #include <QObject>
 #include <QString>
 #include <QTimer>
 
+#include <cstdint>
 #include <optional>
 
 #include "simulation_snapshot.hpp"
@@ -33,6 +34,8 @@ class ScriptedCapture : public QObject {
 
  private:
   void OnSnapshot(const SnapshotPtr& snapshot);
+  void OnGauge(const GaugeResultPtr& result);
+  void Begin();
   void Capture();
   void Finish(int exit_code, const QString& message);
 
@@ -41,6 +44,8 @@ class ScriptedCapture : public QObject {
   QString path_;
   QTimer timeout_;
   bool capturing_ = false;
+  // A run whose gauge two-form is still being computed: the picture waits for its charts.
+  std::optional<std::uint64_t> waiting_for_gauge_;
   bool done_ = false;
 };
 

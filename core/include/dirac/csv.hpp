@@ -17,6 +17,10 @@ namespace dirac {
 /// regular file (symbolic link, device node, directory) or not writable is refused, never
 /// replaced; an existing file's permission bits are kept.
 void WriteCsv(const Trajectory& trajectory, const std::string& path);
+/// As above, with `comments` first, each on its own line after "# " (e.g. the parameter values
+/// of the run); ReadCsv skips them.
+void WriteCsv(const Trajectory& trajectory, const std::string& path,
+              const std::vector<std::string>& comments);
 
 /// Writes CSV row by row, in the format of WriteCsv, with every write checked: to a file
 /// atomically (nothing appears at the path until Finish(); the same refusals as WriteCsv), or
@@ -33,6 +37,8 @@ class CsvWriter {
   /// Without a successful Finish(), a file's temporary is removed and the path left untouched.
   ~CsvWriter();
 
+  /// One comment line "# text" (before the header; ReadCsv skips them).
+  void WriteComment(const std::string& text);
   void WriteHeader(const std::vector<std::string>& columns);
   /// One row of `count` numbers with 17 significant digits.
   void WriteRow(const double* values, std::size_t count);
@@ -52,7 +58,8 @@ class CsvWriter {
 /// SIGINT, SIGTERM and SIGHUP already do this when their action is the default one.
 void RemovePendingTemporaryFiles() noexcept;
 
-/// Reads a CSV written by WriteCsv. Throws IoError naming the path and line on malformed input.
+/// Reads a CSV written by WriteCsv (leading "#" comment lines are skipped). Throws IoError naming
+/// the path and line on malformed input.
 Trajectory ReadCsv(const std::string& path);
 
 }  // namespace dirac

@@ -117,6 +117,20 @@ struct IdasDriver::Impl {
     if (flag != IDA_MEM_FAIL && flag != IDA_ILL_INPUT && flag != IDA_MEM_NULL)
       out << WorstResidual(t);
     if (!last_error.empty()) out << ". IDAS says: " << last_error;
+    // What blew up: a non-finite component, else the largest one, of the last state reached.
+    if (yy && !dae.names.empty()) {
+      const double* y = N_VGetArrayPointer(yy);
+      std::size_t worst = 0;
+      for (std::size_t i = 0; i < dae.size && i < dae.names.size(); ++i) {
+        if (!std::isfinite(y[i])) {
+          worst = i;
+          break;
+        }
+        if (std::abs(y[i]) > std::abs(y[worst])) worst = i;
+      }
+      if (worst < dae.names.size())
+        out << "; largest state component there: " << dae.names[worst] << " = " << y[worst];
+    }
     throw NumericalError(out.str());
   }
 

@@ -1,6 +1,7 @@
 #include "dirac/csv.hpp"
 
 #include <unistd.h>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -49,13 +50,23 @@ void CsvWriter::WriteHeader(const std::vector<std::string>& columns) {
   out.Write('\n');
 }
 
+void CsvWriter::WriteComment(const std::string& text) {
+  io::CheckedOutput& out = impl_->output();
+  out.Write("# ");
+  out.Write(text);
+  out.Write('\n');
+}
+
 void CsvWriter::WriteRow(const double* values, std::size_t count) {
   io::CheckedOutput& out = impl_->output();
   char buffer[32];
   for (std::size_t c = 0; c < count; ++c) {
-    const int n = std::snprintf(buffer, sizeof buffer, "%.17g", values[c]);
+    // std::to_chars with a precision is specified as printf's %.17g, without its locale and
+    // format parsing (the bytes are the same; about 3x faster).
+    const auto end =
+        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17).ptr;
     if (c) out.Write(',');
-    out.Write(std::string_view(buffer, static_cast<std::size_t>(n)));
+    out.Write(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
   }
   out.Write('\n');
 }
@@ -70,7 +81,13 @@ void CsvWriter::Finish() {
 void RemovePendingTemporaryFiles() noexcept { io::RemoveRegisteredTemporaries(); }
 
 void WriteCsv(const Trajectory& trajectory, const std::string& path) {
+  WriteCsv(trajectory, path, {});
+}
+
+void WriteCsv(const Trajectory& trajectory, const std::string& path,
+              const std::vector<std::string>& comments) {
   CsvWriter writer(path);
+  for (const std::string& comment : comments) writer.WriteComment(comment);
   writer.WriteHeader(trajectory.columns());
   for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
     writer.WriteRow(trajectory.row(r), trajectory.num_columns());
@@ -81,7 +98,13 @@ Trajectory ReadCsv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw IoError("cannot read '" + path + "'");
   std::string line;
+  std::size_t line_number = 1;
   if (!std::getline(in, line)) throw IoError(path + ":1: empty file, expected a header row");
+  while (!line.empty() && line[0] == '#') {
+    ++line_number;
+    if (!std::getline(in, line))
+      throw IoError(path + ":" + std::to_string(line_number) + ": expected a header row");
+  }
   std::vector<std::string> columns;
   {
     std::stringstream header(line);
@@ -90,7 +113,6 @@ Trajectory ReadCsv(const std::string& path) {
   }
   Trajectory trajectory(columns);
   std::vector<double> values(columns.size());
-  std::size_t line_number = 1;
   while (std::getline(in, line)) {
     ++line_number;
     if (line.empty()) continue;

@@ -12,6 +12,7 @@
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
+#include "lagrange_dirac/constraint_rank.hpp"
 
 namespace dirac {
 
@@ -158,6 +159,29 @@ double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>
   return (v0 - original).norm();
 }
 
+void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& parameters,
+                         const std::vector<std::string>& columns, const Eigen::VectorXd& q0,
+                         const Eigen::VectorXd& v0) {
+  // Named before an integrator meets them: dependent or vanishing constraint rows, a singular
+  // Hessian (W and A at (q0, v0); the columns give the names: t, q..., y..., mu..., E,
+  // residual_<constraint>...).
+  const InputLayout& layout = dae.layout;
+  const std::size_t n = layout.n, k = layout.k, m = layout.m, N = layout.dae_size();
+  std::vector<double> in(layout.size(), 0.0), scratch(std::max(dae.mass_matrix.scratch_size(),
+                                                               dae.constraint_matrix.scratch_size()));
+  std::copy(parameters.begin(), parameters.end(), in.begin() + layout.parameters());
+  std::copy(q0.data(), q0.data() + n, in.begin() + layout.q());
+  std::copy(v0.data(), v0.data() + k, in.begin() + layout.v());
+  RowMajor Wr(k, k), wr(m, k);
+  dae.mass_matrix.Evaluate(in.data(), Wr.data(), scratch.data());
+  if (m > 0) dae.constraint_matrix.Evaluate(in.data(), wr.data(), scratch.data());
+  std::vector<std::string> coordinate_names(columns.begin() + 1, columns.begin() + 1 + n);
+  std::vector<std::string> constraint_names;
+  for (std::size_t r = 0; r < m && 2 + N + r < columns.size(); ++r)
+    constraint_names.push_back(columns[2 + N + r].substr(columns[2 + N + r].find('_') + 1));
+  RequireIndependentConstraints(wr, Wr, constraint_names, coordinate_names, q0);
+}
+
 Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
                        const std::vector<std::string>& columns, const SimulationInput& input,
                        const SimulationProgress& progress, SimulationReport* report_out) {
@@ -186,6 +210,7 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   // Put y0 on the constraint with the least kinetic change.
   Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(input.q0.data(), n);
   Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), k);
+  CheckConstraintRows(dae, input.parameters, columns, q0, v0);
   report.initial_projection = ProjectOntoDistribution(dae, input.parameters, q0, v0);
 
   std::vector<double> y0(N, 0.0), yp0(N, 0.0), differential(N, 0.0);
@@ -277,6 +302,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   SimulationReport report;
   Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(input.q0.data(), n);
   Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), k);
+  CheckConstraintRows(dae, input.parameters, columns, q0, v0);
   report.initial_projection = ProjectOntoDistribution(dae, input.parameters, q0, v0);
   std::vector<double> x0(n + k);
   std::copy(q0.data(), q0.data() + n, x0.begin());

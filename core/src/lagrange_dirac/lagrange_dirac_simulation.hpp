@@ -16,6 +16,12 @@ namespace dirac::lagrange_dirac {
 double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>& parameters,
                                const Eigen::VectorXd& q0, Eigen::VectorXd& v0);
 
+/// Throws ModelError naming dependent or vanishing constraint rows, or a singular velocity
+/// Hessian, at (q0, v0) (RequireIndependentConstraints); `columns` give the names.
+void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& parameters,
+                         const std::vector<std::string>& columns, const Eigen::VectorXd& q0,
+                         const Eigen::VectorXd& v0);
+
 /// The method `auto` resolves to for this input (Adams or BDF; see docs/ARCHITECTURE.md), or
 /// the one the input's spec names.
 IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,

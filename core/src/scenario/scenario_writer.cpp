@@ -2,27 +2,49 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "dirac/scenario.hpp"
+#include "dirac/scenario_text.hpp"
 #include "dirac/scene_options.hpp"
 #include "io/atomic_file.hpp"
 #include "scenario/yaml_reader.hpp"
 
 namespace dirac {
+
+std::string ShortestNumber(double value) {
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
 namespace {
+
+// Numbers are emitted as their shortest round-trip text (0.8, not 0.80000000000000004).
+std::string Num(double value) { return ShortestNumber(value); }
+std::vector<std::string> Nums(const std::vector<double>& values) {
+  std::vector<std::string> out;
+  for (double v : values) out.push_back(Num(v));
+  return out;
+}
 
 void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordinates) {
   out << YAML::Key << "coordinates" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const auto& c : coordinates) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
-        << c.initial << YAML::Key << "initial_velocity" << YAML::Value << c.initial_velocity;
+        << Num(c.initial) << YAML::Key << "initial_velocity" << YAML::Value
+        << Num(c.initial_velocity);
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
     if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
       out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key << "initial_momentum"
-          << YAML::Value << c.initial_momentum;
+          << YAML::Value << Num(c.initial_momentum);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
@@ -34,9 +56,9 @@ void EmitParameters(YAML::Emitter& out, const std::vector<Parameter>& parameters
   out << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : parameters) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name << YAML::Key
-        << "default" << YAML::Value << p.value << YAML::Key << "min" << YAML::Value
-        << std::min(p.min, p.value) << YAML::Key << "max" << YAML::Value
-        << std::max(p.max, p.value);
+        << "default" << YAML::Value << Num(p.value) << YAML::Key << "min" << YAML::Value
+        << Num(std::min(p.min, p.value)) << YAML::Key << "max" << YAML::Value
+        << Num(std::max(p.max, p.value));
     if (!p.unit.empty()) out << YAML::Key << "unit" << YAML::Value << p.unit;
     if (!p.description.empty()) out << YAML::Key << "description" << YAML::Value << p.description;
     out << YAML::EndMap;
@@ -67,7 +89,7 @@ void EmitAlgebroid(YAML::Emitter& out, const AlgebroidSpec& algebroid) {
   out << YAML::Key << "fibre" << YAML::Value << YAML::BeginSeq;
   for (const auto& y : algebroid.fibre) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << y.name << YAML::Key
-        << "initial" << YAML::Value << y.initial;
+        << "initial" << YAML::Value << Num(y.initial);
     if (!y.unit.empty()) out << YAML::Key << "unit" << YAML::Value << y.unit;
     out << YAML::EndMap;
   }
@@ -98,7 +120,7 @@ void EmitReconstruction(YAML::Emitter& out, const ReconstructionSpec& rec) {
   for (const auto& e : rec.body_velocity) out << YAML::DoubleQuoted << e;
   out << YAML::EndSeq << YAML::Key << "names" << YAML::Value << YAML::Flow << rec.names;
   if (!rec.initial.empty())
-    out << YAML::Key << "initial" << YAML::Value << YAML::Flow << rec.initial;
+    out << YAML::Key << "initial" << YAML::Value << YAML::Flow << Nums(rec.initial);
   out << YAML::EndMap;
 }
 
@@ -108,7 +130,7 @@ void EmitSecondOrder(YAML::Emitter& out, const SecondOrderSpec& spec) {
       << "accelerations" << YAML::Value << YAML::Flow << spec.accelerations;
   if (!spec.initial.empty()) {
     out << YAML::Key << "initial" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    for (const auto& [n, v] : spec.initial) out << YAML::Key << n << YAML::Value << v;
+    for (const auto& [n, v] : spec.initial) out << YAML::Key << n << YAML::Value << Num(v);
     out << YAML::EndMap;
   }
   out << YAML::EndMap;
@@ -119,7 +141,7 @@ void EmitBoundaryValue(YAML::Emitter& out, const BoundaryValueSpec& spec) {
   out << YAML::Key << "boundary_value" << YAML::Value << YAML::BeginMap << YAML::Key << "unknowns"
       << YAML::Value << YAML::Flow << spec.unknowns << YAML::Key << "targets" << YAML::Value
       << YAML::Flow << YAML::BeginMap;
-  for (const auto& [n, v] : spec.targets) out << YAML::Key << n << YAML::Value << v;
+  for (const auto& [n, v] : spec.targets) out << YAML::Key << n << YAML::Value << Num(v);
   out << YAML::EndMap << YAML::EndMap;
 }
 
@@ -132,7 +154,7 @@ void EmitBoundaryConditions(YAML::Emitter& out, const std::string& key,
     if (bc.free)
       out << "free";
     else
-      out << bc.value;
+      out << Num(bc.value);
   }
   out << YAML::EndMap;
 }
@@ -140,7 +162,8 @@ void EmitBoundaryConditions(YAML::Emitter& out, const std::string& key,
 void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
   if (!spec.present) return;
   out << YAML::Key << "optimal_control" << YAML::Value << YAML::BeginMap << YAML::Key << "horizon"
-      << YAML::Value << spec.horizon << YAML::Key << "controls" << YAML::Value << YAML::BeginSeq;
+      << YAML::Value << Num(spec.horizon) << YAML::Key << "controls" << YAML::Value
+      << YAML::BeginSeq;
   for (const auto& u : spec.controls)
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << u.name << YAML::Key
         << "acts_on" << YAML::Value << u.acts_on << YAML::EndMap;
@@ -150,7 +173,7 @@ void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
   out << YAML::Key << "shooting" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
       << "nodes" << YAML::Value << spec.shooting.nodes << YAML::Key << "max_iterations"
       << YAML::Value << spec.shooting.max_iterations << YAML::Key << "tolerance" << YAML::Value
-      << spec.shooting.tolerance << YAML::EndMap << YAML::EndMap;
+      << Num(spec.shooting.tolerance) << YAML::EndMap << YAML::EndMap;
 }
 
 void EmitGauge(YAML::Emitter& out, const std::vector<GaugeChoice>& gauge) {
@@ -165,10 +188,10 @@ void EmitGauge(YAML::Emitter& out, const std::vector<GaugeChoice>& gauge) {
 // With an optimal_control block the horizon is the one T: t_end is not written.
 void EmitSimulation(YAML::Emitter& out, const SimulationSpec& sim, bool optimal_control) {
   out << YAML::Key << "simulation" << YAML::Value << YAML::BeginMap;
-  if (!optimal_control) out << YAML::Key << "t_end" << YAML::Value << sim.t_end;
-  out << YAML::Key << "output_step" << YAML::Value << sim.output_step << YAML::Key << "rtol"
-      << YAML::Value << sim.rtol << YAML::Key << "atol" << YAML::Value << sim.atol << YAML::Key
-      << "stabilization" << YAML::Value << sim.stabilization;
+  if (!optimal_control) out << YAML::Key << "t_end" << YAML::Value << Num(sim.t_end);
+  out << YAML::Key << "output_step" << YAML::Value << Num(sim.output_step) << YAML::Key << "rtol"
+      << YAML::Value << Num(sim.rtol) << YAML::Key << "atol" << YAML::Value << Num(sim.atol)
+      << YAML::Key << "stabilization" << YAML::Value << Num(sim.stabilization);
   if (sim.method != IntegrationMethod::kAuto)
     out << YAML::Key << "method" << YAML::Value << IntegrationMethodName(sim.method);
   out << YAML::EndMap;
@@ -229,7 +252,148 @@ void EmitView(YAML::Emitter& out, const Scenario& s) {
   out << YAML::EndMap;
 }
 
+// One value to replace in the original text: where its scalar starts and how long it is.
+struct TextEdit {
+  std::size_t pos = 0, length = 0;
+  std::string text;
+};
+
+// The scalar `node` of `text` (plain or quoted) as an edit to `value`; nullopt if the node is
+// missing or its text cannot be found at its mark.
+std::optional<TextEdit> EditOf(const std::string& text, const YAML::Node& node, double value) {
+  if (!node || !node.IsScalar()) return std::nullopt;
+  const YAML::Mark mark = node.Mark();
+  if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text.size()) return std::nullopt;
+  const std::size_t pos = static_cast<std::size_t>(mark.pos);
+  std::size_t length = 0;
+  if (text[pos] == '"' || text[pos] == '\'') {
+    const std::size_t close = text.find(text[pos], pos + 1);
+    if (close == std::string::npos) return std::nullopt;
+    length = close + 1 - pos;
+  } else {
+    const std::string& scalar = node.Scalar();
+    if (text.compare(pos, scalar.size(), scalar) != 0) return std::nullopt;
+    length = scalar.size();
+  }
+  return TextEdit{pos, length, Num(value)};
+}
+
+// Collects the edits that turn `original` (parsed from `root`) into `edited`; false if some
+// difference is not a number present in the text.
+bool CollectEdits(const Scenario& original, const Scenario& edited, const std::string& text,
+                  const YAML::Node& root, std::vector<TextEdit>& edits) {
+  auto add = [&](const YAML::Node& node, double before, double after) {
+    if (before == after) return true;
+    const auto edit = EditOf(text, node, after);
+    if (!edit) return false;
+    edits.push_back(*edit);
+    return true;
+  };
+  if (original.parameters.size() != edited.parameters.size() ||
+      original.coordinates.size() != edited.coordinates.size())
+    return false;
+  for (std::size_t i = 0; i < edited.parameters.size(); ++i) {
+    const Parameter &a = original.parameters[i], &b = edited.parameters[i];
+    const YAML::Node node = root["parameters"][i];
+    if (a.name != b.name || !node) return false;
+    if (!add(node["default"], a.value, b.value)) return false;
+    // A value outside the slider range widens it (as the re-emitting writer does).
+    if (b.value < a.min && !add(node["min"], a.min, b.value)) return false;
+    if (b.value > a.max && !add(node["max"], a.max, b.value)) return false;
+  }
+  for (std::size_t i = 0; i < edited.coordinates.size(); ++i) {
+    const Coordinate &a = original.coordinates[i], &b = edited.coordinates[i];
+    const YAML::Node node = root["coordinates"][i];
+    if (!node || !add(node["initial"], a.initial, b.initial) ||
+        !add(node["initial_velocity"], a.initial_velocity, b.initial_velocity) ||
+        !add(node["initial_momentum"], a.initial_momentum, b.initial_momentum))
+      return false;
+  }
+  if (original.algebroid.fibre.size() != edited.algebroid.fibre.size()) return false;
+  for (std::size_t i = 0; i < edited.algebroid.fibre.size(); ++i) {
+    if (!add(root["algebroid"]["fibre"][i]["initial"], original.algebroid.fibre[i].initial,
+             edited.algebroid.fibre[i].initial))
+      return false;
+  }
+  const SimulationSpec &sa = original.simulation, &sb = edited.simulation;
+  const YAML::Node sim = root["simulation"];
+  if (!edited.optimal_control.present && !add(sim["t_end"], sa.t_end, sb.t_end)) return false;
+  if (!add(sim["output_step"], sa.output_step, sb.output_step) ||
+      !add(sim["rtol"], sa.rtol, sb.rtol) || !add(sim["atol"], sa.atol, sb.atol) ||
+      !add(sim["stabilization"], sa.stabilization, sb.stabilization))
+    return false;
+  const OptimalControlSpec &oa = original.optimal_control, &ob = edited.optimal_control;
+  if (oa.present != ob.present) return false;
+  if (ob.present) {
+    const YAML::Node block = root["optimal_control"];
+    if (!add(block["horizon"], oa.horizon, ob.horizon)) return false;
+    for (const auto& [key, a_list, b_list] :
+         {std::tuple<const char*, const std::vector<BoundaryCondition>*,
+                     const std::vector<BoundaryCondition>*>{"initial", &oa.initial, &ob.initial},
+          {"final", &oa.final, &ob.final}}) {
+      if (a_list->size() != b_list->size()) return false;
+      for (std::size_t i = 0; i < b_list->size(); ++i) {
+        const BoundaryCondition &a = (*a_list)[i], &b = (*b_list)[i];
+        if (a.quantity != b.quantity || a.free != b.free) return false;
+        if (!b.free && !add(block[key][b.quantity], a.value, b.value)) return false;
+      }
+    }
+  }
+  if (original.boundary_value.targets.size() != edited.boundary_value.targets.size()) return false;
+  for (std::size_t i = 0; i < edited.boundary_value.targets.size(); ++i) {
+    const auto &a = original.boundary_value.targets[i], &b = edited.boundary_value.targets[i];
+    if (a.first != b.first || !add(root["boundary_value"]["targets"][b.first], a.second, b.second))
+      return false;
+  }
+  if (original.second_order.initial.size() != edited.second_order.initial.size()) return false;
+  for (std::size_t i = 0; i < edited.second_order.initial.size(); ++i) {
+    const auto &a = original.second_order.initial[i], &b = edited.second_order.initial[i];
+    if (a.first != b.first || !add(root["second_order"]["initial"][b.first], a.second, b.second))
+      return false;
+  }
+  if (original.reconstruction.initial.size() != edited.reconstruction.initial.size()) return false;
+  for (std::size_t i = 0; i < edited.reconstruction.initial.size(); ++i) {
+    if (!add(root["reconstruction"]["initial"][i], original.reconstruction.initial[i],
+             edited.reconstruction.initial[i]))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::optional<std::string> PatchScenarioText(const Scenario& edited, const std::string& text,
+                                             const std::string& origin) {
+  Scenario original;
+  YAML::Node root;
+  try {
+    original = ParseScenario(text, origin);
+    root = YAML::Load(text);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  std::vector<TextEdit> edits;
+  try {
+    if (!CollectEdits(original, edited, text, root, edits)) return std::nullopt;
+  } catch (const std::exception&) {  // a node of another shape than expected
+    return std::nullopt;
+  }
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit& a, const TextEdit& b) { return a.pos > b.pos; });
+  std::string patched = text;
+  for (std::size_t i = 0; i < edits.size(); ++i) {
+    if (i > 0 && edits[i].pos + edits[i].length > edits[i - 1].pos) return std::nullopt;
+    patched.replace(edits[i].pos, edits[i].length, edits[i].text);
+  }
+  // Only values changed: the patched text must read back as exactly the edited scenario.
+  try {
+    if (SaveScenarioToString(ParseScenario(patched, origin)) != SaveScenarioToString(edited))
+      return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return patched;
+}
 
 std::string SaveScenarioToString(const Scenario& s) {
   YAML::Emitter out;
@@ -259,6 +423,21 @@ std::string SaveScenarioToString(const Scenario& s) {
 }
 
 void SaveScenario(const Scenario& scenario, const std::string& path) {
+  // The source file's own text with the edited values (its comments and layout kept), if every
+  // difference is a number written in it.
+  if (!scenario.source_file.empty()) {
+    std::ifstream in(scenario.source_file, std::ios::binary);
+    if (in) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (const auto patched = PatchScenarioText(scenario, text.str(), scenario.source_file)) {
+        io::AtomicFile file(path);
+        file.Write(*patched);
+        file.Commit();
+        return;
+      }
+    }
+  }
   const std::string text = SaveScenarioToString(scenario);
   io::AtomicFile file(path);
   file.Write("# Saved by Dirac Studio from " +

@@ -1,0 +1,28 @@
+#include "svg_export.hpp"
+
+#include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace dirac::ui {
+
+QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title) {
+  const QSize size = widget.size();
+  QSvgGenerator generator;
+  generator.setFileName(path);
+  generator.setSize(size);
+  generator.setViewBox(QRect(QPoint(0, 0), size));
+  generator.setTitle(title);
+  generator.setDescription(QStringLiteral("Dirac Studio chart"));
+  QPainter painter;
+  if (!painter.begin(&generator)) return QStringLiteral("cannot write %1").arg(path);
+  painter.setRenderHint(QPainter::Antialiasing);
+  widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+  painter.end();
+  if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0)
+    return QStringLiteral("cannot write %1").arg(path);
+  return {};
+}
+
+}  // namespace dirac::ui
