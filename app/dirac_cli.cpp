@@ -132,15 +132,18 @@ int Run(const Options& o) {
   if (!o.quiet) {
     using ms = std::chrono::duration<double, std::milli>;
     std::fprintf(stderr,
-                 "%s: %zu samples to t = %g, %ld IDAS steps; derive %.1f ms, integrate %.1f ms\n"
+                 "%s: %zu samples to t = %g, %ld steps; derive %.1f ms, integrate %.1f ms\n"
                  "  max |constraint residual| = %.3e, max |E - E0| = %.3e (E0 = %.17g)%s\n",
                  scenario.name.c_str(), trajectory.num_rows(),
                  trajectory.at(trajectory.num_rows() - 1, 0), report.internal_steps,
                  ms(derived - start).count(), ms(done - derived).count(),
                  report.max_constraint_residual, report.max_energy_drift, report.initial_energy,
                  o.csv.empty() ? "" : ("\n  wrote " + o.csv).c_str());
-    std::fprintf(stderr, "  IDAS: %ld error-test failures, %ld Newton failures, last order %d\n",
-                 report.error_test_failures, report.nonlinear_failures, report.last_order);
+    std::fprintf(stderr,
+                 "  %s: %ld right-hand sides, %ld error-test failures, %ld nonlinear-solver "
+                 "failures, last order %d, %ld restarts after projection\n",
+                 report.method.c_str(), report.rhs_evaluations, report.error_test_failures,
+                 report.nonlinear_failures, report.last_order, report.projections);
     if (report.initial_projection > 0)
       std::fprintf(stderr,
                    model->constraint_chain()

@@ -297,7 +297,8 @@ QString RegularModelHtml(const dirac::Model& model, const dirac::Scenario& scena
   html += QStringLiteral("<p class='muted'>%1</p>").arg(Q(model.formulation()).toHtmlEscaped());
   html +=
       "<p><b>Regular Lagrangian</b>: M<sub>f</sub> = M<sub>0</sub> after the second-order "
-      "condition; index-1 DAE with multipliers. No constraint algorithm is needed "
+      "condition; index 1: the multipliers are solved with the accelerations (ODE, or the "
+      "index-1 DAE with simulation.method idas). No constraint algorithm is needed "
       "(det ∂²L/∂v∂v ≠ 0), so there are no hidden constraints and no gauge freedom.</p>";
   if (!scenario.constraints.empty()) {
     // The model's multiplier and residual columns, in constraint order.

@@ -158,7 +158,7 @@ void BuildHelpMenu(QMenu& menu, QWidget* parent) {
                            "mechanics: Lagrange–Dirac and vakonomic systems derived from the "
                            "scenario's Lagrangian and constraints, run through the "
                            "Gotay–Nester–Hinds constraint algorithm when degenerate, and "
-                           "integrated with SUNDIALS IDAS.")
+                           "integrated with SUNDIALS (CVODES, IDAS).")
                            .arg(QApplication::applicationVersion()));
                  });
 }

@@ -106,11 +106,15 @@ class LagrangeDiracSystem : public Model {
   /// Derived with the model for a Lagrangian on TQ (nullptr on an algebroid, or when the
   /// accelerations and multipliers do not solve symbolically: more than 8 unknowns).
   const GaugeTwoForm* gauge_two_form() const override;
-  /// Integrates from t = 0 to spec.t_end with IDAS, sampling every spec.output_step (and at
-  /// t_end). Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic
-  /// change); mu(0) and y'(0) come from IDACalcIC. Throws NumericalError if IDAS fails (with
-  /// its message and the time reached), ModelError if sizes do not match the system or the
-  /// settings are invalid (CheckSimulationSpec).
+  /// Integrates from t = 0 to spec.t_end, sampling every spec.output_step (and at t_end).
+  /// Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic change).
+  /// spec.method: adams / bdf integrate the ODE x = (q, y) with the accelerations and
+  /// multipliers solved from the saddle system at each right-hand side (CVODES; BDF keeps
+  /// A(q) y = 0 by CVODES' projection, Adams by a checked restart); auto picks Adams unless
+  /// the linearisation at t = 0 is stiff; idas integrates the index-1 DAE (IDACalcIC for mu(0),
+  /// y'(0); Baumgarte rate spec.stabilization). Throws NumericalError if the integrator fails
+  /// (with its message and the time reached), ModelError if sizes do not match the system, the
+  /// settings are invalid (CheckSimulationSpec) or the saddle matrix is singular at the start.
   Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress = {},
                       SimulationReport* report = nullptr) const override;
   std::vector<double> ConstraintCovectors(double t, const std::vector<double>& q,

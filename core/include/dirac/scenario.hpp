@@ -82,6 +82,21 @@ struct ConstraintSpec {
 /// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
 inline constexpr double kMaxSamples = 2e7;
 
+/// How a regular index-1 system is integrated (`simulation.method`). Systems that need a DAE
+/// (the constraint algorithm's models) ignore it.
+enum class IntegrationMethod {
+  kAuto,   ///< Adams unless the linearisation at t = 0 is stiff, then BDF (see ChooseMethod)
+  kAdams,  ///< ODE (multipliers eliminated): CVODES Adams-Moulton, fixed-point iteration
+  kBdf,    ///< ODE (multipliers eliminated): CVODES BDF, Newton with the exact Jacobian,
+           ///< the constraint kept by CVODES' projection
+  kIdas,   ///< the index-1 DAE in (q, y, mu) with IDAS (BDF) and a Baumgarte term
+};
+
+/// "auto", "adams", "bdf" or "idas".
+const char* IntegrationMethodName(IntegrationMethod method);
+/// The method named `name` (as IntegrationMethodName), or nullopt.
+std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name);
+
 /// Integration settings.
 struct SimulationSpec {
   double t_end = 10.0;        ///< final time [s]
@@ -90,6 +105,8 @@ struct SimulationSpec {
   double atol = 1e-12;        ///< IDAS absolute tolerance
   /// Baumgarte rate alpha [1/s] in the index-1 constraint d/dt g + alpha g = 0 (0 = none).
   double stabilization = 1.0;
+  /// Integrator of regular index-1 systems (the IDAS path uses `stabilization`).
+  IntegrationMethod method = IntegrationMethod::kAuto;
 };
 
 /// What is wrong with simulation settings: the offending key and why.

@@ -33,10 +33,13 @@ struct SimulationInput {
 /// Diagnostics of a finished (or cancelled) run.
 struct SimulationReport {
   bool cancelled = false;
+  std::string method;                    ///< the integrator used, e.g. "CVODES Adams (ODE, ...)"
   long internal_steps = 0;
-  long error_test_failures = 0;          ///< IDAS local error test failures
-  long nonlinear_failures = 0;           ///< IDAS Newton convergence failures
-  int last_order = 0;                    ///< BDF order of the last step
+  long rhs_evaluations = 0;              ///< right-hand sides (ODE path; 0 for IDAS)
+  long projections = 0;                  ///< restarts after projecting a drifted state (Adams)
+  long error_test_failures = 0;          ///< local error test failures
+  long nonlinear_failures = 0;           ///< nonlinear (Newton / fixed-point) convergence failures
+  int last_order = 0;                    ///< method order of the last step
   double initial_projection = 0.0;       ///< |v0 change| made to put v0 on Delta(q0)
   double max_constraint_residual = 0.0;  ///< max over samples of |g^r(q, v)|
   double max_energy_drift = 0.0;         ///< max |E(t) - E(0)|

@@ -801,6 +801,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   Trajectory trajectory(TrajectoryColumns());
   std::vector<double> row(trajectory.num_columns());
   SimulationReport report;
+  report.method = "IDAS (BDF, dynamics on M_f)";
   const std::size_t residual_begin = 1 + 2 * s.data.z.size() + s.multipliers.size() + 1;
   const std::size_t residual_end = residual_begin + s.found_constraints.size();
   std::vector<double> out(s.outputs.num_outputs()), extra(s.extras.num_outputs());

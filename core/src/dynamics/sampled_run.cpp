@@ -5,11 +5,14 @@
 
 namespace dirac::dynamics {
 
-void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
-                geometry::GroupReconstruction& reconstruction,
-                const std::function<Eigen::Vector3d(double)>& body_velocity,
-                const std::function<void(double)>& record, const SimulationProgress& progress,
-                const Trajectory& trajectory, SimulationReport& report) {
+namespace {
+
+template <typename Driver>
+void RunSampledWith(const SimulationSpec& spec, Driver& driver,
+                    geometry::GroupReconstruction& reconstruction,
+                    const std::function<Eigen::Vector3d(double)>& body_velocity,
+                    const std::function<void(double)>& record, const SimulationProgress& progress,
+                    const Trajectory& trajectory, SimulationReport& report) {
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
   const long batch = std::max<long>(1, total / 50);
   double t_prev = 0.0;
@@ -25,6 +28,26 @@ void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
   }
   CopyStatistics(driver.statistics(), &report.internal_steps, &report.error_test_failures,
                  &report.nonlinear_failures, &report.last_order);
+}
+
+}  // namespace
+
+void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
+                geometry::GroupReconstruction& reconstruction,
+                const std::function<Eigen::Vector3d(double)>& body_velocity,
+                const std::function<void(double)>& record, const SimulationProgress& progress,
+                const Trajectory& trajectory, SimulationReport& report) {
+  RunSampledWith(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
+                 report);
+}
+
+void RunSampled(const SimulationSpec& spec, CvodeDriver& driver,
+                geometry::GroupReconstruction& reconstruction,
+                const std::function<Eigen::Vector3d(double)>& body_velocity,
+                const std::function<void(double)>& record, const SimulationProgress& progress,
+                const Trajectory& trajectory, SimulationReport& report) {
+  RunSampledWith(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
+                 report);
 }
 
 }  // namespace dirac::dynamics

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "dirac/simulation_types.hpp"
+#include "dynamics/cvode_driver.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "geometry/reconstruction.hpp"
 
@@ -14,8 +15,14 @@ namespace dirac::dynamics {
 /// Advances `driver` through the output times of `spec` (every output_step, and t_end),
 /// integrating `reconstruction` between samples from `body_velocity(t)`, calling `record(t)`
 /// after each sample and `progress` about every 2% of the run (cancelling when it returns
-/// false), then copies the IDAS statistics into `report`.
+/// false), then copies the integrator's statistics into `report`.
 void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
+                geometry::GroupReconstruction& reconstruction,
+                const std::function<Eigen::Vector3d(double)>& body_velocity,
+                const std::function<void(double)>& record, const SimulationProgress& progress,
+                const Trajectory& trajectory, SimulationReport& report);
+/// The same loop over a CVODES run (the ODE path of regular index-1 systems).
+void RunSampled(const SimulationSpec& spec, CvodeDriver& driver,
                 geometry::GroupReconstruction& reconstruction,
                 const std::function<Eigen::Vector3d(double)>& body_velocity,
                 const std::function<void(double)>& record, const SimulationProgress& progress,

@@ -127,4 +127,19 @@ Eigen::Matrix3d MagnusStep(MatrixGroup group, const Eigen::Matrix3d& g0, const E
   return g0 * Exp(group, Vee(group, omega));
 }
 
+Eigen::Matrix3d MagnusStep6(MatrixGroup group, const Eigen::Matrix3d& g0,
+                            const Eigen::Vector3d& xi1, const Eigen::Vector3d& xi2,
+                            const Eigen::Vector3d& xi3, double h) {
+  const Eigen::Matrix3d A1 = Hat(group, xi1), A2 = Hat(group, xi2), A3 = Hat(group, xi3);
+  auto bracket = [](const Eigen::Matrix3d& x, const Eigen::Matrix3d& y) -> Eigen::Matrix3d {
+    return y * x - x * y;
+  };
+  const Eigen::Matrix3d a1 = h * A2, a2 = std::sqrt(15.0) * h / 3.0 * (A3 - A1),
+                        a3 = 10.0 * h / 3.0 * (A3 - 2.0 * A2 + A1);
+  const Eigen::Matrix3d c1 = bracket(a1, a2);
+  const Eigen::Matrix3d c2 = -1.0 / 60.0 * bracket(a1, 2.0 * a3 + c1);
+  const Eigen::Matrix3d omega = a1 + a3 / 12.0 + bracket(-20.0 * a1 - a3 + c1, a2 + c2) / 240.0;
+  return g0 * Exp(group, Vee(group, omega));
+}
+
 }  // namespace dirac::geometry

@@ -37,4 +37,15 @@ Eigen::Matrix3d ProjectToGroup(MatrixGroup group, const Eigen::Matrix3d& m);
 Eigen::Matrix3d MagnusStep(MatrixGroup group, const Eigen::Matrix3d& g0, const Eigen::Vector3d& xi1,
                            const Eigen::Vector3d& xi2, double h);
 
+/// One step of g' = g A(t) with the sixth-order Magnus method (Blanes, Casas & Ros), A1, A2, A3
+/// = xi^ at the Gauss points t0 + (1/2 - sqrt(15)/10, 1/2, 1/2 + sqrt(15)/10) h:
+///   a1 = h A2, a2 = sqrt(15) h / 3 (A3 - A1), a3 = 10 h / 3 (A3 - 2 A2 + A1),
+///   C1 = [a1, a2], C2 = -1/60 [a1, 2 a3 + C1],
+///   Omega = a1 + a3 / 12 + 1/240 [-20 a1 - a3 + C1, a2 + C2],   g1 = g0 exp(Omega),
+/// with [X, Y] = Y X - X Y, the bracket of right-invariant multiplication (the transpose of
+/// the textbook formula for Y' = A Y). Measured order 6; exact in the group.
+Eigen::Matrix3d MagnusStep6(MatrixGroup group, const Eigen::Matrix3d& g0,
+                            const Eigen::Vector3d& xi1, const Eigen::Vector3d& xi2,
+                            const Eigen::Vector3d& xi3, double h);
+
 }  // namespace dirac::geometry

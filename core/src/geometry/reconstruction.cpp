@@ -1,5 +1,6 @@
 #include "geometry/reconstruction.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dirac::geometry {
@@ -34,15 +35,19 @@ std::vector<std::string> GroupReconstruction::Columns(const ReconstructionSpec& 
 }
 
 void GroupReconstruction::Advance(double t0, double t1,
-                                  const std::function<Eigen::Vector3d(double)>& xi, int substeps) {
-  if (!active_) return;
+                                  const std::function<Eigen::Vector3d(double)>& xi) {
+  if (!active_ || !(t1 > t0)) return;
+  const double h_max = std::min(0.01, 0.02 / std::max(last_speed_, 1e-300));
+  const int substeps = std::max(1, static_cast<int>(std::ceil((t1 - t0) / h_max - 1e-9)));
   const double h = (t1 - t0) / substeps;
-  const double gauss = std::sqrt(3.0) / 6.0;  // Gauss–Legendre nodes 1/2 -+ sqrt(3)/6
+  const double gauss = std::sqrt(15.0) / 10.0;  // Gauss–Legendre nodes 1/2 -+ sqrt(15)/10, 1/2
   for (int s = 0; s < substeps; ++s) {
     const double ts = t0 + s * h;
     const Eigen::Vector3d xi1 = xi(ts + (0.5 - gauss) * h);
-    const Eigen::Vector3d xi2 = xi(ts + (0.5 + gauss) * h);
-    g_ = MagnusStep(group_, g_, xi1, xi2, h);
+    const Eigen::Vector3d xi2 = xi(ts + 0.5 * h);
+    const Eigen::Vector3d xi3 = xi(ts + (0.5 + gauss) * h);
+    g_ = MagnusStep6(group_, g_, xi1, xi2, xi3, h);
+    last_speed_ = xi3.norm();
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// Internal: the IDAS run of a compiled Lagrange–Dirac DAE (LagrangeDiracSystem::Simulate).
+// Internal: the runs of a compiled Lagrange–Dirac system (LagrangeDiracSystem::Simulate): the
+// ODE with the multipliers eliminated (CVODES) or the index-1 DAE (IDAS).
 
+#include <Eigen/Dense>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,28 @@
 #include "dirac/simulation_types.hpp"
 
 namespace dirac::lagrange_dirac {
+
+/// Puts v0 on Delta(q0) = {A(q0) v = 0} with the least kinetic change (metric W); returns |dv|.
+/// Throws ModelError if the constraint rows are dependent at q0.
+double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>& parameters,
+                               const Eigen::VectorXd& q0, Eigen::VectorXd& v0);
+
+/// The method `auto` resolves to for this input (Adams or BDF; see docs/ARCHITECTURE.md), or
+/// the one the input's spec names.
+IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
+                               const std::vector<double>& x0);
+
+/// The run with the method input.spec.method asks for: SimulateDae for `idas`, else SimulateOde.
+Trajectory Simulate(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
+                    const std::vector<std::string>& columns, const SimulationInput& input,
+                    const SimulationProgress& progress, SimulationReport* report);
+
+/// The ODE path: v0 projected onto Delta(q0); x = (q, y) integrated by CVODES (Adams, or BDF
+/// with the exact Jacobian and CVODES' projection onto A(q) y = 0), the accelerations and
+/// multipliers solved from the saddle system at every right-hand side. Same columns as the DAE.
+Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
+                       const std::vector<std::string>& columns, const SimulationInput& input,
+                       const SimulationProgress& progress, SimulationReport* report);
 
 /// Projects v0 onto Delta(q0), finds consistent initial values (IDACalcIC), integrates and
 /// samples into `columns` (then reconstructs the group motion if `reconstruction` asks).

@@ -313,17 +313,18 @@ const CompiledDae& LagrangeDiracSystem::dae() const { return impl_->dae; }
 std::string LagrangeDiracSystem::formulation() const {
   if (impl_->algebroid)
     return impl_->m() ? "Euler-Poincare-Suslov / Lagrange-Dirac equations on a Lie algebroid, "
-                        "index-1 DAE (regular Lagrangian)"
-                      : "Euler-Lagrange equations on a Lie algebroid (seed L eq (17)), index-1 DAE "
-                        "(regular Lagrangian)";
-  return "Lagrange-d'Alembert-Dirac equations, index-1 DAE (regular Lagrangian)";
+                        "regular Lagrangian (index 1: ODE with the multipliers eliminated)"
+                      : "Euler-Lagrange equations on a Lie algebroid (seed L eq (17)), regular "
+                        "Lagrangian (ODE)";
+  return "Lagrange-d'Alembert-Dirac equations, regular Lagrangian (index 1: ODE with the "
+         "multipliers eliminated)";
 }
 
 Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
                                          const SimulationProgress& progress,
                                          SimulationReport* report) const {
-  return lagrange_dirac::SimulateDae(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
-                                     progress, report);
+  return lagrange_dirac::Simulate(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
+                                  progress, report);
 }
 
 const std::vector<ColumnInfo>& LagrangeDiracSystem::columns() const { return impl_->columns; }

@@ -256,6 +256,14 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
                           "only boundary values (initial.<q>, final.<q>) can be set free");
     return SetBoundaryValue(s, name, *boundary, 0.0, true);
   }
+  if (name == "method") {
+    const auto method = IntegrationMethodFromName(text);
+    if (!method)
+      throw ScenarioError(s.source_file, 0, name,
+                          "value \"" + text + "\" is none of auto, adams, bdf, idas");
+    s.simulation.method = *method;
+    return;
+  }
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0')

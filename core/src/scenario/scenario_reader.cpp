@@ -253,12 +253,19 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
 // ---- simulation, gauge ----------------------------------------------------------------------
 
 void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec) {
-  r.CheckKeys(sim, "simulation", {"t_end", "output_step", "rtol", "atol", "stabilization"});
+  r.CheckKeys(sim, "simulation",
+              {"t_end", "output_step", "rtol", "atol", "stabilization", "method"});
   spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
   spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
   spec.atol = r.OptionalNumber(sim, "atol", spec.atol);
   spec.stabilization = r.OptionalNumber(sim, "stabilization", spec.stabilization);
+  if (const YAML::Node method = sim["method"]) {
+    const auto parsed = method.IsScalar() ? IntegrationMethodFromName(method.Scalar())
+                                          : std::optional<IntegrationMethod>{};
+    if (!parsed) r.Fail(method, "method", "must be one of auto, adams, bdf, idas");
+    spec.method = *parsed;
+  }
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);
 }
 

@@ -168,7 +168,10 @@ void EmitSimulation(YAML::Emitter& out, const SimulationSpec& sim, bool optimal_
   if (!optimal_control) out << YAML::Key << "t_end" << YAML::Value << sim.t_end;
   out << YAML::Key << "output_step" << YAML::Value << sim.output_step << YAML::Key << "rtol"
       << YAML::Value << sim.rtol << YAML::Key << "atol" << YAML::Value << sim.atol << YAML::Key
-      << "stabilization" << YAML::Value << sim.stabilization << YAML::EndMap;
+      << "stabilization" << YAML::Value << sim.stabilization;
+  if (sim.method != IntegrationMethod::kAuto)
+    out << YAML::Key << "method" << YAML::Value << IntegrationMethodName(sim.method);
+  out << YAML::EndMap;
 }
 
 bool AllScalars(const std::vector<OptionValue>& items) {

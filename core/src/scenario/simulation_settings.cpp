@@ -24,6 +24,23 @@ std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec) {
   return std::nullopt;
 }
 
+const char* IntegrationMethodName(IntegrationMethod method) {
+  switch (method) {
+    case IntegrationMethod::kAuto: return "auto";
+    case IntegrationMethod::kAdams: return "adams";
+    case IntegrationMethod::kBdf: return "bdf";
+    case IntegrationMethod::kIdas: return "idas";
+  }
+  return "auto";
+}
+
+std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name) {
+  for (auto m : {IntegrationMethod::kAuto, IntegrationMethod::kAdams, IntegrationMethod::kBdf,
+                 IntegrationMethod::kIdas})
+    if (name == IntegrationMethodName(m)) return m;
+  return std::nullopt;
+}
+
 void RequireValidSimulationSpec(const SimulationSpec& spec) {
   if (const auto problem = CheckSimulationSpec(spec))
     throw ModelError("simulation settings: " + problem->key + " " + problem->message);
