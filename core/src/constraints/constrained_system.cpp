@@ -12,6 +12,7 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "symbolic/expression_compiler.hpp"
@@ -766,8 +767,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   dynamics::ImplicitDae problem;
   problem.size = ny;
   problem.differential.assign(ny, 1.0);
-  problem.rtol = spec.rtol;
-  problem.atol = spec.atol;
+  problem.rtol = dynamics::LocalTolerance(spec.rtol, IntegrationMethod::kIdas);
+  problem.atol = dynamics::LocalTolerance(spec.atol, IntegrationMethod::kIdas);
   std::vector<double> rates(ny), jac(ny * ny);
   problem.residual = [&](double t, const double* y, const double* yp, double* r) {
     load(t, y);
