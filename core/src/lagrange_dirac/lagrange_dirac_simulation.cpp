@@ -36,9 +36,9 @@ std::size_t Max(std::size_t a, std::size_t b) { return a > b ? a : b; }
 void CheckInputSizes(const InputLayout& layout, const SimulationInput& input) {
   if (input.q0.size() != layout.n || input.v0.size() != layout.k ||
       input.parameters.size() != layout.num_parameters)
-    throw ModelError("simulation input sizes do not match the system (" + std::to_string(layout.n) +
-                     " coordinates, " + std::to_string(layout.k) + " velocities, " +
-                     std::to_string(layout.num_parameters) + " parameters)");
+    throw ModelError("simulation input sizes do not match the system (" +
+                     std::to_string(layout.n) + " coordinates, " + std::to_string(layout.k) +
+                     " velocities, " + std::to_string(layout.num_parameters) + " parameters)");
 }
 
 // One sample row from the state x = (q, y): t, q, y, the exact multipliers (the saddle system at
