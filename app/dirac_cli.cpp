@@ -1,10 +1,22 @@
 // dirac: the headless command line. Parses arguments and composes core; no physics here.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dirac/build_model.hpp"
@@ -15,6 +27,7 @@
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "dirac/sweep.hpp"
 
 namespace {
 
@@ -35,7 +48,20 @@ constexpr const char* kUsage =
     "      the convergence report (--json: the report as JSON on stdout)\n"
     "  dirac gauge SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE]\n"
     "      integrate the nonholonomic flow with its Jacobian and the gauge two-form B_t\n"
-    "  dirac --help\n";
+    "  dirac sweep SCENARIO --vary NAME=START:STOP:COUNT... [--random NAME=LO:HI:COUNT...\n"
+    "            [--seed S]] [--jobs N] [--shard K/N] [--set NAME=VALUE]... [--t-end T]\n"
+    "            [--no-trajectories] [--no-wall-time] [--quiet] --out DIR\n"
+    "      run the scenario for every point of a grid (--vary: COUNT values from START to\n"
+    "      STOP; several --vary make a Cartesian product) and/or COUNT uniform random samples\n"
+    "      (--random, seeded; several --random share one COUNT), deriving the model once and\n"
+    "      running N threads (0: all cores); writes DIR/run-<i>.csv and DIR/summary.csv;\n"
+    "      --shard K/N runs the runs i with i mod N = K-1 into summary-shard-K-of-N.csv\n"
+    "  dirac sweep --merge DIR_OR_TABLE... --out DIR\n"
+    "      join the shard tables into DIR/summary.csv, as one process would have written it\n"
+    "  dirac --help\n"
+    "common options:\n"
+    "  --timeout SECONDS  give up after SECONDS of wall time (exit 1, naming the file and the\n"
+    "                     stage: reading, deriving, integrating, solving, writing)\n";
 
 struct UsageError {
   std::string message;
@@ -45,7 +71,13 @@ struct Options {
   std::string command, scenario, csv, formulation;
   std::vector<std::string> overrides;
   std::optional<double> t_end;
+  std::optional<double> timeout;
   bool latex = false, quiet = false, json = false;
+  // sweep
+  std::vector<std::string> vary, random, merge_inputs;
+  std::optional<std::string> seed, jobs, shard;
+  std::string out;
+  bool merge = false, no_trajectories = false, no_wall_time = false;
 };
 
 double ParseNumber(const std::string& flag, const std::string& text) {
@@ -58,6 +90,7 @@ double ParseNumber(const std::string& flag, const std::string& text) {
 
 Options ParseArguments(int argc, char** argv) {
   Options o;
+  std::vector<std::string> operands;  // after the command: the scenario, or --merge's inputs
   std::vector<std::string> args(argv + 1, argv + argc);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -73,6 +106,10 @@ Options ParseArguments(int argc, char** argv) {
       o.overrides.push_back(a.substr(6));
     } else if (a == "--t-end") {
       o.t_end = ParseNumber(a, value());
+    } else if (a == "--timeout") {
+      o.timeout = ParseNumber(a, value());
+      if (!(*o.timeout > 0) || !std::isfinite(*o.timeout))
+        throw UsageError{"--timeout expects a positive number of seconds"};
     } else if (a == "--csv") {
       o.csv = value();
     } else if (a == "--formulation") {
@@ -83,58 +120,146 @@ Options ParseArguments(int argc, char** argv) {
       o.latex = true;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
+    } else if (a == "--vary") {
+      o.vary.push_back(value());
+    } else if (a == "--random") {
+      o.random.push_back(value());
+    } else if (a == "--seed") {
+      o.seed = value();
+    } else if (a == "--jobs" || a == "-j") {
+      o.jobs = value();
+    } else if (a == "--shard") {
+      o.shard = value();
+    } else if (a == "--out") {
+      o.out = value();
+    } else if (a == "--merge") {
+      o.merge = true;
+    } else if (a == "--no-trajectories") {
+      o.no_trajectories = true;
+    } else if (a == "--no-wall-time") {
+      o.no_wall_time = true;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError{"unknown option '" + a + "'"};
     } else if (o.command.empty()) {
       o.command = a;
-    } else if (o.scenario.empty()) {
-      o.scenario = a;
     } else {
-      throw UsageError{"unexpected argument '" + a + "'"};
+      operands.push_back(a);
     }
   }
   if (o.command.empty()) throw UsageError{"no command given"};
-  if (o.command != "help" && o.scenario.empty()) throw UsageError{"no scenario file given"};
+  if (o.merge && o.command != "sweep") throw UsageError{"--merge belongs to 'dirac sweep'"};
+  if (o.merge) {
+    o.merge_inputs = operands;
+    if (operands.empty()) throw UsageError{"--merge needs the shard folders or tables to join"};
+  } else if (operands.size() > 1) {
+    throw UsageError{"unexpected argument '" + operands[1] + "'"};
+  } else if (!operands.empty()) {
+    o.scenario = operands[0];
+  }
+  if (o.command != "help" && !o.merge && o.scenario.empty())
+    throw UsageError{"no scenario file given"};
+  const bool sweep_flags = !o.vary.empty() || !o.random.empty() || o.seed || o.jobs || o.shard ||
+                           !o.out.empty() || o.no_trajectories || o.no_wall_time;
+  if (sweep_flags && o.command != "sweep" && o.command != "help")
+    throw UsageError{
+        "--vary, --random, --seed, --jobs, --shard, --out, --no-trajectories and "
+        "--no-wall-time belong to 'dirac sweep'"};
   return o;
 }
 
+// ---- what the process is doing, for --timeout and error messages ----------------------------
+
+std::string g_file;  // the scenario path (set once, before the watchdog)
+std::atomic<const char*> g_stage{"reading the scenario"};
+
+void SetStage(const char* stage) { g_stage.store(stage); }
+
+// Ends the process with exit status 1 after `seconds` of wall time unless Stop() comes first.
+// GiNaC and SUNDIALS calls cannot be interrupted, so the watchdog does not ask: it writes the
+// message with write(2), removes the temporaries of atomic writes in progress and _exits.
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds) {
+    thread_ = std::thread([this, seconds] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stop_; }))
+        return;
+      char message[1024];
+      const int n = std::snprintf(message, sizeof message,
+                                  "dirac: %s: timed out after %g s while %s (--timeout)\n",
+                                  g_file.c_str(), seconds, g_stage.load());
+      if (n > 0) {
+        const ssize_t ignored = ::write(2, message, std::min<std::size_t>(n, sizeof message - 1));
+        (void)ignored;
+      }
+      dirac::RemovePendingTemporaryFiles();
+      ::_exit(1);
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 dirac::Scenario LoadWithOverrides(const Options& o) {
+  SetStage("reading the scenario");
   dirac::Scenario scenario = dirac::LoadScenario(o.scenario);
-  for (const auto& assignment : o.overrides) dirac::ApplyOverride(scenario, assignment);
+  // All overrides at once: the settings are checked together (--t-end with --set output_step).
+  std::vector<std::string> assignments = o.overrides;
+  if (o.t_end) {
+    char text[64];
+    std::snprintf(text, sizeof text, "t_end=%.17g", *o.t_end);
+    assignments.emplace_back(text);
+  }
+  dirac::ApplyOverrides(scenario, assignments);
   if (!o.formulation.empty()) dirac::SetFormulation(scenario, o.formulation);
-  if (o.t_end) dirac::ApplyOverride(scenario, "t_end", *o.t_end);
   return scenario;
+}
+
+// Streams the rows of a run to `writer`: the header with the first row.
+dirac::Trajectory::RowSink StreamInto(dirac::CsvWriter& writer) {
+  return [&writer, header = false](const std::vector<std::string>& columns,
+                                   const double* row) mutable {
+    if (!header) writer.WriteHeader(columns);
+    header = true;
+    writer.WriteRow(row, columns.size());
+  };
 }
 
 int Run(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
   const auto start = std::chrono::steady_clock::now();
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const auto derived = std::chrono::steady_clock::now();
   dirac::SimulationReport report;
-  const dirac::Trajectory trajectory =
-      model->Simulate(dirac::SimulationInput::FromScenario(scenario), {}, &report);
+  // Samples go to the CSV (or stdout) as they are computed: memory does not grow with t_end.
+  dirac::CsvWriter writer =
+      o.csv.empty() ? dirac::CsvWriter::ToStandardOutput() : dirac::CsvWriter(o.csv);
+  dirac::SimulationInput input = dirac::SimulationInput::FromScenario(scenario);
+  input.row_sink = StreamInto(writer);
+  SetStage("integrating");
+  const dirac::Trajectory trajectory = model->Simulate(input, {}, &report);
   const auto done = std::chrono::steady_clock::now();
-  if (o.csv.empty()) {
-    // stdout is a stream, not a file to replace atomically: print directly.
-    const auto& cols = trajectory.columns();
-    for (std::size_t c = 0; c < cols.size(); ++c)
-      std::printf("%s%s", c ? "," : "", cols[c].c_str());
-    std::printf("\n");
-    for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
-      for (std::size_t c = 0; c < cols.size(); ++c)
-        std::printf("%s%.17g", c ? "," : "", trajectory.at(r, c));
-      std::printf("\n");
-    }
-  } else {
-    dirac::WriteCsv(trajectory, o.csv);
-  }
+  SetStage("writing the CSV");
+  writer.Finish();
   if (!o.quiet) {
     using ms = std::chrono::duration<double, std::milli>;
     std::fprintf(stderr,
                  "%s: %zu samples to t = %g, %ld steps; derive %.1f ms, integrate %.1f ms\n"
                  "  max |constraint residual| = %.3e, max |E - E0| = %.3e (E0 = %.17g)%s\n",
-                 scenario.name.c_str(), trajectory.num_rows(),
+                 scenario.name.c_str(), trajectory.rows_appended(),
                  trajectory.at(trajectory.num_rows() - 1, 0), report.internal_steps,
                  ms(derived - start).count(), ms(done - derived).count(),
                  report.max_constraint_residual, report.max_energy_drift, report.initial_energy,
@@ -156,6 +281,7 @@ int Run(const Options& o) {
 
 int Equations(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const auto format = o.latex ? dirac::EquationFormat::kLatex : dirac::EquationFormat::kPlain;
   std::printf("# %s: %s\n", scenario.name.c_str(), model->formulation().c_str());
@@ -164,26 +290,22 @@ int Equations(const Options& o) {
   return 0;
 }
 
-}  // namespace
-
 int Gauge(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const dirac::GaugeTwoForm* gauge = model->gauge_two_form();
   if (!gauge)
     throw dirac::ModelError(scenario.source_file + ": this model (" + model->formulation() +
                             ") has no gauge two-form: it needs a regular Lagrangian on TQ");
+  SetStage("integrating the gauge two-form");
   const dirac::Trajectory tr = gauge->Compute(dirac::SimulationInput::FromScenario(scenario));
+  SetStage("writing the CSV");
   if (o.csv.empty()) {
-    const auto& cols = tr.columns();
-    for (std::size_t c = 0; c < cols.size(); ++c)
-      std::printf("%s%s", c ? "," : "", cols[c].c_str());
-    std::printf("\n");
-    for (std::size_t r = 0; r < tr.num_rows(); ++r) {
-      for (std::size_t c = 0; c < cols.size(); ++c)
-        std::printf("%s%.17g", c ? "," : "", tr.at(r, c));
-      std::printf("\n");
-    }
+    dirac::CsvWriter out = dirac::CsvWriter::ToStandardOutput();
+    out.WriteHeader(tr.columns());
+    for (std::size_t r = 0; r < tr.num_rows(); ++r) out.WriteRow(tr.row(r), tr.num_columns());
+    out.Finish();
   } else {
     dirac::WriteCsv(tr, o.csv);
   }
@@ -206,7 +328,9 @@ int Gauge(const Options& o) {
 
 int Solve(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
+  SetStage("solving the optimal-control problem");
   const dirac::OptimalControlSolution solution = dirac::SolveOptimalControl(*model, scenario);
   const dirac::SolveReport& report = solution.report;
   if (o.json) {
@@ -225,6 +349,7 @@ int Solve(const Options& o) {
     throw dirac::NumericalError(scenario.source_file +
                                 ": the solve did not converge: " + report.message);
   if (!o.csv.empty()) {
+    SetStage("writing the CSV");
     dirac::WriteCsv(solution.trajectory, o.csv);
     if (!o.quiet)
       std::fprintf(stderr, "  Pontryagin H drift %.3e on the samples; wrote %s\n",
@@ -233,11 +358,159 @@ int Solve(const Options& o) {
   return 0;
 }
 
+// ---- dirac sweep: argument parsing and progress printing; the sweep itself is core's RunSweep.
+
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+
+extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
+
+std::uint64_t ParseWhole(const std::string& flag, const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+    throw UsageError{flag + " expects a whole number, got '" + text + "'"};
+  return std::stoull(text);
+}
+
+// NAME=A:B:COUNT (--vary START:STOP:COUNT, --random LO:HI:COUNT).
+struct AxisArgument {
+  std::string name;
+  double a = 0.0, b = 0.0;
+  std::size_t count = 0;
+};
+
+AxisArgument ParseAxis(const std::string& flag, const std::string& text, const char* form) {
+  const std::string expected = flag + " expects " + form + ", got '" + text + "'";
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) throw UsageError{expected};
+  std::vector<std::string> parts;
+  std::size_t pos = eq + 1;
+  for (;;) {
+    const std::size_t colon = text.find(':', pos);
+    parts.push_back(text.substr(pos, colon == std::string::npos ? colon : colon - pos));
+    if (colon == std::string::npos) break;
+    pos = colon + 1;
+  }
+  if (parts.size() != 3) throw UsageError{expected};
+  AxisArgument axis;
+  axis.name = text.substr(0, eq);
+  axis.a = ParseNumber(flag + " " + axis.name, parts[0]);
+  axis.b = ParseNumber(flag + " " + axis.name, parts[1]);
+  axis.count = ParseWhole(flag + " " + axis.name + " COUNT", parts[2]);
+  if (axis.count < 1) throw UsageError{flag + " " + axis.name + ": COUNT must be at least 1"};
+  return axis;
+}
+
+dirac::SweepShard ParseShard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) throw UsageError{"--shard expects K/N, got '" + text + "'"};
+  dirac::SweepShard shard;
+  shard.index = ParseWhole("--shard K", text.substr(0, slash));
+  shard.count = ParseWhole("--shard N", text.substr(slash + 1));
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    throw UsageError{"--shard " + text + ": K must be in 1..N"};
+  return shard;
+}
+
+int MergeSweep(const Options& o) {
+  if (!o.vary.empty() || !o.random.empty() || o.seed || o.jobs || o.shard || !o.overrides.empty() ||
+      o.t_end || o.no_trajectories || o.no_wall_time)
+    throw UsageError{"sweep --merge takes only the shard folders or tables and --out DIR"};
+  const dirac::SweepMergeResult merged = dirac::MergeSweepShards(o.merge_inputs, o.out);
+  if (!o.quiet)
+    std::fprintf(stderr, "sweep: merged %zu shards, %zu runs into %s\n", merged.shards, merged.runs,
+                 merged.summary_path.c_str());
+  return 0;
+}
+
+int Sweep(const Options& o) {
+  if (o.out.empty()) throw UsageError{"sweep needs --out DIR"};
+  if (o.merge) return MergeSweep(o);
+  if (o.vary.empty() && o.random.empty())
+    throw UsageError{
+        "sweep needs at least one --vary NAME=START:STOP:COUNT or --random "
+        "NAME=LO:HI:COUNT"};
+  if (o.seed && o.random.empty()) throw UsageError{"--seed is for --random samples"};
+
+  dirac::SweepPlan plan;
+  for (const auto& text : o.vary) {
+    const AxisArgument a = ParseAxis("--vary", text, "NAME=START:STOP:COUNT");
+    plan.grid.push_back({a.name, a.a, a.b, a.count});
+  }
+  for (const auto& text : o.random) {
+    const AxisArgument a = ParseAxis("--random", text, "NAME=LO:HI:COUNT");
+    if (plan.random_count && a.count != plan.random_count)
+      throw UsageError{"--random " + a.name + ": COUNT " + std::to_string(a.count) +
+                       " differs from the " + std::to_string(plan.random_count) +
+                       " of the first --random (the random names are drawn together, one "
+                       "COUNT for all)"};
+    if (a.a > a.b) throw UsageError{"--random " + a.name + ": LO must not exceed HI"};
+    plan.random_count = a.count;
+    plan.random.push_back({a.name, a.a, a.b});
+  }
+  plan.seed = o.seed ? ParseWhole("--seed", *o.seed) : 0;
+
+  dirac::SweepOptions options;
+  options.out_dir = o.out;
+  options.jobs = o.jobs ? ParseWhole("--jobs", *o.jobs) : 1;
+  if (o.shard) options.shard = ParseShard(*o.shard);
+  options.write_trajectories = !o.no_trajectories;
+  options.wall_time = !o.no_wall_time;
+  const dirac::SweepPoints points(plan);  // checks the plan before the derivation
+
+  const dirac::Scenario scenario = LoadWithOverrides(o);
+  const auto model = dirac::BuildModel(scenario);
+
+  // Ctrl+C (and Slurm's SIGTERM): no new runs, runs in progress cut short, table of the rest.
+  std::signal(SIGINT, OnInterrupt);
+  std::signal(SIGTERM, OnInterrupt);
+  const bool tty = ::isatty(2);
+  double last_print = -1.0;
+  std::size_t last_decile = 0;
+  auto progress = [&](const dirac::SweepProgress& p) {
+    if (o.quiet) return;
+    if (!p.last_failure.empty())
+      std::fprintf(stderr, "%ssweep: run %zu failed: %s\n", tty ? "\r\033[K" : "", p.last_run,
+                   p.last_failure.c_str());
+    const bool last = p.finished == p.total;
+    if (tty) {
+      if (last || p.elapsed_seconds - last_print >= 0.2) {
+        std::fprintf(stderr, "\rsweep: %zu/%zu runs, %zu failed, %.1f s%s", p.finished, p.total,
+                     p.failed, p.elapsed_seconds, last ? "\n" : "");
+        last_print = p.elapsed_seconds;
+      }
+    } else if (const std::size_t decile = 10 * p.finished / p.total; decile > last_decile) {
+      std::fprintf(stderr, "sweep: %zu/%zu runs, %zu failed, %.1f s\n", p.finished, p.total,
+                   p.failed, p.elapsed_seconds);
+      last_decile = decile;
+    }
+    std::fflush(stderr);
+  };
+  const dirac::SweepResult result =
+      dirac::RunSweep(*model, scenario, plan, options, progress, &g_interrupted);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (result.interrupted) {
+    std::fprintf(stderr,
+                 "%ssweep: interrupted: %zu of %zu runs completed (%zu failed); their table is "
+                 "%s\n",
+                 tty && !o.quiet ? "\n" : "", result.completed, result.planned, result.failed,
+                 result.summary_path.c_str());
+    return 130;
+  }
+  if (!o.quiet)
+    std::fprintf(stderr,
+                 "sweep: %zu runs (%zu failed) of %zu in %.2f s with %zu thread(s); wrote %s\n",
+                 result.completed, result.failed, points.size(), result.elapsed_seconds,
+                 options.jobs, result.summary_path.c_str());
+  return 0;
+}
+
 int Analyze(const Options& o) {
   dirac::Scenario scenario = LoadWithOverrides(o);
   if (scenario.formulation == dirac::Formulation::kAuto ||
       scenario.formulation == dirac::Formulation::kLagrangeDirac)
     scenario.formulation = dirac::Formulation::kConstraintAlgorithm;  // analyse even regular L
+  SetStage("running the constraint algorithm");
   const auto system = dirac::ConstrainedSystem::Analyze(scenario);
   if (o.json) {
     std::fputs(dirac::ChainToJson(system->chain()).c_str(), stdout);
@@ -248,27 +521,63 @@ int Analyze(const Options& o) {
   return 0;
 }
 
+// "FILE: message" unless the message already names the file.
+std::string NamingTheFile(const std::string& message) {
+  if (g_file.empty() || message.find(g_file) != std::string::npos) return message;
+  return g_file + ": " + message;
+}
+
+// Everything written to stdout went out (a full disk or a file-size limit is an error).
+int CheckStandardOutput(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int error = errno;
+    std::fprintf(stderr, "dirac: cannot write to standard output: %s\n",
+                 error ? std::strerror(error) : "write error");
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}
+
+int Dispatch(const Options& o) {
+  if (o.command == "run") return Run(o);
+  if (o.command == "equations") return Equations(o);
+  if (o.command == "analyze") return Analyze(o);
+  if (o.command == "gauge") return Gauge(o);
+  if (o.command == "solve") return Solve(o);
+  if (o.command == "sweep") return Sweep(o);
+  throw UsageError{"unknown command '" + o.command + "'"};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported, instead of
+  // SIGXFSZ ending the process with half the output and no message.
+  ::signal(SIGXFSZ, SIG_IGN);
+  int status = 0;
   try {
     const Options o = ParseArguments(argc, argv);
     if (o.command == "help") {
       std::fputs(kUsage, stdout);
-      return 0;
+      return CheckStandardOutput(0);
     }
-    if (o.command == "run") return Run(o);
-    if (o.command == "equations") return Equations(o);
-    if (o.command == "analyze") return Analyze(o);
-    if (o.command == "gauge") return Gauge(o);
-    if (o.command == "solve") return Solve(o);
-    throw UsageError{"unknown command '" + o.command + "'"};
+    g_file = o.scenario;
+    std::optional<Watchdog> watchdog;
+    if (o.timeout) watchdog.emplace(*o.timeout);
+    status = Dispatch(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);
-    return 2;
+    status = 2;
   } catch (const dirac::Error& e) {
-    std::fprintf(stderr, "dirac: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "dirac: %s\n", NamingTheFile(e.what()).c_str());
+    status = 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dirac: %s: out of memory while %s\n", g_file.c_str(), g_stage.load());
+    status = 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dirac: internal error: %s\n", e.what());
-    return 3;
+    std::fprintf(stderr, "dirac: internal error: %s\n",
+                 NamingTheFile(std::string(e.what()) + " (while " + g_stage.load() + ")").c_str());
+    status = 3;
   }
+  return CheckStandardOutput(status);
 }

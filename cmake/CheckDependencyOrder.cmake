@@ -9,7 +9,7 @@
 
 set(DIRAC_LAYERS
     base io symbolic scenario geometry dynamics model lagrange_dirac constraints formulation
-    control)
+    control sweep)
 
 # Public header -> layer.
 set(DIRAC_PUBLIC_HEADERS
@@ -26,7 +26,8 @@ set(DIRAC_PUBLIC_HEADERS
     constrained_system.hpp=constraints
     build_model.hpp=formulation
     shooting.hpp=control
-    optimal_control.hpp=control)
+    optimal_control.hpp=control
+    sweep.hpp=sweep)
 
 function(_dirac_layer_index name out)
   list(FIND DIRAC_LAYERS "${name}" _i)

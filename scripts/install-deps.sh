@@ -14,6 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   clang-format
+  parallel
 )
 
 missing=()

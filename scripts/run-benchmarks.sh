@@ -19,4 +19,14 @@ if c and h:
 c, h = med.get("BM_WholeRun50s"), med.get("BM_WholeRun50sHandWritten")
 if c and h:
     print(f"whole run: compiled / hand-written = {c / h:.2f}")
+e = med.get("BM_Heisenberg20sEngine")
+for variant in ("newton:0", "newton:1"):
+    h = med.get(f"BM_Heisenberg20sHandWrittenCvode/{variant}")
+    if e and h:
+        print(f"Heisenberg T = 20 at 1e-12: engine / hand-written CVODE ({variant}) = {e / h:.2f}"
+              "  (target <= 1.5)")
+j1 = med.get("BM_Sweep1000Heisenberg/jobs:1/real_time")
+j2 = med.get("BM_Sweep1000Heisenberg/jobs:2/real_time")
+if j1 and j2:
+    print(f"sweep of 1000 runs: throughput --jobs 2 / --jobs 1 = {j1 / j2:.2f}  (target >= 1.8)")
 PY

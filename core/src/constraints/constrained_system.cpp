@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "base/foreign_errors.hpp"
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
@@ -382,7 +383,19 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
       if (choice.name == direction.name) line = choice.where.line;
     const ex value = symbolic::ParseExpression(direction.value, data.table,
                                                {scenario.source_file, line, direction.name});
-    gauge_values.push_back(OnManifold(value));
+    try {
+      gauge_values.push_back(OnManifold(value));
+    } catch (const Error&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      // e.g. 1/v3 where the constraints of M_f make v3 = 0.
+      throw ScenarioError(scenario.source_file, line, direction.name,
+                          "gauge value \"" + direction.value +
+                              "\" is undefined on the final constraint manifold M_f (" + e.what() +
+                              ")");
+    }
     gauge_map[gauge_symbols[a]] = gauge_values.back();
   }
   std::vector<ex> rates_with_gauge(N);
@@ -391,7 +404,18 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
     for (unsigned c = 0; c < K; ++c) rate += data.rho(i, c) * xi[c];
     rates_with_gauge[i] = OnManifold(rate);
     chain.dynamics.push_back({data.z_names[i] + "'", Print(rates_with_gauge[i])});
-    rates.push_back(Simplify(rates_with_gauge[i].subs(gauge_map)));
+    try {
+      rates.push_back(Simplify(rates_with_gauge[i].subs(gauge_map)));
+    } catch (const Error&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::size_t line = scenario.gauge.empty() ? 0 : scenario.gauge.front().where.line;
+      throw ScenarioError(scenario.source_file, line, "gauge",
+                          "the rate of " + data.z_names[i] +
+                              " is undefined with the chosen gauge values (" + e.what() + ")");
+    }
   }
   // Multipliers of a Lagrange–Dirac system: Omega^T X - dH = -(mu_r omega^r, 0).
   const unsigned m = data.constraint_forms.rows();
@@ -639,7 +663,7 @@ ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::mo
 ConstrainedSystem::~ConstrainedSystem() = default;
 
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
-                                                                    std::size_t max_steps) {
+                                                                    std::size_t max_steps) try {
   auto impl = std::make_unique<Impl>();
   if (scenario.optimal_control.present) {
     impl->data = constraints::BuildOptimalControl(scenario);
@@ -676,6 +700,8 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
   auto system = std::shared_ptr<ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
   system->has_boundary_value_problem_ = scenario.boundary_value.present();
   return system;
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "running the constraint algorithm");
 }
 
 const ConstraintChain& ConstrainedSystem::chain() const { return impl_->chain; }
@@ -767,6 +793,13 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   dynamics::ImplicitDae problem;
   problem.size = ny;
   problem.differential.assign(ny, 1.0);
+  {
+    const std::vector<std::string> columns = TrajectoryColumns();  // t, then z, ...
+    for (std::size_t k = 0; k < ny; ++k)
+      if (1 + s.free_index[k] < columns.size())
+        problem.names.push_back(columns[1 + s.free_index[k]]);
+    if (problem.names.size() != ny) problem.names.clear();
+  }
   problem.rtol = dynamics::LocalTolerance(spec.rtol, IntegrationMethod::kIdas);
   problem.atol = dynamics::LocalTolerance(spec.atol, IntegrationMethod::kIdas);
   std::vector<double> rates(ny), jac(ny * ny);
@@ -800,6 +833,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     return xi;
   };
   Trajectory trajectory(TrajectoryColumns());
+  trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns());
   SimulationReport report;
   report.method = "IDAS (BDF, dynamics on M_f)";

@@ -270,8 +270,9 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
     row[c++] = (pulled_back - omega_restricted0 - B).cwiseAbs().maxCoeff();
     trajectory.AppendRow(row.data());
   };
-  record(0.0);
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
+  RequireTrajectoryFits(static_cast<double>(total) + 1, columns_.size(), "gauge two-form");
+  record(0.0);
   const long batch = std::max<long>(1, total / 50);
   for (long step = 1; step <= total; ++step) {
     record(driver.Advance(std::min(spec.t_end, static_cast<double>(step) * spec.output_step)));

@@ -58,6 +58,7 @@ class SampleRecorder {
         rates_(dae.layout.n + dae.layout.k),
         constraint_values_(dae.layout.m),
         momentum_(dae.layout.k) {
+    trajectory_.StreamTo(input.row_sink);
     std::size_t scratch = 0;
     for (const CompiledFunction* f :
          {&dae.energy, &dae.constraints, &dae.body_velocity, &dae.fibre_momentum})
@@ -190,6 +191,8 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
   // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
   problem.suppress_algebraic_error = true;
+  // y = (q, v, mu) in the order of the trajectory's columns after t.
+  if (columns.size() > N) problem.names.assign(columns.begin() + 1, columns.begin() + 1 + N);
   problem.residual = [&ctx, N](double t, const double* y, const double* yp, double* r) {
     ctx.Load(t, y, yp);
     ctx.dae->residual.Evaluate(ctx.input.data(), r, ctx.scratch.data());
