@@ -13,6 +13,7 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "symbolic/canonical_print.hpp"
@@ -891,8 +892,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
         problem.names.push_back(columns[1 + s.free_index[k]]);
     if (problem.names.size() != ny) problem.names.clear();
   }
-  problem.rtol = spec.rtol;
-  problem.atol = spec.atol;
+  problem.rtol = dynamics::LocalTolerance(spec.rtol, IntegrationMethod::kIdas);
+  problem.atol = dynamics::LocalTolerance(spec.atol, IntegrationMethod::kIdas);
   std::vector<double> rates(ny), jac(ny * ny);
   problem.residual = [&](double t, const double* y, const double* yp, double* r) {
     load(t, y);

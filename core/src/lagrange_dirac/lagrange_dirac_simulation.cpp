@@ -9,6 +9,7 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
@@ -39,18 +40,6 @@ void CheckInputSizes(const InputLayout& layout, const SimulationInput& input) {
     throw ModelError("simulation input sizes do not match the system (" +
                      std::to_string(layout.n) + " coordinates, " + std::to_string(layout.k) +
                      " velocities, " + std::to_string(layout.num_parameters) + " parameters)");
-}
-
-// The asked rtol / atol are targets for the global error over the run; the integrators control
-// the local error of each step, which the global error sums over the steps. The local
-// tolerances are therefore tighter than the asked ones by a factor per method (its order: Adams
-// up to 12, BDF up to 5), measured on Elroy's beanie over 30 s at an asked 1e-12 against a
-// 1e-15 run: Adams 1.8e-9 at the asked tolerance, 2.2e-10 at a tenth (for ~15% more steps);
-// BDF (CVODES or IDAS) 1.5e-8 to 2.7e-8 at the asked tolerance, 1.2e-10 to 3.7e-10 at a
-// hundredth. Never below 5e-15, where the step would be lost in rounding.
-double LocalTolerance(double asked, IntegrationMethod method) {
-  const double factor = method == IntegrationMethod::kAdams ? 0.1 : 0.01;
-  return std::max(factor * asked, std::min(asked, 5e-15));
 }
 
 // One sample row from the state x = (q, y): t, q, y, the exact multipliers (the saddle system at
@@ -221,8 +210,8 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   dynamics::ImplicitDae problem;
   problem.size = N;
   problem.differential = differential;
-  problem.rtol = LocalTolerance(spec.rtol, IntegrationMethod::kIdas);
-  problem.atol = LocalTolerance(spec.atol, IntegrationMethod::kIdas);
+  problem.rtol = dynamics::LocalTolerance(spec.rtol, IntegrationMethod::kIdas);
+  problem.atol = dynamics::LocalTolerance(spec.atol, IntegrationMethod::kIdas);
   // mu is fixed by the discrete constraint through the BDF derivative y', so its local error
   // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
   // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
@@ -319,8 +308,8 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   }
   dynamics::SampledOde ode;
   ode.size = n + k;
-  ode.rtol = LocalTolerance(spec.rtol, method);
-  ode.atol = LocalTolerance(spec.atol, method);
+  ode.rtol = dynamics::LocalTolerance(spec.rtol, method);
+  ode.atol = dynamics::LocalTolerance(spec.atol, method);
   ode.rates = [&saddle](double t, const double* x, double* xdot) {
     return saddle.Rates(t, x, xdot);
   };
