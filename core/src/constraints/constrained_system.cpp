@@ -349,9 +349,16 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   ex minor = 1;
   for (const auto& p : echelon.pivots) minor *= p;
   minor = GiNaC::numer(Simplify(minor));
+  // Factoring is for reading; on a large polynomial it would cost minutes (multivariate gcds
+  // that cannot be interrupted), so a large minor is printed as it is.
+  constexpr std::size_t kMaxFactoredNodes = 400;
   if (!GiNaC::is_a<GiNaC::numeric>(minor))
-    chain.validity_conditions.push_back(NonzeroCondition(ExpandFactors(GiNaC::factor(minor))) +
-                                        " != 0  (rank of Omega on E_f)");
+    chain.validity_conditions.push_back(
+        NonzeroCondition(ExpandFactors(
+            symbolic::NodeCount(minor, kMaxFactoredNodes + 1) <= kMaxFactoredNodes
+                ? GiNaC::factor(minor)
+                : minor)) +
+        " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
   // Columns are taken in reverse order so that the free unknowns (the gauge parameters) are, where

@@ -52,7 +52,13 @@ struct Frame {
   std::size_t arguments = 0;    // completed arguments
   bool argument_empty = true;   // nothing seen yet in the current argument
   std::size_t outer_unary = 0;  // pending unary signs of the enclosing level
+  bool exponent = false;        // the group is (inside) an exponent
 };
+
+// GiNaC evaluates numeric powers exactly (CLN integers are unbounded): 9^999999999 or
+// 2^(1000*1000*1000) would compute for minutes. Integer literals in an exponent are limited to
+// this many digits in all, and an exponent may not contain a power.
+constexpr std::size_t kMaxExponentDigits = 4;
 
 // Checks the text before GiNaC parses it: allowed characters, balanced parentheses, nesting
 // depth (GiNaC's parser recurses once per parenthesis, call and unary sign), function names,
@@ -60,7 +66,7 @@ struct Frame {
 void PreScan(const std::string& text, const ExpressionOrigin& origin) {
   auto fail = [&](const std::string& symbol, const std::string& message) {
     throw ScenarioError(origin.file, origin.line, symbol.empty() ? origin.key : symbol,
-                        "in " + origin.key + ": " + message);
+                        (symbol.empty() ? "" : "in " + origin.key + ": ") + message);
   };
   if (text.size() > kMaxExpressionLength)
     fail("", "expression of " + std::to_string(text.size()) + " characters is longer than the " +
@@ -77,6 +83,19 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
   };
   auto mark_operand = [&] {
     if (!frames.empty()) frames.back().argument_empty = false;
+  };
+  bool after_caret = false;         // the next operand is an exponent
+  std::size_t exponent_frames = 0;  // open groups that are (inside) an exponent
+  std::size_t exponent_digits = 0;  // integer digits in the current exponent
+  auto open_frame = [&](const std::string& name) {
+    const bool exponent = after_caret || exponent_frames > 0;
+    if (after_caret && exponent_frames == 0) exponent_digits = 0;
+    frames.push_back({name, 0, true, unary, exponent});
+    exponent_frames += exponent;
+    after_caret = false;
+    unary = 0;
+    check_depth();
+    last = Last::kOpen;
   };
   std::size_t i = 0;
   while (i < text.size()) {
@@ -99,13 +118,11 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
                                     [&](const FunctionArity& a) { return a.name == name; });
         if (f == kFunctions.end())
           fail(name, "'" + name + "' is not a function (functions: " + FunctionList() + ")");
-        frames.push_back({name, 0, true, unary});
-        unary = 0;
-        check_depth();
-        last = Last::kOpen;
+        open_frame(name);
         i = k + 1;
         continue;
       }
+      after_caret = false;
       last = Last::kOperand;
       i = j;
       continue;
@@ -115,6 +132,7 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
       while (j < text.size() &&
              (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.'))
         ++j;
+      const std::size_t mantissa_end = j;
       if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
         std::size_t k = j + 1;
         if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
@@ -123,6 +141,16 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
           while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
         }
       }
+      const bool integer = j == mantissa_end && text.find('.', i) >= mantissa_end;
+      if (integer && (after_caret || exponent_frames > 0)) {
+        const std::size_t digits = mantissa_end - i;
+        if (after_caret && exponent_frames == 0) exponent_digits = 0;
+        exponent_digits += digits;
+        if (exponent_digits > kMaxExponentDigits)
+          fail("", "integer exponent too large: the integers of an exponent may have at most " +
+                       std::to_string(kMaxExponentDigits) + " digits in all");
+      }
+      after_caret = false;
       mark_operand();
       last = Last::kOperand;
       i = j;
@@ -146,6 +174,10 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
       case '/':
       case '^':
         if (last != Last::kOperand) fail("", std::string("'") + c + "' lacks its left operand");
+        if (c == '^') {
+          if (exponent_frames > 0) fail("", "a power inside an exponent is not allowed");
+          after_caret = true;
+        }
         unary_total -= unary;
         unary = 0;
         last = Last::kOperator;
@@ -153,10 +185,7 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
       case '(':
         mark_operand();
         if (last == Last::kOperand) fail("", "'(' after an operand (missing operator?)");
-        frames.push_back({"", 0, true, unary});
-        unary = 0;
-        check_depth();
-        last = Last::kOpen;
+        open_frame("");
         break;
       case ',':
         if (frames.empty() || frames.back().name.empty())
@@ -189,6 +218,7 @@ void PreScan(const std::string& text, const ExpressionOrigin& origin) {
         }
         unary_total -= unary;
         unary = frame.outer_unary;
+        exponent_frames -= frame.exponent;
         frames.pop_back();
         last = Last::kOperand;
         break;
@@ -242,8 +272,7 @@ double ExpandedTermsImpl(const GiNaC::ex& e) {
 // argument and the whole expression within kMaxExpandedTerms once expanded.
 void CheckParsed(const GiNaC::ex& e, const std::string& text, const ExpressionOrigin& origin) {
   auto fail = [&](const std::string& message) {
-    throw ScenarioError(origin.file, origin.line, origin.key,
-                        "in " + origin.key + " \"" + text + "\": " + message);
+    throw ScenarioError(origin.file, origin.line, origin.key, "\"" + text + "\": " + message);
   };
   if (GiNaC::is_a<GiNaC::numeric>(e)) {
     const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
@@ -332,13 +361,13 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
   }
   if (TreeDepth(result, 4 * kMaxExpressionDepth) > 4 * kMaxExpressionDepth)
     throw ScenarioError(origin.file, origin.line, origin.key,
-                        "in " + origin.key + ": the expression tree is deeper than " +
+                        "the expression tree is deeper than " +
                             std::to_string(4 * kMaxExpressionDepth) + " levels");
   try {
     CheckParsed(result, text.size() <= 200 ? text : text.substr(0, 200) + "...", origin);
     if (ExpandedTermsImpl(result) > kMaxExpandedTerms)
       throw ScenarioError(origin.file, origin.line, origin.key,
-                          "in " + origin.key + " " + shown() + ": would expand to more than " +
+                          shown() + ": would expand to more than " +
                               std::to_string(static_cast<long>(kMaxExpandedTerms)) + " terms");
   } catch (const ScenarioError&) {
     throw;

@@ -17,7 +17,7 @@ namespace dirac::symbolic {
 inline constexpr std::size_t kMaxExpressionLength = 65536;
 /// Deepest nesting accepted: parentheses and function calls, plus runs of unary signs, counted
 /// together; also the deepest expression tree GiNaC may build from the text.
-inline constexpr std::size_t kMaxExpressionDepth = 64;
+inline constexpr std::size_t kMaxExpressionDepth = 32;
 /// Most terms the expression may have once products and integer powers of sums are expanded
 /// (an upper estimate computed without expanding): `(x+1)^100000` is refused, not expanded.
 inline constexpr double kMaxExpandedTerms = 20000;
@@ -50,10 +50,11 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
 /// multiply, sums add, (a_1 + ... + a_m)^n counts binomial(n + m - 1, m - 1)); capped at 1e30.
 double ExpandedTermsEstimate(const GiNaC::ex& e);
 
-/// Most nodes an intermediate expression of a derivation or of the constraint algorithm may
-/// have (counted on the expression tree, shared subtrees counted each time). The work of GiNaC's
-/// expand and normal grows with it; no shipped scenario comes within a factor of 10 of it.
-inline constexpr std::size_t kMaxIntermediateNodes = 200000;
+/// Most nodes (and most terms once expanded) an intermediate expression of the constraint
+/// algorithm may have (counted on the expression tree, shared subtrees counted each time). The
+/// work of GiNaC's expand and normal grows with it; the largest in the shipped scenarios is
+/// 803 nodes (suslov), 104 terms (elroys_beanie_ocp).
+inline constexpr std::size_t kMaxIntermediateNodes = 50000;
 
 /// Nodes of the tree of `e`, counting at most `cap` (the cost is bounded by `cap`).
 std::size_t NodeCount(const GiNaC::ex& e, std::size_t cap);
