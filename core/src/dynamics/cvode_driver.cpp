@@ -8,6 +8,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <sstream>
@@ -85,8 +86,35 @@ struct CvodeDriver::Impl {
     out << "CVODES (" << (method == MultistepMethod::kAdams ? "Adams" : "BDF") << ") " << call
         << " failed at t = " << t << " (" << (name ? name : "?") << ")";
     std::free(name);
-    if (!last_error.empty()) out << ": " << last_error;
+    if (flag != CV_MEM_FAIL && flag != CV_ILL_INPUT && flag != CV_MEM_NULL) out << WorstRate(t);
+    if (!last_error.empty()) out << ". CVODES says: " << last_error;
     throw NumericalError(out.str());
+  }
+
+  // The largest (or a non-finite) |f_i| at (t, y), with the name of equation i.
+  std::string WorstRate(double t) {
+    if (!ode.rates || !y) return "";
+    std::vector<double> f(ode.size, 0.0);
+    bool finite = false;
+    try {
+      finite = ode.rates(t, N_VGetArrayPointer(y), f.data());
+    } catch (...) {
+      return "";
+    }
+    if (f.empty()) return "";
+    std::size_t worst = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (!std::isfinite(f[i])) {
+        worst = i;
+        break;
+      }
+      if (std::abs(f[i]) > std::abs(f[worst])) worst = i;
+    }
+    std::ostringstream out;
+    out << "; " << (finite ? "largest" : "non-finite") << " rate there |y'| = " << std::abs(f[worst])
+        << " in the equation of "
+        << (worst < ode.names.size() ? ode.names[worst] : "component " + std::to_string(worst));
+    return out.str();
   }
 
   template <typename F>

@@ -28,6 +28,9 @@ struct SampledOde {
   /// in place. Return false if the projection failed (CVODES then retries a smaller step).
   std::function<bool(double t, const double* y, double* corr, double* err)> project;
   double rtol = 1e-10, atol = 1e-12;
+  /// Names of the components (optional): a failure message names the equation with the
+  /// largest or a non-finite rate at the time reached.
+  std::vector<std::string> names;
 };
 
 /// The linear multistep family CVODES runs.

@@ -1,7 +1,10 @@
 #pragma once
 // The local error tolerance handed to an integrator for an asked global tolerance.
 
+#include <Eigen/Dense>
+
 #include <algorithm>
+#include <cmath>
 
 #include "dirac/scenario.hpp"
 
@@ -20,6 +23,23 @@ namespace dirac::dynamics {
 inline double LocalTolerance(double asked, IntegrationMethod method) {
   const double factor = method == IntegrationMethod::kAdams ? 0.1 : 0.01;
   return std::max(factor * asked, std::min(asked, 5e-15));
+}
+
+/// The family `auto` takes for an ODE whose Jacobian at the initial state is `J` over a run of
+/// length `horizon`: BDF if a decaying mode is much faster than both the horizon and every
+/// oscillation (max(-Re lambda) > 100 max(1/horizon, max|Im lambda|)), else Adams. Undamped
+/// mechanics (eigenvalues on the imaginary axis, whatever their frequency) stays with Adams,
+/// which must resolve the oscillation for accuracy anyway. A non-finite J gives Adams.
+inline IntegrationMethod ChooseFamily(const Eigen::MatrixXd& J, double horizon) {
+  if (J.size() == 0 || !J.allFinite()) return IntegrationMethod::kAdams;
+  const Eigen::VectorXcd lambda = Eigen::EigenSolver<Eigen::MatrixXd>(J, false).eigenvalues();
+  double decay = 0.0, oscillation = 0.0;
+  for (const auto& l : lambda) {
+    decay = std::max(decay, -l.real());
+    oscillation = std::max(oscillation, std::abs(l.imag()));
+  }
+  const double slow = std::max(1.0 / horizon, oscillation);
+  return decay > 100.0 * slow ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
 }
 
 }  // namespace dirac::dynamics

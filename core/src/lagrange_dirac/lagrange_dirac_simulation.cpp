@@ -161,6 +161,7 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
   std::copy(parameters.begin(), parameters.end(), in.begin() + layout.parameters());
   std::copy(q0.data(), q0.data() + n, in.begin() + layout.q());
   std::copy(v0.data(), v0.data() + k, in.begin() + layout.v());
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   RowMajor Wr(k, k), wr(m, k);
   dae.mass_matrix.Evaluate(in.data(), Wr.data(), scratch.data());
   if (m > 0) dae.constraint_matrix.Evaluate(in.data(), wr.data(), scratch.data());
@@ -265,18 +266,7 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
   if (!saddle.Rates(0.0, x0.data(), rates.data())) return IntegrationMethod::kAdams;
   Eigen::MatrixXd J(size, size);
   saddle.Jacobian(0.0, x0.data(), J.data());
-  if (!J.allFinite()) return IntegrationMethod::kAdams;
-  const Eigen::VectorXcd lambda = Eigen::EigenSolver<Eigen::MatrixXd>(J, false).eigenvalues();
-  // Stiff: a decaying mode much faster than both the horizon and every oscillation. Undamped
-  // mechanics (eigenvalues on the imaginary axis, whatever their frequency) stays with Adams,
-  // which must resolve the oscillation for accuracy anyway.
-  double decay = 0.0, oscillation = 0.0;
-  for (const auto& l : lambda) {
-    decay = std::max(decay, -l.real());
-    oscillation = std::max(oscillation, std::abs(l.imag()));
-  }
-  const double slow = std::max(1.0 / input.spec.t_end, oscillation);
-  return decay > 100.0 * slow ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
+  return dynamics::ChooseFamily(J, input.spec.t_end);
 }
 
 Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
@@ -308,6 +298,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   }
   dynamics::SampledOde ode;
   ode.size = n + k;
+  ode.names.assign(columns.begin() + 1, columns.begin() + 1 + static_cast<std::ptrdiff_t>(n + k));
   ode.rtol = dynamics::LocalTolerance(spec.rtol, method);
   ode.atol = dynamics::LocalTolerance(spec.atol, method);
   ode.rates = [&saddle](double t, const double* x, double* xdot) {
