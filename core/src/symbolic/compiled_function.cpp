@@ -13,8 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -406,43 +406,80 @@ std::string NativeExpression(Op op, const std::string& a, const std::string& b,
                              const std::string& c, const std::string& d, const std::string& k,
                              std::int32_t n) {
   switch (op) {
-    case Op::kConst: return k;
-    case Op::kInput: return a;
-    case Op::kAdd: return a + " + " + b;
-    case Op::kSub: return a + " - " + b;
-    case Op::kMul: return a + " * " + b;
-    case Op::kDiv: return a + " / " + b;
-    case Op::kNeg: return "-" + a;
-    case Op::kSquare: return a + " * " + a;
-    case Op::kPowInt: return "dirac_ipow(" + a + ", " + std::to_string(n) + ")";
-    case Op::kPow: return "pow(" + a + ", " + b + ")";
-    case Op::kSqrt: return "__builtin_sqrt(" + a + ")";
-    case Op::kExp: return "exp(" + a + ")";
-    case Op::kLog: return "log(" + a + ")";
-    case Op::kSin: return "sin(" + a + ")";
-    case Op::kCos: return "cos(" + a + ")";
-    case Op::kTan: return "tan(" + a + ")";
-    case Op::kAsin: return "asin(" + a + ")";
-    case Op::kAcos: return "acos(" + a + ")";
-    case Op::kAtan: return "atan(" + a + ")";
-    case Op::kAtan2: return "atan2(" + a + ", " + b + ")";
-    case Op::kSinh: return "sinh(" + a + ")";
-    case Op::kCosh: return "cosh(" + a + ")";
-    case Op::kTanh: return "tanh(" + a + ")";
-    case Op::kAbs: return "__builtin_fabs(" + a + ")";
-    case Op::kAddK: return a + " + " + k;
-    case Op::kMulK: return a + " * " + k;
-    case Op::kSubFromK: return k + " - " + a;
-    case Op::kDivFromK: return k + " / " + a;
-    case Op::kMulAdd: return a + " * " + b + " + " + c;
-    case Op::kMulSub: return a + " * " + b + " - " + c;
-    case Op::kNegMulAdd: return c + " - " + a + " * " + b;
-    case Op::kMulKAdd: return a + " * " + k + " + " + b;
-    case Op::kMulKSub: return a + " * " + k + " - " + b;
-    case Op::kNegMul: return "-(" + a + " * " + b + ")";
-    case Op::kMulMulAdd: return a + " * " + b + " + " + c + " * " + d;
-    case Op::kMulMulSub: return a + " * " + b + " - " + c + " * " + d;
-    case Op::kMul3: return a + " * " + b + " * " + c;
+    case Op::kConst:
+      return k;
+    case Op::kInput:
+      return a;
+    case Op::kAdd:
+      return a + " + " + b;
+    case Op::kSub:
+      return a + " - " + b;
+    case Op::kMul:
+      return a + " * " + b;
+    case Op::kDiv:
+      return a + " / " + b;
+    case Op::kNeg:
+      return "-" + a;
+    case Op::kSquare:
+      return a + " * " + a;
+    case Op::kPowInt:
+      return "dirac_ipow(" + a + ", " + std::to_string(n) + ")";
+    case Op::kPow:
+      return "pow(" + a + ", " + b + ")";
+    case Op::kSqrt:
+      return "__builtin_sqrt(" + a + ")";
+    case Op::kExp:
+      return "exp(" + a + ")";
+    case Op::kLog:
+      return "log(" + a + ")";
+    case Op::kSin:
+      return "sin(" + a + ")";
+    case Op::kCos:
+      return "cos(" + a + ")";
+    case Op::kTan:
+      return "tan(" + a + ")";
+    case Op::kAsin:
+      return "asin(" + a + ")";
+    case Op::kAcos:
+      return "acos(" + a + ")";
+    case Op::kAtan:
+      return "atan(" + a + ")";
+    case Op::kAtan2:
+      return "atan2(" + a + ", " + b + ")";
+    case Op::kSinh:
+      return "sinh(" + a + ")";
+    case Op::kCosh:
+      return "cosh(" + a + ")";
+    case Op::kTanh:
+      return "tanh(" + a + ")";
+    case Op::kAbs:
+      return "__builtin_fabs(" + a + ")";
+    case Op::kAddK:
+      return a + " + " + k;
+    case Op::kMulK:
+      return a + " * " + k;
+    case Op::kSubFromK:
+      return k + " - " + a;
+    case Op::kDivFromK:
+      return k + " / " + a;
+    case Op::kMulAdd:
+      return a + " * " + b + " + " + c;
+    case Op::kMulSub:
+      return a + " * " + b + " - " + c;
+    case Op::kNegMulAdd:
+      return c + " - " + a + " * " + b;
+    case Op::kMulKAdd:
+      return a + " * " + k + " + " + b;
+    case Op::kMulKSub:
+      return a + " * " + k + " - " + b;
+    case Op::kNegMul:
+      return "-(" + a + " * " + b + ")";
+    case Op::kMulMulAdd:
+      return a + " * " + b + " + " + c + " * " + d;
+    case Op::kMulMulSub:
+      return a + " * " + b + " - " + c + " * " + d;
+    case Op::kMul3:
+      return a + " * " + b + " * " + c;
   }
   return "0";
 }
@@ -507,8 +544,8 @@ bool CompiledFunction::CompileToMachineCode() {
     const std::string d = operands >= 4 ? operand(in.d) : "";
     const std::string dst =
         in.dst >= 0 ? operand(in.dst) : "out[" + std::to_string(-1 - std::int64_t{in.dst}) + "]";
-    src << "  " << dst << " = "
-        << NativeExpression(in.op, a, b, c, d, HexDouble(in.constant), in.b) << ";\n";
+    src << "  " << dst << " = " << NativeExpression(in.op, a, b, c, d, HexDouble(in.constant), in.b)
+        << ";\n";
   }
   for (const ConstantOutput& c : constant_outputs_) {
     if (!std::isfinite(c.value)) return false;
@@ -546,8 +583,8 @@ bool CompiledFunction::CompileToMachineCode() {
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);  // the mapping outlives the file
   if (handle == nullptr) return false;
-  auto* fn = reinterpret_cast<void (*)(const double*, double*, double*)>(
-      dlsym(handle, "dirac_tape"));
+  auto* fn =
+      reinterpret_cast<void (*)(const double*, double*, double*)>(dlsym(handle, "dirac_tape"));
   if (fn == nullptr) {
     dlclose(handle);
     return false;
