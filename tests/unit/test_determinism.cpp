@@ -85,9 +85,8 @@ TEST(Determinism, EveryShippedScenarioGivesTheSameBytesInEveryRun) {
       std::vector<std::string> outputs;
       int code = 0;
       const fs::path csv = dir / (name + ".csv");
-      const std::string run =
-          RunCommand(cli + " run " + quoted + " --t-end 1 --quiet --csv '" + csv.string() + "'",
-                     &code);
+      const std::string run = RunCommand(
+          cli + " run " + quoted + " --t-end 1 --quiet --csv '" + csv.string() + "'", &code);
       ASSERT_EQ(code, 0) << name << ": " << run;
       outputs.push_back(ReadFile(csv));
       outputs.push_back(RunCommand(cli + " equations " + quoted, &code));
@@ -98,8 +97,8 @@ TEST(Determinism, EveryShippedScenarioGivesTheSameBytesInEveryRun) {
       EXPECT_EQ(code, 0) << name;
       if (HasSolve(scenario)) {
         const fs::path solution = dir / (name + "-solve.csv");
-        const std::string report = RunCommand(
-            cli + " solve " + quoted + " --csv '" + solution.string() + "'", &code);
+        const std::string report =
+            RunCommand(cli + " solve " + quoted + " --csv '" + solution.string() + "'", &code);
         EXPECT_EQ(code, 0) << name << ": " << report;
         outputs.push_back(WithoutTimes(report));
         outputs.push_back(ReadFile(solution));
@@ -110,7 +109,7 @@ TEST(Determinism, EveryShippedScenarioGivesTheSameBytesInEveryRun) {
         continue;
       }
       ASSERT_EQ(outputs.size(), first.size());
-      const char* what[] = {"run CSV",  "equations",     "equations --latex",
+      const char* what[] = {"run CSV", "equations",    "equations --latex",
                             "analyze", "solve report", "solve CSV"};
       for (std::size_t k = 0; k < outputs.size(); ++k) {
         EXPECT_TRUE(outputs[k] == first[k])

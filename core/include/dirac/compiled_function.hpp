@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,18 @@ class CompiledFunction {
   /// Convenience overload that allocates its own scratch (not for hot loops).
   std::vector<double> Evaluate(const std::vector<double>& inputs) const;
 
+  /// Generates C for this tape, compiles it with the system C compiler (the environment variable
+  /// DIRAC_CC, else the C compiler the build used, else `cc`; -O2 -ffp-contract=off
+  /// -fno-builtin, no fast-math) and loads it, so that Evaluate runs machine code instead of
+  /// the interpreter. Every operation is the interpreter's, in the same order with the same
+  /// rounding, so results are bit-identical. Returns false and changes nothing if no compiler
+  /// works, loading fails or the tape holds a non-finite constant: the interpreter stays in use.
+  /// Takes tens of milliseconds; not thread-safe against concurrent Evaluate on this object (call
+  /// it before sharing). Copies share the loaded code.
+  bool CompileToMachineCode();
+  /// True once CompileToMachineCode has succeeded.
+  bool is_machine_code() const { return native_ != nullptr; }
+
  private:
   // Executable form of one instruction. `code` selects the interpreter block, which is
   // specialised for the op, where each operand comes from (scratch, inputs or the previous
@@ -169,6 +182,9 @@ class CompiledFunction {
   std::vector<ConstantOutput> constant_outputs_;  ///< outputs the tape never computes
   std::vector<OutputCopy> copies_from_scratch_;
   std::vector<OutputCopy> copies_from_inputs_;
+  std::vector<TapeInstruction> tape_;  ///< the tape as executed, for CompileToMachineCode
+  void (*native_)(const double*, double*, double*) = nullptr;
+  std::shared_ptr<void> library_;  ///< keeps native_'s shared object loaded
 };
 
 }  // namespace dirac

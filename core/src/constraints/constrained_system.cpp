@@ -236,7 +236,8 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
     matrix basis = Identity(K);
     if (!elimination.empty()) {
       std::vector<ex> phis;
-      for (const auto& [var, value] : InCoordinateOrder(elimination, z)) phis.push_back(var - value);
+      for (const auto& [var, value] : InCoordinateOrder(elimination, z))
+        phis.push_back(var - value);
       record.tangency = OnManifold(Mul(constraints::Jacobian(phis, z), data.rho));
       basis = NullSpace(record.tangency);
     }

@@ -1,8 +1,20 @@
 #include "dirac/compiled_function.hpp"
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -15,6 +27,10 @@
 #define DIRAC_TAPE_COMPUTED_GOTO 1
 #else
 #define DIRAC_TAPE_COMPUTED_GOTO 0
+#endif
+
+#ifndef DIRAC_C_COMPILER
+#define DIRAC_C_COMPILER "cc"
 #endif
 
 namespace dirac {
@@ -283,6 +299,7 @@ CompiledFunction::CompiledFunction(std::size_t num_inputs, std::vector<TapeInstr
     if (!dead[j]) tape[kept++] = tape[j];
   }
   tape.resize(kept);
+  tape_ = tape;
 
   // Register passing. held_after_next[i]: the slot instruction i writes is read again after
   // instruction i + 1 (before being overwritten), found by a backward liveness sweep.
@@ -374,7 +391,207 @@ CompiledFunction::CompiledFunction(std::size_t num_inputs, std::vector<TapeInstr
 }
 
 void CompiledFunction::Evaluate(const double* inputs, double* outputs, double* scratch) const {
-  if (!code_.empty()) Run(this, inputs, outputs, scratch);  // else default-constructed: no-op
+  if (native_ != nullptr) {
+    native_(inputs, outputs, scratch);
+  } else if (!code_.empty()) {
+    Run(this, inputs, outputs, scratch);  // else default-constructed: no-op
+  }
+}
+
+namespace {
+
+// C for one op, mirroring DIRAC_TAPE_OPS term by term (the same operations in the same order;
+// -ffp-contract=off keeps a * b + c two roundings, as Rounded() does in the interpreter).
+std::string NativeExpression(Op op, const std::string& a, const std::string& b,
+                             const std::string& c, const std::string& d, const std::string& k,
+                             std::int32_t n) {
+  switch (op) {
+    case Op::kConst:
+      return k;
+    case Op::kInput:
+      return a;
+    case Op::kAdd:
+      return a + " + " + b;
+    case Op::kSub:
+      return a + " - " + b;
+    case Op::kMul:
+      return a + " * " + b;
+    case Op::kDiv:
+      return a + " / " + b;
+    case Op::kNeg:
+      return "-" + a;
+    case Op::kSquare:
+      return a + " * " + a;
+    case Op::kPowInt:
+      return "dirac_ipow(" + a + ", " + std::to_string(n) + ")";
+    case Op::kPow:
+      return "pow(" + a + ", " + b + ")";
+    case Op::kSqrt:
+      return "__builtin_sqrt(" + a + ")";
+    case Op::kExp:
+      return "exp(" + a + ")";
+    case Op::kLog:
+      return "log(" + a + ")";
+    case Op::kSin:
+      return "sin(" + a + ")";
+    case Op::kCos:
+      return "cos(" + a + ")";
+    case Op::kTan:
+      return "tan(" + a + ")";
+    case Op::kAsin:
+      return "asin(" + a + ")";
+    case Op::kAcos:
+      return "acos(" + a + ")";
+    case Op::kAtan:
+      return "atan(" + a + ")";
+    case Op::kAtan2:
+      return "atan2(" + a + ", " + b + ")";
+    case Op::kSinh:
+      return "sinh(" + a + ")";
+    case Op::kCosh:
+      return "cosh(" + a + ")";
+    case Op::kTanh:
+      return "tanh(" + a + ")";
+    case Op::kAbs:
+      return "__builtin_fabs(" + a + ")";
+    case Op::kAddK:
+      return a + " + " + k;
+    case Op::kMulK:
+      return a + " * " + k;
+    case Op::kSubFromK:
+      return k + " - " + a;
+    case Op::kDivFromK:
+      return k + " / " + a;
+    case Op::kMulAdd:
+      return a + " * " + b + " + " + c;
+    case Op::kMulSub:
+      return a + " * " + b + " - " + c;
+    case Op::kNegMulAdd:
+      return c + " - " + a + " * " + b;
+    case Op::kMulKAdd:
+      return a + " * " + k + " + " + b;
+    case Op::kMulKSub:
+      return a + " * " + k + " - " + b;
+    case Op::kNegMul:
+      return "-(" + a + " * " + b + ")";
+    case Op::kMulMulAdd:
+      return a + " * " + b + " + " + c + " * " + d;
+    case Op::kMulMulSub:
+      return a + " * " + b + " - " + c + " * " + d;
+    case Op::kMul3:
+      return a + " * " + b + " * " + c;
+  }
+  return "0";
+}
+
+std::string HexDouble(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "(%a)", v);
+  return buffer;
+}
+
+// Runs argv without a shell, output discarded; true on exit status 0.
+bool RunQuietly(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return false;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return false;
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
+bool CompiledFunction::CompileToMachineCode() {
+  if (code_.empty()) return false;
+  if (native_ != nullptr) return true;
+  const auto operand = [this](std::int32_t slot) {
+    return static_cast<std::size_t>(slot) < num_inputs_
+               ? "in[" + std::to_string(slot) + "]"
+               : "v" + std::to_string(static_cast<std::size_t>(slot) - num_inputs_);
+  };
+  std::ostringstream src;
+  src << "/* generated by Dirac Studio from a CompiledFunction tape */\n"
+         "double pow(double, double); double exp(double); double log(double);\n"
+         "double sin(double); double cos(double); double tan(double); double asin(double);\n"
+         "double acos(double); double atan(double); double atan2(double, double);\n"
+         "double sinh(double); double cosh(double); double tanh(double);\n"
+         "static double dirac_ipow(double x, int n) {\n"
+         "  int invert = n < 0; long long m = invert ? -(long long)n : n; double r = 1.0;\n"
+         "  while (m > 0) { if (m & 1) r *= x; x *= x; m >>= 1; }\n"
+         "  return invert ? 1.0 / r : r;\n}\n"
+         "void dirac_tape(const double* restrict in, double* restrict out, double* restrict s) {\n"
+         "  (void)s;\n";
+  for (std::size_t k = 0; k < scratch_size_; ++k) src << "  double v" << k << " = 0.0;\n";
+  for (const TapeInstruction& in : tape_) {
+    if (!std::isfinite(in.constant)) return false;
+    const int operands = TapeInstruction::SlotOperands(in.op);
+    const std::string a = in.op == Op::kInput ? "in[" + std::to_string(in.a) + "]"
+                          : operands >= 1     ? operand(in.a)
+                                              : "";
+    const std::string b = operands >= 2 ? operand(in.b) : "";
+    const std::string c = operands >= 3 ? operand(in.c) : "";
+    const std::string d = operands >= 4 ? operand(in.d) : "";
+    const std::string dst =
+        in.dst >= 0 ? operand(in.dst) : "out[" + std::to_string(-1 - std::int64_t{in.dst}) + "]";
+    src << "  " << dst << " = " << NativeExpression(in.op, a, b, c, d, HexDouble(in.constant), in.b)
+        << ";\n";
+  }
+  for (const ConstantOutput& c : constant_outputs_) {
+    if (!std::isfinite(c.value)) return false;
+    src << "  out[" << c.output << "] = " << HexDouble(c.value) << ";\n";
+  }
+  for (const OutputCopy& copy : copies_from_scratch_) {
+    src << "  out[" << copy.output << "] = v" << copy.from << ";\n";
+  }
+  for (const OutputCopy& copy : copies_from_inputs_) {
+    src << "  out[" << copy.output << "] = in[" << copy.from << "];\n";
+  }
+  src << "}\n";
+
+  std::string dir_template =
+      (std::filesystem::temp_directory_path() / "dirac-tape-XXXXXX").string();
+  if (mkdtemp(dir_template.data()) == nullptr) return false;
+  const std::filesystem::path dir = dir_template;
+  const std::filesystem::path c_file = dir / "tape.c";
+  const std::filesystem::path so_file = dir / "tape.so";
+  bool ok = false;
+  void* handle = nullptr;
+  {
+    std::ofstream out(c_file);
+    out << src.str();
+    ok = static_cast<bool>(out.flush());
+  }
+  if (ok) {
+    const char* env = std::getenv("DIRAC_CC");
+    const std::string compiler = env != nullptr && *env != '\0' ? env : DIRAC_C_COMPILER;
+    ok = RunQuietly({compiler, "-std=c99", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
+                     "-fno-fast-math", "-fno-builtin", "-o", so_file.string(), c_file.string(),
+                     "-lm"});
+  }
+  if (ok) handle = dlopen(so_file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);  // the mapping outlives the file
+  if (handle == nullptr) return false;
+  auto* fn =
+      reinterpret_cast<void (*)(const double*, double*, double*)>(dlsym(handle, "dirac_tape"));
+  if (fn == nullptr) {
+    dlclose(handle);
+    return false;
+  }
+  library_ = std::shared_ptr<void>(handle, [](void* h) { dlclose(h); });
+  native_ = fn;
+  return true;
 }
 
 const void* const* CompiledFunction::Run(const CompiledFunction* f, const double* inputs,

@@ -460,9 +460,7 @@ class Compiler {
   }
 
   // The hash of a sum term without its sign, and whether its canonical coefficient is negative.
-  std::uint64_t MagnitudeHash(const ex& term) {
-    return HashFactorization(Factor(term), false);
-  }
+  std::uint64_t MagnitudeHash(const ex& term) { return HashFactorization(Factor(term), false); }
   bool IsNegativeTerm(const ex& term) { return Factor(term).coefficient.is_negative(); }
 
   static std::uint64_t Combine(std::uint64_t h, std::uint64_t v) {
@@ -627,8 +625,8 @@ class Compiler {
 
   std::int32_t CompileFactorization(const Factorization& f) {
     if (f.factors.empty()) return EmitConst(ToDouble(f.coefficient));
-    const bool all_denominator = std::all_of(f.factors.begin(), f.factors.end(),
-                                             [](const PowerFactor& p) { return p.IsDenominator(); });
+    const bool all_denominator = std::all_of(
+        f.factors.begin(), f.factors.end(), [](const PowerFactor& p) { return p.IsDenominator(); });
     if (!f.coefficient.is_equal(1)) {
       const double cd = ToDouble(f.coefficient);
       // c/D: divide the constant directly instead of computing 1/D first.
