@@ -87,47 +87,74 @@ std::string FactorText(const Factor& f, unsigned level) {
   }
 }
 
+// One factor base^exponent of a product into `factors`, its numeric part into `coefficient`;
+// a sum base with an integer exponent is divided by the coefficient of its canonically first
+// term (see above).
+template <typename Context>
+void NormaliseFactor(const ex& f, numeric& coefficient, std::vector<Factor>& factors) {
+  if (GiNaC::is_a<numeric>(f)) {
+    coefficient *= GiNaC::ex_to<numeric>(f);
+    return;
+  }
+  ex base = f;
+  ex exponent = 1;
+  if (GiNaC::is_a<GiNaC::power>(f)) {
+    base = f.op(0);
+    exponent = f.op(1);
+  }
+  if (GiNaC::is_a<GiNaC::add>(base) && GiNaC::is_a<numeric>(exponent) &&
+      GiNaC::ex_to<numeric>(exponent).is_integer()) {
+    numeric lead = 1;
+    std::string best;
+    for (std::size_t j = 0; j < base.nops(); ++j) {
+      const numeric c = CoefficientOf(base.op(j));
+      std::string key = Text<Context>(c.is_zero() ? base.op(j) : base.op(j) / c, 0);
+      // A sign hidden in a nested sum (R*(a - b) stored as -R*(b - a)) shows in the text.
+      numeric sign = 1;
+      if (!key.empty() && key[0] == '-') {
+        sign = -1;
+        key.erase(0, 1);
+      }
+      if (j == 0 || key < best) {
+        best = key;
+        lead = c * sign;
+      }
+    }
+    if (!lead.is_zero() && !lead.is_equal(1)) {
+      GiNaC::exvector terms;
+      for (std::size_t j = 0; j < base.nops(); ++j) terms.push_back(base.op(j) / lead);
+      const numeric& k = GiNaC::ex_to<numeric>(exponent);
+      coefficient *= GiNaC::pow(lead, k);
+      factors.push_back({GiNaC::add(terms), k});
+      return;
+    }
+    factors.push_back({base, exponent});
+    return;
+  }
+  factors.push_back({f, 1});
+}
+
 template <typename Context>
 numeric NormaliseFactors(const ex& e, std::vector<Factor>& factors) {
   numeric coefficient = 1;
-  for (std::size_t i = 0; i < e.nops(); ++i) {
-    const ex f = e.op(i);
-    if (GiNaC::is_a<numeric>(f)) {
-      coefficient *= GiNaC::ex_to<numeric>(f);
-      continue;
-    }
-    ex base = f;
-    ex exponent = 1;
-    if (GiNaC::is_a<GiNaC::power>(f)) {
-      base = f.op(0);
-      exponent = f.op(1);
-    }
-    if (GiNaC::is_a<GiNaC::add>(base) && GiNaC::is_a<numeric>(exponent) &&
-        GiNaC::ex_to<numeric>(exponent).is_integer()) {
-      numeric lead = 1;
-      std::string best;
-      for (std::size_t j = 0; j < base.nops(); ++j) {
-        const numeric c = CoefficientOf(base.op(j));
-        const std::string key = Text<Context>(c.is_zero() ? base.op(j) : base.op(j) / c, 0);
-        if (j == 0 || key < best) {
-          best = key;
-          lead = c;
-        }
-      }
-      if (!lead.is_zero() && !lead.is_equal(1)) {
-        GiNaC::exvector terms;
-        for (std::size_t j = 0; j < base.nops(); ++j) terms.push_back(base.op(j) / lead);
-        const numeric& k = GiNaC::ex_to<numeric>(exponent);
-        coefficient *= GiNaC::pow(lead, k);
-        factors.push_back({GiNaC::add(terms), k});
-        continue;
-      }
-      factors.push_back({base, exponent});
-      continue;
-    }
-    factors.push_back({f, 1});
-  }
+  for (std::size_t i = 0; i < e.nops(); ++i) NormaliseFactor<Context>(e.op(i), coefficient, factors);
   return coefficient;
+}
+
+// A term of a sum: a power of a sum standing alone, e.g. (a - b)^2, is printed with its base
+// normalised as in a product ((b - a)^2 in another run otherwise).
+template <typename Context>
+std::string TermText(const ex& term, unsigned level) {
+  if (GiNaC::is_a<GiNaC::power>(term) && GiNaC::is_a<GiNaC::add>(term.op(0))) {
+    numeric coefficient = 1;
+    std::vector<Factor> factors;
+    NormaliseFactor<Context>(term, coefficient, factors);
+    if (factors.size() == 1 && coefficient.is_equal(1))
+      return FactorText<Context>(factors[0], level);
+    if (factors.size() == 1 && coefficient.is_equal(-1))
+      return "-" + FactorText<Context>(factors[0], kMulPrecedence);
+  }
+  return Text<Context>(term, level);
 }
 
 template <typename Context>
@@ -144,7 +171,7 @@ void PrintAdd(const GiNaC::add& a, const Context& c, unsigned level) {
   }
   std::vector<std::string> terms;
   terms.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) terms.push_back(Text<Context>(e.op(i), kAddPrecedence));
+  for (std::size_t i = 0; i < n; ++i) terms.push_back(TermText<Context>(e.op(i), kAddPrecedence));
   SortTexts(terms);
   for (const std::string& term : terms) {
     if (!first && (term.empty() || term[0] != '-')) c.s << '+';
