@@ -1,10 +1,20 @@
 // dirac: the headless command line. Parses arguments and composes core; no physics here.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "dirac/build_model.hpp"
@@ -35,7 +45,10 @@ constexpr const char* kUsage =
     "      the convergence report (--json: the report as JSON on stdout)\n"
     "  dirac gauge SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE]\n"
     "      integrate the nonholonomic flow with its Jacobian and the gauge two-form B_t\n"
-    "  dirac --help\n";
+    "  dirac --help\n"
+    "common options:\n"
+    "  --timeout SECONDS  give up after SECONDS of wall time (exit 1, naming the file and the\n"
+    "                     stage: reading, deriving, integrating, solving, writing)\n";
 
 struct UsageError {
   std::string message;
@@ -45,6 +58,7 @@ struct Options {
   std::string command, scenario, csv, formulation;
   std::vector<std::string> overrides;
   std::optional<double> t_end;
+  std::optional<double> timeout;
   bool latex = false, quiet = false, json = false;
 };
 
@@ -73,6 +87,10 @@ Options ParseArguments(int argc, char** argv) {
       o.overrides.push_back(a.substr(6));
     } else if (a == "--t-end") {
       o.t_end = ParseNumber(a, value());
+    } else if (a == "--timeout") {
+      o.timeout = ParseNumber(a, value());
+      if (!(*o.timeout > 0) || !std::isfinite(*o.timeout))
+        throw UsageError{"--timeout expects a positive number of seconds"};
     } else if (a == "--csv") {
       o.csv = value();
     } else if (a == "--formulation") {
@@ -98,43 +116,99 @@ Options ParseArguments(int argc, char** argv) {
   return o;
 }
 
+// ---- what the process is doing, for --timeout and error messages ----------------------------
+
+std::string g_file;  // the scenario path (set once, before the watchdog)
+std::atomic<const char*> g_stage{"reading the scenario"};
+
+void SetStage(const char* stage) { g_stage.store(stage); }
+
+// Ends the process with exit status 1 after `seconds` of wall time unless Stop() comes first.
+// GiNaC and SUNDIALS calls cannot be interrupted, so the watchdog does not ask: it writes the
+// message with write(2), removes the temporaries of atomic writes in progress and _exits.
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds) {
+    thread_ = std::thread([this, seconds] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stop_; }))
+        return;
+      char message[1024];
+      const int n = std::snprintf(message, sizeof message,
+                                  "dirac: %s: timed out after %g s while %s (--timeout)\n",
+                                  g_file.c_str(), seconds, g_stage.load());
+      if (n > 0) {
+        const ssize_t ignored = ::write(2, message, std::min<std::size_t>(n, sizeof message - 1));
+        (void)ignored;
+      }
+      dirac::RemovePendingTemporaryFiles();
+      ::_exit(1);
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 dirac::Scenario LoadWithOverrides(const Options& o) {
+  SetStage("reading the scenario");
   dirac::Scenario scenario = dirac::LoadScenario(o.scenario);
-  for (const auto& assignment : o.overrides) dirac::ApplyOverride(scenario, assignment);
+  // All overrides at once: the settings are checked together (--t-end with --set output_step).
+  std::vector<std::string> assignments = o.overrides;
+  if (o.t_end) {
+    char text[64];
+    std::snprintf(text, sizeof text, "t_end=%.17g", *o.t_end);
+    assignments.emplace_back(text);
+  }
+  dirac::ApplyOverrides(scenario, assignments);
   if (!o.formulation.empty()) dirac::SetFormulation(scenario, o.formulation);
-  if (o.t_end) dirac::ApplyOverride(scenario, "t_end", *o.t_end);
   return scenario;
+}
+
+// Streams the rows of a run to `writer`: the header with the first row.
+dirac::Trajectory::RowSink StreamInto(dirac::CsvWriter& writer) {
+  return [&writer, header = false](const std::vector<std::string>& columns,
+                                   const double* row) mutable {
+    if (!header) writer.WriteHeader(columns);
+    header = true;
+    writer.WriteRow(row, columns.size());
+  };
 }
 
 int Run(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
   const auto start = std::chrono::steady_clock::now();
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const auto derived = std::chrono::steady_clock::now();
   dirac::SimulationReport report;
-  const dirac::Trajectory trajectory =
-      model->Simulate(dirac::SimulationInput::FromScenario(scenario), {}, &report);
+  // Samples go to the CSV (or stdout) as they are computed: memory does not grow with t_end.
+  dirac::CsvWriter writer =
+      o.csv.empty() ? dirac::CsvWriter::ToStandardOutput() : dirac::CsvWriter(o.csv);
+  dirac::SimulationInput input = dirac::SimulationInput::FromScenario(scenario);
+  input.row_sink = StreamInto(writer);
+  SetStage("integrating");
+  const dirac::Trajectory trajectory = model->Simulate(input, {}, &report);
   const auto done = std::chrono::steady_clock::now();
-  if (o.csv.empty()) {
-    // stdout is a stream, not a file to replace atomically: print directly.
-    const auto& cols = trajectory.columns();
-    for (std::size_t c = 0; c < cols.size(); ++c)
-      std::printf("%s%s", c ? "," : "", cols[c].c_str());
-    std::printf("\n");
-    for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
-      for (std::size_t c = 0; c < cols.size(); ++c)
-        std::printf("%s%.17g", c ? "," : "", trajectory.at(r, c));
-      std::printf("\n");
-    }
-  } else {
-    dirac::WriteCsv(trajectory, o.csv);
-  }
+  SetStage("writing the CSV");
+  writer.Finish();
   if (!o.quiet) {
     using ms = std::chrono::duration<double, std::milli>;
     std::fprintf(stderr,
                  "%s: %zu samples to t = %g, %ld IDAS steps; derive %.1f ms, integrate %.1f ms\n"
                  "  max |constraint residual| = %.3e, max |E - E0| = %.3e (E0 = %.17g)%s\n",
-                 scenario.name.c_str(), trajectory.num_rows(),
+                 scenario.name.c_str(), trajectory.rows_appended(),
                  trajectory.at(trajectory.num_rows() - 1, 0), report.internal_steps,
                  ms(derived - start).count(), ms(done - derived).count(),
                  report.max_constraint_residual, report.max_energy_drift, report.initial_energy,
@@ -153,6 +227,7 @@ int Run(const Options& o) {
 
 int Equations(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const auto format = o.latex ? dirac::EquationFormat::kLatex : dirac::EquationFormat::kPlain;
   std::printf("# %s: %s\n", scenario.name.c_str(), model->formulation().c_str());
@@ -161,26 +236,22 @@ int Equations(const Options& o) {
   return 0;
 }
 
-}  // namespace
-
 int Gauge(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   const dirac::GaugeTwoForm* gauge = model->gauge_two_form();
   if (!gauge)
     throw dirac::ModelError(scenario.source_file + ": this model (" + model->formulation() +
                             ") has no gauge two-form: it needs a regular Lagrangian on TQ");
+  SetStage("integrating the gauge two-form");
   const dirac::Trajectory tr = gauge->Compute(dirac::SimulationInput::FromScenario(scenario));
+  SetStage("writing the CSV");
   if (o.csv.empty()) {
-    const auto& cols = tr.columns();
-    for (std::size_t c = 0; c < cols.size(); ++c)
-      std::printf("%s%s", c ? "," : "", cols[c].c_str());
-    std::printf("\n");
-    for (std::size_t r = 0; r < tr.num_rows(); ++r) {
-      for (std::size_t c = 0; c < cols.size(); ++c)
-        std::printf("%s%.17g", c ? "," : "", tr.at(r, c));
-      std::printf("\n");
-    }
+    dirac::CsvWriter out = dirac::CsvWriter::ToStandardOutput();
+    out.WriteHeader(tr.columns());
+    for (std::size_t r = 0; r < tr.num_rows(); ++r) out.WriteRow(tr.row(r), tr.num_columns());
+    out.Finish();
   } else {
     dirac::WriteCsv(tr, o.csv);
   }
@@ -203,7 +274,9 @@ int Gauge(const Options& o) {
 
 int Solve(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
+  SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
+  SetStage("solving the optimal-control problem");
   const dirac::OptimalControlSolution solution = dirac::SolveOptimalControl(*model, scenario);
   const dirac::SolveReport& report = solution.report;
   if (o.json) {
@@ -222,6 +295,7 @@ int Solve(const Options& o) {
     throw dirac::NumericalError(scenario.source_file +
                                 ": the solve did not converge: " + report.message);
   if (!o.csv.empty()) {
+    SetStage("writing the CSV");
     dirac::WriteCsv(solution.trajectory, o.csv);
     if (!o.quiet)
       std::fprintf(stderr, "  Pontryagin H drift %.3e on the samples; wrote %s\n",
@@ -235,6 +309,7 @@ int Analyze(const Options& o) {
   if (scenario.formulation == dirac::Formulation::kAuto ||
       scenario.formulation == dirac::Formulation::kLagrangeDirac)
     scenario.formulation = dirac::Formulation::kConstraintAlgorithm;  // analyse even regular L
+  SetStage("running the constraint algorithm");
   const auto system = dirac::ConstrainedSystem::Analyze(scenario);
   if (o.json) {
     std::fputs(dirac::ChainToJson(system->chain()).c_str(), stdout);
@@ -245,27 +320,62 @@ int Analyze(const Options& o) {
   return 0;
 }
 
+// "FILE: message" unless the message already names the file.
+std::string NamingTheFile(const std::string& message) {
+  if (g_file.empty() || message.find(g_file) != std::string::npos) return message;
+  return g_file + ": " + message;
+}
+
+// Everything written to stdout went out (a full disk or a file-size limit is an error).
+int CheckStandardOutput(int status) {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int error = errno;
+    std::fprintf(stderr, "dirac: cannot write to standard output: %s\n",
+                 error ? std::strerror(error) : "write error");
+    return status == 0 ? 1 : status;
+  }
+  return status;
+}
+
+int Dispatch(const Options& o) {
+  if (o.command == "run") return Run(o);
+  if (o.command == "equations") return Equations(o);
+  if (o.command == "analyze") return Analyze(o);
+  if (o.command == "gauge") return Gauge(o);
+  if (o.command == "solve") return Solve(o);
+  throw UsageError{"unknown command '" + o.command + "'"};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // Past a file-size limit (ulimit -f) a write fails with EFBIG and is reported, instead of
+  // SIGXFSZ ending the process with half the output and no message.
+  ::signal(SIGXFSZ, SIG_IGN);
+  int status = 0;
   try {
     const Options o = ParseArguments(argc, argv);
     if (o.command == "help") {
       std::fputs(kUsage, stdout);
-      return 0;
+      return CheckStandardOutput(0);
     }
-    if (o.command == "run") return Run(o);
-    if (o.command == "equations") return Equations(o);
-    if (o.command == "analyze") return Analyze(o);
-    if (o.command == "gauge") return Gauge(o);
-    if (o.command == "solve") return Solve(o);
-    throw UsageError{"unknown command '" + o.command + "'"};
+    g_file = o.scenario;
+    std::optional<Watchdog> watchdog;
+    if (o.timeout) watchdog.emplace(*o.timeout);
+    status = Dispatch(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);
-    return 2;
+    status = 2;
   } catch (const dirac::Error& e) {
-    std::fprintf(stderr, "dirac: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "dirac: %s\n", NamingTheFile(e.what()).c_str());
+    status = 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "dirac: %s: out of memory while %s\n", g_file.c_str(), g_stage.load());
+    status = 1;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "dirac: internal error: %s\n", e.what());
-    return 3;
+    std::fprintf(stderr, "dirac: internal error: %s\n",
+                 NamingTheFile(std::string(e.what()) + " (while " + g_stage.load() + ")").c_str());
+    status = 3;
   }
+  return CheckStandardOutput(status);
 }

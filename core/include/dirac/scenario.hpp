@@ -245,12 +245,24 @@ struct Scenario {
   std::optional<std::size_t> FindParameter(const std::string& name) const;
 };
 
+/// Largest scenario file accepted [bytes]; a longer file (or stream) is refused before it is read
+/// whole.
+inline constexpr std::size_t kMaxScenarioBytes = 1 << 20;
+/// Deepest YAML nesting accepted (block indentation levels, sequence dashes and flow brackets
+/// counted together); deeper text is refused before the YAML parser recurses into it.
+inline constexpr std::size_t kMaxYamlDepth = 64;
+
 /// Reads and validates a scenario file. Throws ScenarioError ("FILE:LINE: ...", naming the key
 /// or symbol) on malformed YAML, missing keys, duplicate or reserved symbol names, bad numbers.
-/// Expressions are checked for syntax and unknown symbols.
+/// Expressions are checked for syntax, unknown symbols and the limits of the expression parser
+/// (length, depth, arity, finite constants). A directory, or a file or stream longer than
+/// kMaxScenarioBytes (e.g. /dev/zero), is refused with ScenarioError after reading at most
+/// kMaxScenarioBytes + 1 bytes.
 Scenario LoadScenario(const std::string& path);
 
-/// Parses a scenario from YAML text; `origin` is used as the file name in messages.
+/// Parses a scenario from YAML text; `origin` is used as the file name in messages. Throws
+/// ScenarioError as LoadScenario, also for text longer than kMaxScenarioBytes or nested deeper
+/// than kMaxYamlDepth (naming the line).
 Scenario ParseScenario(const std::string& yaml_text, const std::string& origin);
 
 /// Serialises a scenario back to YAML (with current parameter values as defaults);
@@ -290,5 +302,10 @@ void SetFormulation(Scenario& scenario, const std::string& name);
 /// Parses "NAME=VALUE" and applies it (see ApplyOverride); VALUE "free" releases a boundary
 /// value (initial.<q> / final.<q>). Throws ScenarioError.
 void ApplyOverride(Scenario& scenario, const std::string& assignment);
+
+/// Applies several "NAME=VALUE" overrides as one change: the simulation settings are checked
+/// together after the last one (so `t_end=0.02 output_step=1e-9` is judged against the new
+/// t_end, in either order). On any error the scenario is unchanged. Throws ScenarioError.
+void ApplyOverrides(Scenario& scenario, const std::vector<std::string>& assignments);
 
 }  // namespace dirac

@@ -26,6 +26,10 @@ struct SimulationInput {
   /// Initial state of the model's explicit flow (Model::explicit_flow()), in its state order;
   /// when given it replaces q0, v0, p0 and `named` for models that have a flow.
   std::vector<double> flow_state;
+  /// When set, Simulate streams every sample to it as it is computed (Trajectory::StreamTo) and
+  /// returns a trajectory holding only the last sample; without it the whole run is held in
+  /// memory, and a run of more than kMaxTrajectoryBytes is refused before it starts.
+  Trajectory::RowSink row_sink;
   /// Values taken from a scenario (current parameter values, initial conditions, settings).
   static SimulationInput FromScenario(const Scenario& scenario);
 };

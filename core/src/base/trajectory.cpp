@@ -1,6 +1,7 @@
 #include "dirac/trajectory.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "dirac/error.hpp"
 
@@ -27,13 +28,37 @@ std::vector<double> Trajectory::Column(const std::string& name) const {
   return out;
 }
 
+void RequireTrajectoryFits(double rows, std::size_t columns, const std::string& what) {
+  const double bytes = rows * static_cast<double>(columns) * sizeof(double);
+  if (!(bytes <= static_cast<double>(kMaxTrajectoryBytes))) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  ": %.0f samples of %zu columns would hold %.0f MB in memory, above the bound "
+                  "of %zu MB (raise output_step, shorten t_end, or stream the run with the CLI)",
+                  rows, columns, bytes / 1e6, kMaxTrajectoryBytes >> 20);
+    throw Error(what + text);
+  }
+}
+
+void Trajectory::StreamTo(RowSink sink) {
+  if (!sink) return;
+  sink_ = std::move(sink);
+  if (num_rows() > 1) data_.erase(data_.begin(), data_.end() - static_cast<long>(num_columns()));
+}
+
 void Trajectory::AppendRow(const double* values) {
-  data_.insert(data_.end(), values, values + num_columns());
+  if (sink_) {
+    sink_(columns_, values);
+    data_.assign(values, values + num_columns());
+  } else {
+    data_.insert(data_.end(), values, values + num_columns());
+  }
+  ++rows_appended_;
 }
 
 void Trajectory::Append(const Trajectory& other) {
   if (other.columns_ != columns_) throw Error("cannot append a trajectory with other columns");
-  data_.insert(data_.end(), other.data_.begin(), other.data_.end());
+  for (std::size_t r = 0; r < other.num_rows(); ++r) AppendRow(other.row(r));
 }
 
 std::size_t Trajectory::RowAtTime(double time) const {

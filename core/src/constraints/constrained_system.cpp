@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "base/foreign_errors.hpp"
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
@@ -307,9 +308,15 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   ex minor = 1;
   for (const auto& p : echelon.pivots) minor *= p;
   minor = GiNaC::numer(Simplify(minor));
+  // Factoring is for reading; on a large polynomial it would cost minutes (multivariate gcds
+  // that cannot be interrupted), so a large minor is printed as it is.
+  constexpr std::size_t kMaxFactoredNodes = 400;
   if (!GiNaC::is_a<GiNaC::numeric>(minor))
-    chain.validity_conditions.push_back(Print(GiNaC::factor(minor)) +
-                                        " != 0  (rank of Omega on E_f)");
+    chain.validity_conditions.push_back(
+        Print(symbolic::NodeCount(minor, kMaxFactoredNodes + 1) <= kMaxFactoredNodes
+                  ? GiNaC::factor(minor)
+                  : minor) +
+        " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
   // Columns are taken in reverse order so that the free unknowns (the gauge parameters) are, where
@@ -381,7 +388,19 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
       if (choice.name == direction.name) line = choice.where.line;
     const ex value = symbolic::ParseExpression(direction.value, data.table,
                                                {scenario.source_file, line, direction.name});
-    gauge_values.push_back(OnManifold(value));
+    try {
+      gauge_values.push_back(OnManifold(value));
+    } catch (const Error&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      // e.g. 1/v3 where the constraints of M_f make v3 = 0.
+      throw ScenarioError(scenario.source_file, line, direction.name,
+                          "gauge value \"" + direction.value +
+                              "\" is undefined on the final constraint manifold M_f (" + e.what() +
+                              ")");
+    }
     gauge_map[gauge_symbols[a]] = gauge_values.back();
   }
   std::vector<ex> rates_with_gauge(N);
@@ -390,7 +409,18 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
     for (unsigned c = 0; c < K; ++c) rate += data.rho(i, c) * xi[c];
     rates_with_gauge[i] = OnManifold(rate);
     chain.dynamics.push_back({data.z_names[i] + "'", Print(rates_with_gauge[i])});
-    rates.push_back(Simplify(rates_with_gauge[i].subs(gauge_map)));
+    try {
+      rates.push_back(Simplify(rates_with_gauge[i].subs(gauge_map)));
+    } catch (const Error&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      const std::size_t line = scenario.gauge.empty() ? 0 : scenario.gauge.front().where.line;
+      throw ScenarioError(scenario.source_file, line, "gauge",
+                          "the rate of " + data.z_names[i] +
+                              " is undefined with the chosen gauge values (" + e.what() + ")");
+    }
   }
   // Multipliers of a Lagrange–Dirac system: Omega^T X - dH = -(mu_r omega^r, 0).
   const unsigned m = data.constraint_forms.rows();
@@ -638,7 +668,7 @@ ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::mo
 ConstrainedSystem::~ConstrainedSystem() = default;
 
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
-                                                                    std::size_t max_steps) {
+                                                                    std::size_t max_steps) try {
   auto impl = std::make_unique<Impl>();
   if (scenario.optimal_control.present) {
     impl->data = constraints::BuildOptimalControl(scenario);
@@ -675,6 +705,8 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
   auto system = std::shared_ptr<ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
   system->has_boundary_value_problem_ = scenario.boundary_value.present();
   return system;
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "running the constraint algorithm");
 }
 
 const ConstraintChain& ConstrainedSystem::chain() const { return impl_->chain; }
@@ -766,6 +798,13 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   dynamics::ImplicitDae problem;
   problem.size = ny;
   problem.differential.assign(ny, 1.0);
+  {
+    const std::vector<std::string> columns = TrajectoryColumns();  // t, then z, ...
+    for (std::size_t k = 0; k < ny; ++k)
+      if (1 + s.free_index[k] < columns.size())
+        problem.names.push_back(columns[1 + s.free_index[k]]);
+    if (problem.names.size() != ny) problem.names.clear();
+  }
   problem.rtol = spec.rtol;
   problem.atol = spec.atol;
   std::vector<double> rates(ny), jac(ny * ny);
@@ -799,6 +838,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     return xi;
   };
   Trajectory trajectory(TrajectoryColumns());
+  trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns());
   SimulationReport report;
   const std::size_t residual_begin = 1 + 2 * s.data.z.size() + s.multipliers.size() + 1;

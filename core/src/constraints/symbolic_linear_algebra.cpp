@@ -1,13 +1,23 @@
 #include "constraints/symbolic_linear_algebra.hpp"
 
 #include "dirac/error.hpp"
+#include "symbolic/expression_parser.hpp"
 
 namespace dirac::constraints {
 
 using GiNaC::ex;
 using GiNaC::matrix;
 
-ex Simplify(const ex& e) { return GiNaC::normal(e.expand()); }
+// Bounded: the input, its expansion and the result must stay within the symbolic work bound
+// (expand and normal cannot be interrupted, so the size is checked before each).
+ex Simplify(const ex& e) {
+  symbolic::RequireBoundedSize(e, "simplifying");
+  const ex expanded = e.expand();
+  symbolic::RequireBoundedSize(expanded, "simplifying");
+  ex result = GiNaC::normal(expanded);
+  symbolic::RequireBoundedSize(result, "simplifying");
+  return result;
+}
 
 RowEchelon ReduceRows(const matrix& input) {
   RowEchelon out;

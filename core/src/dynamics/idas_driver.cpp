@@ -6,7 +6,10 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "dirac/error.hpp"
 #include "dynamics/sundials_handles.hpp"
@@ -24,11 +27,91 @@ struct IdasDriver::Impl {
   sundials::CallbackGuard guard;
   std::string last_error;
 
+  // What an IDAS flag means, and what usually causes it here.
+  static const char* Explain(int flag) {
+    switch (flag) {
+      case IDA_TOO_MUCH_WORK:
+        return "500000 internal steps did not reach the next output time: the solution may be "
+               "blowing up, or t_end is very long for these tolerances";
+      case IDA_TOO_MUCH_ACC:
+        return "the tolerances cannot be met in double precision: raise rtol / atol";
+      case IDA_ERR_FAIL:
+        return "the error test failed repeatedly, down to the smallest step size (step-size "
+               "underflow): usually a singularity near this time, e.g. the kinetic matrix "
+               "W = d2L/dv2 or [W -omega^T; omega 0] becoming singular";
+      case IDA_CONV_FAIL:
+        return "the Newton iteration failed to converge repeatedly (diverged): the iteration "
+               "matrix is near singular (singular W, dependent constraint rows) or the solution "
+               "leaves the domain of the Lagrangian's functions";
+      case IDA_LINIT_FAIL:
+      case IDA_LSETUP_FAIL:
+        return "the iteration matrix could not be factored: it is singular (singular W, or "
+               "linearly dependent constraint rows)";
+      case IDA_LSOLVE_FAIL:
+        return "the linear solve with the iteration matrix failed (singular matrix)";
+      case IDA_RES_FAIL:
+        return "the residual could not be evaluated";
+      case IDA_REP_RES_ERR:
+        return "the residual was not finite, repeatedly (a division by zero, the log or sqrt of "
+               "a negative number, an overflow) near this time";
+      case IDA_FIRST_RES_FAIL:
+        return "the residual is not finite at the initial values";
+      case IDA_LINESEARCH_FAIL:
+        return "consistent initial values: the Newton line search failed (it diverged); the "
+               "constraints may be unsatisfiable at these initial values, or dependent";
+      case IDA_NO_RECOVERY:
+        return "consistent initial values: the residual was not finite and could not recover";
+      case IDA_CONSTR_FAIL:
+        return "an inequality constraint on the solution could not be met";
+      case IDA_NLS_FAIL:
+      case IDA_NLS_SETUP_FAIL:
+      case IDA_NLS_INIT_FAIL:
+        return "the nonlinear solver failed";
+      case IDA_MEM_FAIL:
+        return "out of memory";
+      case IDA_ILL_INPUT:
+        return "an input is illegal (settings or initial values)";
+      case IDA_BAD_EWT:
+        return "a component of the error weights became zero or negative (atol too small for a "
+               "component that reached zero)";
+      default:
+        return nullptr;
+    }
+  }
+
+  // The largest |F_i| at (t, y, y'), with the name of component i.
+  std::string WorstResidual(double t) const {
+    if (!dae.residual || !yy || !yp) return "";
+    std::vector<double> r(dae.size, 0.0);
+    const bool finite =
+        dae.residual(t, N_VGetArrayPointer(yy.get()), N_VGetArrayPointer(yp.get()), r.data());
+    std::size_t worst = 0;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (!std::isfinite(r[i])) {
+        worst = i;
+        break;
+      }
+      if (std::abs(r[i]) > std::abs(r[worst])) worst = i;
+    }
+    if (r.empty()) return "";
+    std::ostringstream out;
+    out << "; " << (finite ? "largest" : "non-finite")
+        << " residual there |F| = " << std::abs(r[worst]) << " in the equation of "
+        << (worst < dae.names.size() ? dae.names[worst] : "component " + std::to_string(worst));
+    return out.str();
+  }
+
   void Check(int flag, const char* call, double t) const {
     if (flag >= 0) return;
     std::ostringstream out;
-    out << "IDAS " << call << " failed at t = " << t << " (flag " << flag << ")";
-    if (!last_error.empty()) out << ": " << last_error;
+    out << "IDAS " << call << " failed at t = " << t;
+    if (const char* meaning = Explain(flag))
+      out << ": " << meaning << " (IDAS flag " << flag << ")";
+    else
+      out << " (IDAS flag " << flag << ")";
+    if (flag != IDA_MEM_FAIL && flag != IDA_ILL_INPUT && flag != IDA_MEM_NULL)
+      out << WorstResidual(t);
+    if (!last_error.empty()) out << ". IDAS says: " << last_error;
     throw NumericalError(out.str());
   }
 
@@ -105,18 +188,25 @@ IdasDriver::~IdasDriver() = default;
 
 void IdasDriver::ComputeConsistentInitialValues(double first_output_time) {
   Impl& s = *impl_;
+  double t0 = 0.0;
+  IDAGetCurrentTime(s.mem.get(), &t0);
   const int flag = IDACalcIC(s.mem.get(), IDA_YA_YDP_INIT, first_output_time);
   s.guard.Rethrow();
-  s.Check(flag, "IDACalcIC", 0.0);
+  s.Check(flag, "IDACalcIC", t0);
   s.Check(IDAGetConsistentIC(s.mem.get(), s.yy.get(), s.yp.get()), "IDAGetConsistentIC", 0.0);
 }
 
 double IdasDriver::Advance(double tout) {
   Impl& s = *impl_;
   double tret = 0.0;
+  // tret is the time reached, also on failure: read it after the call.
   const int flag = IDASolve(s.mem.get(), tout, &tret, s.yy.get(), s.yp.get(), IDA_NORMAL);
   s.guard.Rethrow();
-  s.Check(flag, "IDASolve", tret);
+  if (flag < 0) {
+    double reached = tret;
+    if (IDAGetCurrentTime(s.mem.get(), &reached) != IDA_SUCCESS) reached = tret;
+    s.Check(flag, "IDASolve", reached);
+  }
   return tret;
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Internal: one IDAS integration (BDF, dense direct linear solver, user Jacobian), with every
-// SUNDIALS return value checked and turned into NumericalError.
+// SUNDIALS return value checked and turned into NumericalError: the time of failure, what the
+// flag means with a hint (step-size underflow near a singular W, a singular iteration matrix
+// from dependent constraint rows, a Newton iteration that diverged), and the largest residual
+// component at the failure with its name.
 
 #include <functional>
 #include <memory>
@@ -22,6 +25,8 @@ struct ImplicitDae {
   double rtol = 1e-10, atol = 1e-12;
   /// Exclude algebraic components from the local error test (multipliers: see ARCHITECTURE.md).
   bool suppress_algebraic_error = true;
+  /// Optional name of each component of y, for failure messages (empty: "component i").
+  std::vector<std::string> names;
 };
 
 /// Integration statistics.

@@ -147,7 +147,36 @@ void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* 
     char* name = CVodeGetReturnFlagName(flag);  // malloc'ed by SUNDIALS
     const std::string text = name ? name : "?";
     std::free(name);
-    throw NumericalError("CVODES failed at t = " + std::to_string(reached) + " (flag " +
+    const char* hint = "";
+    switch (flag) {
+      case CV_TOO_MUCH_WORK:
+        hint =
+            ": too many internal steps before the end of the interval (the solution may be "
+            "blowing up)";
+        break;
+      case CV_TOO_MUCH_ACC:
+        hint = ": the tolerances cannot be met in double precision";
+        break;
+      case CV_ERR_FAILURE:
+        hint =
+            ": the error test failed down to the smallest step size (step-size underflow): "
+            "usually a singularity of the flow near this time";
+        break;
+      case CV_CONV_FAILURE:
+        hint = ": the Newton iteration diverged repeatedly (near-singular Jacobian)";
+        break;
+      case CV_RHSFUNC_FAIL:
+      case CV_REPTD_RHSFUNC_ERR:
+      case CV_UNREC_RHSFUNC_ERR:
+      case CV_FIRST_RHSFUNC_ERR:
+        hint =
+            ": the rates were not finite (a division by zero, log or sqrt of a negative "
+            "number, an overflow)";
+        break;
+      default:
+        break;
+    }
+    throw NumericalError("CVODES failed at t = " + std::to_string(reached) + hint + " (flag " +
                          std::to_string(flag) + ": " + text + ")");
   }
   const double* out = N_VGetArrayPointer(s.y.get());

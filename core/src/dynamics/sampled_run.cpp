@@ -11,6 +11,8 @@ void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
                 const std::function<void(double)>& record, const SimulationProgress& progress,
                 const Trajectory& trajectory, SimulationReport& report) {
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
+  if (!trajectory.streaming())
+    RequireTrajectoryFits(static_cast<double>(total) + 1, trajectory.num_columns(), "simulation");
   const long batch = std::max<long>(1, total / 50);
   double t_prev = 0.0;
   for (long step = 1; step <= total; ++step) {

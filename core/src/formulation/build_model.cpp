@@ -2,6 +2,7 @@
 
 #include <ginac/ginac.h>
 
+#include "base/foreign_errors.hpp"
 #include "constraints/presymplectic_data.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
@@ -17,7 +18,7 @@ bool IsDegenerate(const Scenario& scenario) {
 
 }  // namespace
 
-std::shared_ptr<const Model> BuildModel(const Scenario& scenario) {
+std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
   if (scenario.optimal_control.present) return ConstrainedSystem::Analyze(scenario);
   switch (scenario.formulation) {
     case Formulation::kOptimalControl:
@@ -31,6 +32,8 @@ std::shared_ptr<const Model> BuildModel(const Scenario& scenario) {
       return LagrangeDiracSystem::Derive(scenario);
   }
   return LagrangeDiracSystem::Derive(scenario);
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "deriving the equations");
 }
 
 }  // namespace dirac

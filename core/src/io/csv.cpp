@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "dirac/error.hpp"
@@ -13,23 +14,67 @@
 
 namespace dirac {
 
-void WriteCsv(const Trajectory& trajectory, const std::string& path) {
-  io::AtomicFile file(path);
-  std::ofstream& out = file.stream();
-  const auto& columns = trajectory.columns();
-  for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c];
-  out << '\n';
-  char buffer[32];
-  for (std::size_t r = 0; r < trajectory.num_rows(); ++r) {
-    const double* row = trajectory.row(r);
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      std::snprintf(buffer, sizeof buffer, "%.17g", row[c]);
-      if (c) out << ',';
-      out << buffer;
-    }
-    out << '\n';
+struct CsvWriter::Impl {
+  std::unique_ptr<io::AtomicFile> file;  // null for standard output
+  std::unique_ptr<io::CheckedOutput> stdout_output;
+  std::string destination;
+  io::CheckedOutput& output() { return file ? file->output() : *stdout_output; }
+};
+
+CsvWriter::CsvWriter() : impl_(std::make_unique<Impl>()) {}
+
+CsvWriter::CsvWriter(const std::string& path) : CsvWriter() {
+  impl_->file = std::make_unique<io::AtomicFile>(path);
+  impl_->destination = path;
+}
+
+CsvWriter CsvWriter::ToStandardOutput() {
+  CsvWriter writer;
+  writer.impl_->destination = "standard output";
+  writer.impl_->stdout_output = std::make_unique<io::CheckedOutput>(1, "standard output");
+  return writer;
+}
+
+CsvWriter::CsvWriter(CsvWriter&&) noexcept = default;
+CsvWriter::~CsvWriter() = default;
+
+const std::string& CsvWriter::destination() const { return impl_->destination; }
+
+void CsvWriter::WriteHeader(const std::vector<std::string>& columns) {
+  io::CheckedOutput& out = impl_->output();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c) out.Write(',');
+    out.Write(columns[c]);
   }
-  file.Commit();
+  out.Write('\n');
+}
+
+void CsvWriter::WriteRow(const double* values, std::size_t count) {
+  io::CheckedOutput& out = impl_->output();
+  char buffer[32];
+  for (std::size_t c = 0; c < count; ++c) {
+    const int n = std::snprintf(buffer, sizeof buffer, "%.17g", values[c]);
+    if (c) out.Write(',');
+    out.Write(std::string_view(buffer, static_cast<std::size_t>(n)));
+  }
+  out.Write('\n');
+}
+
+void CsvWriter::Finish() {
+  if (impl_->file)
+    impl_->file->Commit();
+  else
+    impl_->stdout_output->Flush();
+}
+
+void RemovePendingTemporaryFiles() noexcept { io::RemoveRegisteredTemporaries(); }
+
+void WriteCsv(const Trajectory& trajectory, const std::string& path) {
+  CsvWriter writer(path);
+  writer.WriteHeader(trajectory.columns());
+  for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
+    writer.WriteRow(trajectory.row(r), trajectory.num_columns());
+  writer.Finish();
 }
 
 Trajectory ReadCsv(const std::string& path) {

@@ -10,6 +10,7 @@
 #include "lagrange_dirac/gauge_derivation.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_compiler.hpp"
+#include "symbolic/expression_parser.hpp"
 
 namespace dirac {
 
@@ -18,6 +19,11 @@ using GiNaC::symbol;
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 namespace {
+
+// Most nodes the equations of the symbolic solve for (a, mu) may have in all (the shipped
+// scenarios pass; Lagrangians with functions nested 30 deep in a velocity do not, and their
+// solve took minutes).
+constexpr std::size_t kMaxSolveNodes = 5000;
 
 // Everything compiled with inputs [t, z = (q, v), parameters].
 struct GaugeFunctions {
@@ -73,6 +79,13 @@ GaugeFunctions Derive(const Scenario& s) {
     equations.append(row == 0);
     unknowns.append(mu[r]);
   }
+  // lsolve normalises rational functions (gcds) and cannot be interrupted: the capability is
+  // not offered when its equations are large (the model itself does not need it).
+  std::size_t nodes = 0;
+  for (const ex& equation : equations) nodes += symbolic::NodeCount(equation, kMaxSolveNodes + 1);
+  if (nodes > kMaxSolveNodes)
+    throw ModelError("the equations of the gauge two-form are too large to solve symbolically (" +
+                     std::to_string(nodes) + " nodes)");
   const ex solution = GiNaC::lsolve(equations, unknowns);
   if (solution.nops() != n + m)
     throw ModelError("cannot solve for the accelerations and multipliers symbolically");
@@ -270,8 +283,9 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
     row[c++] = (pulled_back - omega_restricted0 - B).cwiseAbs().maxCoeff();
     trajectory.AppendRow(row.data());
   };
-  record(0.0);
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
+  RequireTrajectoryFits(static_cast<double>(total) + 1, columns_.size(), "gauge two-form");
+  record(0.0);
   const long batch = std::max<long>(1, total / 50);
   for (long step = 1; step <= total; ++step) {
     record(driver.Advance(std::min(spec.t_end, static_cast<double>(step) * spec.output_step)));

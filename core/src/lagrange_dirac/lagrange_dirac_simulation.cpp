@@ -107,6 +107,8 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
   // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
   problem.suppress_algebraic_error = true;
+  // y = (q, v, mu) in the order of the trajectory's columns after t.
+  if (columns.size() > N) problem.names.assign(columns.begin() + 1, columns.begin() + 1 + N);
   problem.residual = [&ctx, N](double t, const double* y, const double* yp, double* r) {
     ctx.Load(t, y, yp);
     ctx.dae->residual.Evaluate(ctx.input.data(), r, ctx.scratch.data());
@@ -174,6 +176,7 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   };
 
   Trajectory trajectory(columns);
+  trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns());
   std::vector<double> constraint_values(m), momentum(k);
   double e0 = 0.0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/foreign_errors.hpp"
 #include "dirac/error.hpp"
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/gauge_derivation.hpp"
@@ -136,7 +137,8 @@ std::shared_ptr<const GaugeTwoForm> GaugeCapability(const Scenario& scenario,
 LagrangeDiracSystem::LagrangeDiracSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LagrangeDiracSystem::~LagrangeDiracSystem() = default;
 
-std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Scenario& scenario) {
+std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
+    const Scenario& scenario) try {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
   const std::string& file = scenario.source_file;
@@ -289,6 +291,8 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Sce
   auto system = std::shared_ptr<LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
   system->has_boundary_value_problem_ = scenario.boundary_value.present();
   return system;
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "deriving the Lagrange-Dirac equations");
 }
 
 std::size_t LagrangeDiracSystem::num_coordinates() const { return impl_->n(); }

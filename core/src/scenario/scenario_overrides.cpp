@@ -64,10 +64,13 @@ void SetSecondOrderInitial(SecondOrderSpec& spec, const std::string& name, doubl
 
 // The whole spec is checked with the new value; on failure nothing changes. With an
 // optimal_control block, t_end and horizon are the one T and set each other.
+// While ApplyOverrides runs, the spec is checked once after the last assignment instead.
+thread_local bool defer_setting_check = false;
+
 void SetSimulationSetting(Scenario& s, const std::string& name, double value) {
   SimulationSpec spec = s.simulation;
   *SettingField(spec, name == "horizon" ? std::string("t_end") : name) = value;
-  if (const auto problem = CheckSimulationSpec(spec))
+  if (const auto problem = defer_setting_check ? std::nullopt : CheckSimulationSpec(spec))
     throw ScenarioError(s.source_file, 0, name, problem->message);
   s.simulation = spec;
   if (s.optimal_control.present) s.optimal_control.horizon = spec.t_end;
@@ -261,6 +264,21 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
   if (text.empty() || *end != '\0')
     throw ScenarioError(s.source_file, 0, name, "value \"" + text + "\" is not a number");
   ApplyOverride(s, name, value);
+}
+
+void ApplyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
+  Scenario result = s;
+  struct Defer {
+    Defer() { defer_setting_check = true; }
+    ~Defer() { defer_setting_check = false; }
+  };
+  {
+    Defer defer;
+    for (const auto& assignment : assignments) ApplyOverride(result, assignment);
+  }
+  if (const auto problem = CheckSimulationSpec(result.simulation))
+    throw ScenarioError(s.source_file, 0, problem->key, problem->message);
+  s = std::move(result);
 }
 
 }  // namespace dirac

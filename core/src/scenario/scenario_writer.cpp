@@ -256,11 +256,12 @@ std::string SaveScenarioToString(const Scenario& s) {
 }
 
 void SaveScenario(const Scenario& scenario, const std::string& path) {
+  const std::string text = SaveScenarioToString(scenario);
   io::AtomicFile file(path);
-  file.stream() << "# Saved by Dirac Studio from "
-                << (scenario.source_file.empty() ? "memory" : scenario.source_file)
-                << " (current parameter values as defaults)\n"
-                << SaveScenarioToString(scenario);
+  file.Write("# Saved by Dirac Studio from " +
+             (scenario.source_file.empty() ? std::string("memory") : scenario.source_file) +
+             " (current parameter values as defaults)\n");
+  file.Write(text);
   file.Commit();
 }
 
