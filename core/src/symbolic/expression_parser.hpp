@@ -17,7 +17,7 @@ namespace dirac::symbolic {
 inline constexpr std::size_t kMaxExpressionLength = 65536;
 /// Deepest nesting accepted: parentheses and function calls, plus runs of unary signs, counted
 /// together; also the deepest expression tree GiNaC may build from the text.
-inline constexpr std::size_t kMaxExpressionDepth = 64;
+inline constexpr std::size_t kMaxExpressionDepth = 32;
 /// Most terms the expression may have once products and integer powers of sums are expanded
 /// (an upper estimate computed without expanding): `(x+1)^100000` is refused, not expanded.
 inline constexpr double kMaxExpandedTerms = 20000;
