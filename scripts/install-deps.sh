@@ -3,6 +3,8 @@
 # Idempotent: when every package is already present it returns in about a second.
 set -euo pipefail
 
+# clang-14, libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) and llvm-14
+# (llvm-symbolizer for sanitizer stack traces): scripts/sanitize.sh and scripts/fuzz.sh.
 packages=(
   build-essential cmake pkg-config ninja-build
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
@@ -15,6 +17,7 @@ packages=(
   xvfb xauth libgl1-mesa-dri mesa-utils
   clang-format
   parallel
+  clang-14 libclang-rt-14-dev llvm-14
 )
 
 missing=()

@@ -1,11 +1,6 @@
 #include "dirac/shooting.hpp"
 
 #include <ginac/ginac.h>
-#include <kinsol/kinsol.h>
-#include <nvector/nvector_serial.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +10,7 @@
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 #include "dirac/simulation_types.hpp"
+#include "dynamics/kinsol_driver.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -48,11 +44,6 @@ bool Residual(ShootingContext& ctx, const double* u, double* r, Trajectory* traj
     ctx.failure = e.what();
     return false;
   }
-}
-
-int KinsolResidual(N_Vector u, N_Vector f, void* data) {
-  auto* ctx = static_cast<ShootingContext*>(data);
-  return Residual(*ctx, N_VGetArrayPointer(u), N_VGetArrayPointer(f), nullptr) ? 0 : 1;
 }
 
 // Initial value of an unknown, read from the scenario by its --set name (0 if unknown: the
@@ -105,41 +96,23 @@ ShootingResult SolveBoundaryValueProblem(const Scenario& scenario, const Shootin
   ShootingContext ctx;
   ctx.scenario = &scenario;
   ctx.model = BuildModel(scenario);
-  const auto n = static_cast<sunindextype>(spec.unknowns.size());
   {
     Scenario probe = scenario;  // every unknown must be a --set name
     for (const auto& name : spec.unknowns) ApplyOverride(probe, name, InitialValue(scenario, name));
   }
 
-  SUNContext sunctx = nullptr;
-  if (SUNContext_Create(nullptr, &sunctx) != 0) throw NumericalError("SUNContext_Create failed");
-  N_Vector u = N_VNew_Serial(n, sunctx), scale = N_VNew_Serial(n, sunctx);
-  SUNMatrix J = SUNDenseMatrix(n, n, sunctx);
-  SUNLinearSolver LS = SUNLinSol_Dense(u, J, sunctx);
-  void* mem = KINCreate(sunctx);
-  for (sunindextype k = 0; k < n; ++k)
-    N_VGetArrayPointer(u)[k] = InitialValue(scenario, spec.unknowns[k]);
-  N_VConst(1.0, scale);
-  int flag = KINInit(mem, KinsolResidual, u);
-  if (flag >= 0) flag = KINSetUserData(mem, &ctx);
-  if (flag >= 0) flag = KINSetLinearSolver(mem, LS, J);  // dense difference-quotient Jacobian
-  if (flag >= 0) flag = KINSetFuncNormTol(mem, options.residual_tolerance);
-  if (flag >= 0) flag = KINSetScaledStepTol(mem, 1e-14);
-  if (flag >= 0) flag = KINSetNumMaxIters(mem, options.max_iterations);
-  if (flag >= 0) flag = KINSetMaxSetupCalls(mem, 1);  // fresh Jacobian every Newton step
-  // The default bound is 1000 |u0|: zero for a zero initial guess (e.g. costates).
-  if (flag >= 0) flag = KINSetMaxNewtonStep(mem, 1e12);
-  if (flag >= 0) flag = KINSol(mem, u, KIN_LINESEARCH, scale, scale);
-  long iterations = 0;
-  KINGetNumNonlinSolvIters(mem, &iterations);
+  dynamics::NonlinearSystem system;
+  system.size = spec.unknowns.size();
+  system.residual = [&ctx](const double* u, double* f) { return Residual(ctx, u, f, nullptr); };
+  system.residual_tolerance = options.residual_tolerance;
+  system.max_iterations = options.max_iterations;
+  std::vector<double> u0(spec.unknowns.size());
+  for (std::size_t k = 0; k < u0.size(); ++k) u0[k] = InitialValue(scenario, spec.unknowns[k]);
+  dynamics::NonlinearSolveResult newton = dynamics::SolveNonlinearSystem(system, std::move(u0));
+  const int flag = newton.flag;
+  const long iterations = newton.iterations;
   ShootingResult result;
-  result.unknowns.assign(N_VGetArrayPointer(u), N_VGetArrayPointer(u) + n);
-  KINFree(&mem);
-  SUNLinSolFree(LS);
-  SUNMatDestroy(J);
-  N_VDestroy(u);
-  N_VDestroy(scale);
-  SUNContext_Free(&sunctx);
+  result.unknowns = std::move(newton.u);
 
   std::vector<double> r(spec.targets.size());
   if (!Residual(ctx, result.unknowns.data(), r.data(), &result.trajectory))

@@ -12,26 +12,20 @@
 #include <vector>
 
 #include "dirac/error.hpp"
+#include "dynamics/sundials_handles.hpp"
 
 namespace dirac::dynamics {
 
 struct IdasDriver::Impl {
   ImplicitDae dae;
-  SUNContext sunctx = nullptr;
-  void* mem = nullptr;
-  N_Vector yy = nullptr, yp = nullptr, id = nullptr;
-  SUNMatrix A = nullptr;
-  SUNLinearSolver LS = nullptr;
+  // Declared in creation order: destroyed in reverse, the context last.
+  sundials::Context sunctx;
+  sundials::Vector yy, yp, id;
+  sundials::Matrix A;
+  sundials::LinearSolver LS;
+  sundials::SolverMemory mem;
+  sundials::CallbackGuard guard;
   std::string last_error;
-
-  ~Impl() {
-    if (mem) IDAFree(&mem);
-    if (LS) SUNLinSolFree(LS);
-    if (A) SUNMatDestroy(A);
-    for (N_Vector v : {yy, yp, id})
-      if (v) N_VDestroy(v);
-    if (sunctx) SUNContext_Free(&sunctx);
-  }
 
   // What an IDAS flag means, and what usually causes it here.
   static const char* Explain(int flag) {
@@ -89,7 +83,8 @@ struct IdasDriver::Impl {
   std::string WorstResidual(double t) const {
     if (!dae.residual || !yy || !yp) return "";
     std::vector<double> r(dae.size, 0.0);
-    const bool finite = dae.residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp), r.data());
+    const bool finite =
+        dae.residual(t, N_VGetArrayPointer(yy.get()), N_VGetArrayPointer(yp.get()), r.data());
     std::size_t worst = 0;
     for (std::size_t i = 0; i < r.size(); ++i) {
       if (!std::isfinite(r[i])) {
@@ -136,26 +131,34 @@ struct IdasDriver::Impl {
 
   static int Residual(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void* data) {
     auto* self = static_cast<Impl*>(data);
-    return self->dae.residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
-                              N_VGetArrayPointer(rr))
-               ? 0
-               : 1;  // positive: recoverable, IDAS cuts the step
+    return self->guard.Run([&] {
+      return self->dae.residual(t, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
+                                N_VGetArrayPointer(rr))
+                 ? 0
+                 : 1;  // positive: recoverable, IDAS cuts the step
+    });
   }
 
   static int Jacobian(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp, N_Vector,
                       SUNMatrix J, void* data, N_Vector, N_Vector, N_Vector) {
     auto* self = static_cast<Impl*>(data);
-    SUNMatZero(J);
-    self->dae.jacobian(t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
-                       SUNDenseMatrix_Data(J));
-    return 0;
+    return self->guard.Run([&] {
+      SUNMatZero(J);
+      self->dae.jacobian(t, cj, N_VGetArrayPointer(yy), N_VGetArrayPointer(yp),
+                         SUNDenseMatrix_Data(J));
+      return 0;
+    });
   }
 
   static void ErrorHandler(int code, const char* module, const char* function, char* message,
                            void* data) {
-    std::ostringstream out;
-    out << module << "." << function << " (flag " << code << "): " << message;
-    static_cast<Impl*>(data)->last_error = out.str();
+    auto* self = static_cast<Impl*>(data);
+    self->guard.Run([&] {
+      std::ostringstream out;
+      out << module << "." << function << " (flag " << code << "): " << message;
+      self->last_error = out.str();
+      return 0;
+    });
   }
 };
 
@@ -168,32 +171,31 @@ IdasDriver::IdasDriver(ImplicitDae dae, double t0, const std::vector<double>& y0
   if (y0.size() != s.dae.size || yp0.size() != s.dae.size ||
       s.dae.differential.size() != s.dae.size)
     throw NumericalError("IdasDriver: vector sizes do not match the DAE size");
-  if (SUNContext_Create(nullptr, &s.sunctx) != 0) throw NumericalError("SUNContext_Create failed");
-  s.yy = N_VNew_Serial(N, s.sunctx);
-  s.yp = N_VNew_Serial(N, s.sunctx);
-  s.id = N_VNew_Serial(N, s.sunctx);
-  std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(s.yy));
-  std::copy(yp0.begin(), yp0.end(), N_VGetArrayPointer(s.yp));
-  std::copy(s.dae.differential.begin(), s.dae.differential.end(), N_VGetArrayPointer(s.id));
-  s.mem = IDACreate(s.sunctx);
-  if (!s.mem) throw NumericalError("IDACreate failed");
-  IDASetErrHandlerFn(s.mem, Impl::ErrorHandler, &s);
-  s.Check(IDAInit(s.mem, Impl::Residual, t0, s.yy, s.yp), "IDAInit", t0);
-  s.Check(IDASStolerances(s.mem, s.dae.rtol, s.dae.atol), "IDASStolerances", t0);
-  s.Check(IDASetUserData(s.mem, &s), "IDASetUserData", t0);
-  s.A = SUNDenseMatrix(N, N, s.sunctx);
-  s.LS = SUNLinSol_Dense(s.yy, s.A, s.sunctx);
+  s.sunctx = sundials::MakeContext();
+  s.yy = sundials::MakeSerialVector(s.dae.size, s.sunctx.get());
+  s.yp = sundials::MakeSerialVector(s.dae.size, s.sunctx.get());
+  s.id = sundials::MakeSerialVector(s.dae.size, s.sunctx.get());
+  std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(s.yy.get()));
+  std::copy(yp0.begin(), yp0.end(), N_VGetArrayPointer(s.yp.get()));
+  std::copy(s.dae.differential.begin(), s.dae.differential.end(), N_VGetArrayPointer(s.id.get()));
+  s.mem = sundials::SolverMemory(IDACreate(s.sunctx.get()), IDAFree, "IDACreate");
+  IDASetErrHandlerFn(s.mem.get(), Impl::ErrorHandler, &s);
+  s.Check(IDAInit(s.mem.get(), Impl::Residual, t0, s.yy.get(), s.yp.get()), "IDAInit", t0);
+  s.Check(IDASStolerances(s.mem.get(), s.dae.rtol, s.dae.atol), "IDASStolerances", t0);
+  s.Check(IDASetUserData(s.mem.get(), &s), "IDASetUserData", t0);
+  s.A.reset(SUNDenseMatrix(N, N, s.sunctx.get()));
+  if (s.A) s.LS.reset(SUNLinSol_Dense(s.yy.get(), s.A.get(), s.sunctx.get()));
   if (!s.A || !s.LS) throw NumericalError("cannot create the dense linear solver");
-  s.Check(IDASetLinearSolver(s.mem, s.LS, s.A), "IDASetLinearSolver", t0);
+  s.Check(IDASetLinearSolver(s.mem.get(), s.LS.get(), s.A.get()), "IDASetLinearSolver", t0);
   // Without a Jacobian function IDAS uses its difference-quotient approximation.
-  if (s.dae.jacobian) s.Check(IDASetJacFn(s.mem, Impl::Jacobian), "IDASetJacFn", t0);
-  s.Check(IDASetId(s.mem, s.id), "IDASetId", t0);
+  if (s.dae.jacobian) s.Check(IDASetJacFn(s.mem.get(), Impl::Jacobian), "IDASetJacFn", t0);
+  s.Check(IDASetId(s.mem.get(), s.id.get()), "IDASetId", t0);
   bool any_algebraic = false;
   for (double d : s.dae.differential) any_algebraic |= d == 0.0;
   if (any_algebraic && s.dae.suppress_algebraic_error)
-    s.Check(IDASetSuppressAlg(s.mem, SUNTRUE), "IDASetSuppressAlg", t0);
-  s.Check(IDASetMaxNumSteps(s.mem, 500000), "IDASetMaxNumSteps", t0);
-  s.Check(IDASetStopTime(s.mem, t_stop), "IDASetStopTime", t0);
+    s.Check(IDASetSuppressAlg(s.mem.get(), SUNTRUE), "IDASetSuppressAlg", t0);
+  s.Check(IDASetMaxNumSteps(s.mem.get(), 500000), "IDASetMaxNumSteps", t0);
+  s.Check(IDASetStopTime(s.mem.get(), t_stop), "IDASetStopTime", t0);
 }
 
 IdasDriver::~IdasDriver() = default;
@@ -201,26 +203,29 @@ IdasDriver::~IdasDriver() = default;
 void IdasDriver::ComputeConsistentInitialValues(double first_output_time) {
   Impl& s = *impl_;
   double t0 = 0.0;
-  IDAGetCurrentTime(s.mem, &t0);
-  s.Check(IDACalcIC(s.mem, IDA_YA_YDP_INIT, first_output_time), "IDACalcIC", t0);
-  s.Check(IDAGetConsistentIC(s.mem, s.yy, s.yp), "IDAGetConsistentIC", 0.0);
+  IDAGetCurrentTime(s.mem.get(), &t0);
+  const int flag = IDACalcIC(s.mem.get(), IDA_YA_YDP_INIT, first_output_time);
+  s.guard.Rethrow();
+  s.Check(flag, "IDACalcIC", t0);
+  s.Check(IDAGetConsistentIC(s.mem.get(), s.yy.get(), s.yp.get()), "IDAGetConsistentIC", 0.0);
 }
 
 double IdasDriver::Advance(double tout) {
   Impl& s = *impl_;
   double tret = 0.0;
   // tret is the time reached, also on failure: read it after the call.
-  const int flag = IDASolve(s.mem, tout, &tret, s.yy, s.yp, IDA_NORMAL);
+  const int flag = IDASolve(s.mem.get(), tout, &tret, s.yy.get(), s.yp.get(), IDA_NORMAL);
+  s.guard.Rethrow();
   if (flag < 0) {
     double reached = tret;
-    if (IDAGetCurrentTime(s.mem, &reached) != IDA_SUCCESS) reached = tret;
+    if (IDAGetCurrentTime(s.mem.get(), &reached) != IDA_SUCCESS) reached = tret;
     s.Check(flag, "IDASolve", reached);
   }
   return tret;
 }
 
-const double* IdasDriver::y() const { return N_VGetArrayPointer(impl_->yy); }
-const double* IdasDriver::yp() const { return N_VGetArrayPointer(impl_->yp); }
+const double* IdasDriver::y() const { return N_VGetArrayPointer(impl_->yy.get()); }
+const double* IdasDriver::yp() const { return N_VGetArrayPointer(impl_->yp.get()); }
 
 void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_failures,
                     long* nonlinear_failures, int* last_order) {
@@ -232,10 +237,10 @@ void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_fail
 
 IdasStatistics IdasDriver::statistics() const {
   IdasStatistics st;
-  IDAGetNumSteps(impl_->mem, &st.steps);
-  IDAGetNumErrTestFails(impl_->mem, &st.error_test_failures);
-  IDAGetNumNonlinSolvConvFails(impl_->mem, &st.nonlinear_failures);
-  IDAGetLastOrder(impl_->mem, &st.last_order);
+  IDAGetNumSteps(impl_->mem.get(), &st.steps);
+  IDAGetNumErrTestFails(impl_->mem.get(), &st.error_test_failures);
+  IDAGetNumNonlinSolvConvFails(impl_->mem.get(), &st.nonlinear_failures);
+  IDAGetLastOrder(impl_->mem.get(), &st.last_order);
   return st;
 }
 

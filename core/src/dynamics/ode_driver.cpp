@@ -12,48 +12,45 @@
 #include <string>
 
 #include "dirac/error.hpp"
+#include "dynamics/sundials_handles.hpp"
 
 namespace dirac::dynamics {
 
 struct OdeDriver::Impl {
-  SUNContext context = nullptr;
-  void* memory = nullptr;
-  N_Vector y = nullptr, atol = nullptr;
-  SUNNonlinearSolver fixed_point = nullptr;
-  SUNMatrix matrix = nullptr;
-  SUNLinearSolver linear = nullptr;
+  // Declared in creation order: destroyed in reverse, the context last.
+  sundials::Context context;
+  sundials::Vector y, atol;
+  sundials::NonlinearSolver fixed_point;
+  sundials::Matrix matrix;
+  sundials::LinearSolver linear;
+  sundials::SolverMemory memory;
+  sundials::CallbackGuard guard;
   std::size_t size = 0;
   int method = 0;
   double last_step = 0.0;
   const ExplicitOde* ode = nullptr;
 
-  ~Impl() { Free(); }
+  // Frees the solver objects (not the context), memory first: it refers to the others.
   void Free() {
-    if (memory) CVodeFree(&memory);
-    if (fixed_point) SUNNonlinSolFree(fixed_point);
-    if (linear) SUNLinSolFree(linear);
-    if (matrix) SUNMatDestroy(matrix);
-    if (y) N_VDestroy(y);
-    if (atol) N_VDestroy(atol);
-    memory = nullptr;
-    fixed_point = nullptr;
-    linear = nullptr;
-    matrix = nullptr;
-    y = atol = nullptr;
+    memory.reset();
+    fixed_point.reset();
+    linear.reset();
+    matrix.reset();
+    y.reset();
+    atol.reset();
     size = 0;
     method = 0;
   }
+  ~Impl() { Free(); }
 };
 
 namespace {
 
 int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-  const auto* impl = static_cast<const OdeDriver::Impl*>(data);
-  try {
-    return impl->ode->rates(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) ? 0 : 1;
-  } catch (...) {
-    return -1;  // never let an exception cross SUNDIALS' C frames
-  }
+  auto* impl = static_cast<OdeDriver::Impl*>(data);
+  // An exception is stored and rethrown by Integrate once CVode has returned.
+  return impl->guard.Run(
+      [&] { return impl->ode->rates(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) ? 0 : 1; });
 }
 
 // SUNDIALS would print its own errors to stderr; ours carry the flag and the time instead.
@@ -69,50 +66,50 @@ void Check(int flag, const char* what) {
 void Setup(OdeDriver::Impl& s, int method, double t0, const double* y0, const ExplicitOde& ode) {
   const std::size_t size = ode.size;
   if (s.memory && s.size == size && s.method == method) {
-    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
-    Check(CVodeReInit(s.memory, t0, s.y), "CVodeReInit");
+    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y.get()));
+    Check(CVodeReInit(s.memory.get(), t0, s.y.get()), "CVodeReInit");
   } else {
     s.Free();
     s.size = size;
     s.method = method;
-    s.y = N_VNew_Serial(static_cast<sunindextype>(size), s.context);
-    s.atol = N_VNew_Serial(static_cast<sunindextype>(size), s.context);
-    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y));
-    s.memory = CVodeCreate(method, s.context);
-    if (!s.memory) throw NumericalError("CVodeCreate failed");
-    Check(CVodeInit(s.memory, Rates, t0, s.y), "CVodeInit");
-    Check(CVodeSetUserData(s.memory, &s), "CVodeSetUserData");
-    Check(CVodeSetErrHandlerFn(s.memory, Silent, nullptr), "CVodeSetErrHandlerFn");
-    Check(CVodeSetMaxNumSteps(s.memory, 200000), "CVodeSetMaxNumSteps");
+    s.y = sundials::MakeSerialVector(size, s.context.get());
+    s.atol = sundials::MakeSerialVector(size, s.context.get());
+    std::copy(y0, y0 + size, N_VGetArrayPointer(s.y.get()));
+    s.memory =
+        sundials::SolverMemory(CVodeCreate(method, s.context.get()), CVodeFree, "CVodeCreate");
+    Check(CVodeInit(s.memory.get(), Rates, t0, s.y.get()), "CVodeInit");
+    Check(CVodeSetUserData(s.memory.get(), &s), "CVodeSetUserData");
+    Check(CVodeSetErrHandlerFn(s.memory.get(), Silent, nullptr), "CVodeSetErrHandlerFn");
+    Check(CVodeSetMaxNumSteps(s.memory.get(), 200000), "CVodeSetMaxNumSteps");
     if (method == CV_ADAMS) {
-      s.fixed_point = SUNNonlinSol_FixedPoint(s.y, 0, s.context);
-      Check(CVodeSetNonlinearSolver(s.memory, s.fixed_point), "CVodeSetNonlinearSolver");
+      s.fixed_point.reset(SUNNonlinSol_FixedPoint(s.y.get(), 0, s.context.get()));
+      if (!s.fixed_point) throw NumericalError("SUNNonlinSol_FixedPoint failed");
+      Check(CVodeSetNonlinearSolver(s.memory.get(), s.fixed_point.get()),
+            "CVodeSetNonlinearSolver");
     } else {
-      s.matrix = SUNDenseMatrix(static_cast<sunindextype>(size), static_cast<sunindextype>(size),
-                                s.context);
-      s.linear = SUNLinSol_Dense(s.y, s.matrix, s.context);
-      Check(CVodeSetLinearSolver(s.memory, s.linear, s.matrix), "CVodeSetLinearSolver");
+      s.matrix.reset(SUNDenseMatrix(static_cast<sunindextype>(size),
+                                    static_cast<sunindextype>(size), s.context.get()));
+      if (s.matrix) s.linear.reset(SUNLinSol_Dense(s.y.get(), s.matrix.get(), s.context.get()));
+      if (!s.matrix || !s.linear) throw NumericalError("cannot create the dense linear solver");
+      Check(CVodeSetLinearSolver(s.memory.get(), s.linear.get(), s.matrix.get()),
+            "CVodeSetLinearSolver");
     }
   }
   if (ode.atol_vector.size() == size) {
-    std::copy(ode.atol_vector.begin(), ode.atol_vector.end(), N_VGetArrayPointer(s.atol));
-    Check(CVodeSVtolerances(s.memory, ode.rtol, s.atol), "CVodeSVtolerances");
+    std::copy(ode.atol_vector.begin(), ode.atol_vector.end(), N_VGetArrayPointer(s.atol.get()));
+    Check(CVodeSVtolerances(s.memory.get(), ode.rtol, s.atol.get()), "CVodeSVtolerances");
   } else {
-    Check(CVodeSStolerances(s.memory, ode.rtol, ode.atol), "CVodeSStolerances");
+    Check(CVodeSStolerances(s.memory.get(), ode.rtol, ode.atol), "CVodeSStolerances");
   }
 }
 
 }  // namespace
 
 OdeDriver::OdeDriver() : impl_(std::make_unique<Impl>()) {
-  if (SUNContext_Create(nullptr, &impl_->context) != 0)
-    throw NumericalError("SUNContext_Create failed");
+  impl_->context = sundials::MakeContext();
 }
 
-OdeDriver::~OdeDriver() {
-  impl_->Free();
-  SUNContext_Free(&impl_->context);
-}
+OdeDriver::~OdeDriver() = default;
 
 void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* y) {
   if (!(t1 > t0)) return;
@@ -123,24 +120,25 @@ void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* 
   double reached = t0;
   for (const int method : {CV_ADAMS, CV_BDF}) {
     Setup(s, method, t0, start.data(), ode);
-    Check(CVodeSetStopTime(s.memory, t1), "CVodeSetStopTime");
+    Check(CVodeSetStopTime(s.memory.get(), t1), "CVodeSetStopTime");
     // Successive intervals of a shooting problem are alike: start from the step size the last
     // one ended with instead of CVODES' cautious first-step estimate and ramp-up.
     if (s.last_step > 0)
-      Check(CVodeSetInitStep(s.memory, std::min(s.last_step, t1 - t0)), "CVodeSetInitStep");
+      Check(CVodeSetInitStep(s.memory.get(), std::min(s.last_step, t1 - t0)), "CVodeSetInitStep");
     sunrealtype t = t0;
-    flag = CVode(s.memory, t1, s.y, &t, CV_NORMAL);
+    flag = CVode(s.memory.get(), t1, s.y.get(), &t, CV_NORMAL);
+    s.guard.Rethrow();
     reached = t;
     long steps = 0, rhs = 0, fails = 0;
-    CVodeGetNumSteps(s.memory, &steps);
-    CVodeGetNumRhsEvals(s.memory, &rhs);
-    CVodeGetNumErrTestFails(s.memory, &fails);
+    CVodeGetNumSteps(s.memory.get(), &steps);
+    CVodeGetNumRhsEvals(s.memory.get(), &rhs);
+    CVodeGetNumErrTestFails(s.memory.get(), &fails);
     statistics_.steps += steps;
     statistics_.rhs_evaluations += rhs;
     statistics_.error_test_failures += fails;
     if (flag >= 0) {
       sunrealtype h = 0;
-      if (CVodeGetCurrentStep(s.memory, &h) >= 0 && h > 0) s.last_step = h;
+      if (CVodeGetCurrentStep(s.memory.get(), &h) >= 0 && h > 0) s.last_step = h;
       break;
     }
     s.last_step = 0.0;
@@ -181,7 +179,7 @@ void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* 
     throw NumericalError("CVODES failed at t = " + std::to_string(reached) + hint + " (flag " +
                          std::to_string(flag) + ": " + text + ")");
   }
-  const double* out = N_VGetArrayPointer(s.y);
+  const double* out = N_VGetArrayPointer(s.y.get());
   std::copy(out, out + ode.size, y);
 }
 
