@@ -114,7 +114,7 @@ struct IdasDriver::Impl {
     if (!last_error.empty()) out << ". IDAS says: " << last_error;
     // What blew up: a non-finite component, else the largest one, of the last state reached.
     if (yy && !dae.names.empty()) {
-      const double* y = N_VGetArrayPointer(yy);
+      const double* y = N_VGetArrayPointer(yy.get());
       std::size_t worst = 0;
       for (std::size_t i = 0; i < dae.size && i < dae.names.size(); ++i) {
         if (!std::isfinite(y[i])) {
