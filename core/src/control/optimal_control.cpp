@@ -314,10 +314,19 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   std::string failure;
   // The reported cost: the quadrature along the converged motion at a tighter tolerance.
   ms.set_relative_tolerance(1e-13);
-  if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
-    report.residual = MaxAbs(F);
-    solution.cost = ms.cost();
-    solution.warm_start = ms.ToWarmStart(point);
+  try {
+    if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
+      report.residual = MaxAbs(F);
+      solution.cost = ms.cost();
+      solution.warm_start = ms.ToWarmStart(point);
+    }
+  } catch (const control::Cancelled&) {
+    // A newer edit cancelled the final quadrature (integrator callbacks now carry the
+    // cancellation out instead of failing the step): the solve counts as cancelled.
+    report.converged = false;
+    report.message = "cancelled";
+    report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
+    return solution;
   }
   report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
   if (!converged) return solution;
