@@ -19,6 +19,7 @@ set(DIRAC_PUBLIC_HEADERS
     compiled_function.hpp=symbolic
     scenario.hpp=scenario
     scene_options.hpp=scenario
+    scenario_text.hpp=scenario
     simulation_types.hpp=dynamics
     model.hpp=model
     lagrange_dirac_system.hpp=lagrange_dirac
