@@ -767,6 +767,11 @@ void WorkbenchGuiTest::desktopHabits() {
   });
   closer.start(100);
   QTest::keyClick(focused, Qt::Key_E, Qt::ControlModifier);
+  // The closed dialog hands activation back asynchronously; a shortcut needs the active window.
+  QTRY_VERIFY(QApplication::activeModalWidget() == nullptr);
+  window->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(window.get()));
+  focused->setFocus();
   QTest::keyClick(focused, Qt::Key_S, Qt::ControlModifier);
   closer.stop();
   QCOMPARE(export_spy.count(), 1);
