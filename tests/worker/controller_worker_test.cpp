@@ -90,6 +90,9 @@ class ControllerWorkerTest : public QObject {
     for (int k = 0; k < 3; ++k) {
       auto controller = std::make_unique<SimulationController>();
       dirac::Scenario s = Load("heisenberg.yaml");
+      // Long enough that the integration is still running when the controller is destroyed
+      // (the ODE path finishes the shipped 20 s in about a millisecond).
+      dirac::ApplyOverride(s, "t_end", 1e4);
       controller->LoadScenario(s);
       if (k > 0) QTRY_VERIFY_WITH_TIMEOUT(controller->model() != nullptr, 120000);
       if (k > 1) QVERIFY(controller->SetValue("ky", 3.0));
