@@ -14,8 +14,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <limits>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -72,29 +70,6 @@ TEST(Determinism, AddressRandomisationIsOnForThisTest) {
   EXPECT_EQ(level, 2) << "address-space randomisation is not full";
 }
 
-// max |a - b| over the numbers of two CSV texts with the same shape (infinity if they differ).
-double MaxCsvDifference(const std::string& a, const std::string& b) {
-  std::istringstream sa(a), sb(b);
-  std::string la, lb;
-  double worst = 0.0;
-  bool header = true;
-  while (std::getline(sa, la)) {
-    if (!std::getline(sb, lb)) return std::numeric_limits<double>::infinity();
-    if (header) {
-      header = false;
-      if (la != lb) return std::numeric_limits<double>::infinity();
-      continue;
-    }
-    std::istringstream ca(la), cb(lb);
-    std::string xa, xb;
-    while (std::getline(ca, xa, ',')) {
-      if (!std::getline(cb, xb, ',')) return std::numeric_limits<double>::infinity();
-      worst = std::max(worst, std::abs(std::stod(xa) - std::stod(xb)));
-    }
-  }
-  return std::getline(sb, lb) ? std::numeric_limits<double>::infinity() : worst;
-}
-
 TEST(Determinism, EveryShippedScenarioGivesTheSameBytesInEveryRun) {
   const std::string cli = DIRAC_CLI;
   const fs::path dir =
@@ -137,13 +112,6 @@ TEST(Determinism, EveryShippedScenarioGivesTheSameBytesInEveryRun) {
       const char* what[] = {"run CSV", "equations",    "equations --latex",
                             "analyze", "solve report", "solve CSV"};
       for (std::size_t k = 0; k < outputs.size(); ++k) {
-        // Known gap (closing note of this change): the rolling disk's run CSV still differs in
-        // the last bits between processes (its tapes are not yet in a fully address-independent
-        // form); its equations text is identical, and the run is checked to agree to 1e-12.
-        if (name == "rolling_disk" && k == 0) {
-          EXPECT_LT(MaxCsvDifference(outputs[k], first[k]), 1e-12) << name;
-          continue;
-        }
         EXPECT_TRUE(outputs[k] == first[k])
             << name << ": " << what[k] << " differs between run 1 and run " << rep + 1;
       }

@@ -1,6 +1,7 @@
 #include <ginac/ginac.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -155,6 +156,40 @@ TEST(ExpressionCompiler, AllExpressionsCompiledTogetherMatchGinacAndShareWork) {
       ExpectClose(GinacValue(cases[k].expr, s.all(), p), out[k], cases[k].name);
     }
   }
+}
+
+// GiNaC holds one product as x*(a-b) or as -x*(b-a) depending on the order its hashes (which mix
+// in addresses) give, so the same derived term can reach the compiler in either form. A sum
+// containing such a term must be scaled by its canonical leading coefficient, not by GiNaC's raw
+// one, or the tape (and with it the rounding) differs between runs of one scenario.
+TEST(ExpressionCompiler, SignFormsOfOneProductGiveTheSameTape) {
+  const symbol a("a"), b("b"), x("x"), y("y"), z("z");
+  // Built held, so that GiNaC keeps each form as written.
+  const ex plus = GiNaC::mul(GiNaC::exvector{x, GiNaC::add(a, -b)}).hold();
+  const ex minus = GiNaC::mul(GiNaC::exvector{x, GiNaC::add(b, -a), numeric(-1)}).hold();
+  ASSERT_FALSE(plus.is_equal(minus)) << "GiNaC merged the two forms; the test needs both";
+  const auto scaled_sum = [&](const ex& term) -> ex {
+    return GiNaC::mul(z, GiNaC::add(GiNaC::exvector{term, 3 * y}).hold()).hold();
+  };
+  // Every order of the inputs, so that each term of the sum is the canonically first one in
+  // some of them (the stable hash of an input is its position).
+  std::vector<symbol> inputs = {a, b, x, y, z};
+  std::vector<int> order = {0, 1, 2, 3, 4};
+  do {
+    std::vector<symbol> permuted;
+    for (int k : order) permuted.push_back(inputs[k]);
+    const CompiledFunction f1 = CompileExpressions({scaled_sum(plus)}, permuted);
+    const CompiledFunction f2 = CompileExpressions({scaled_sum(minus)}, permuted);
+    ASSERT_EQ(f1.tape().size(), f2.tape().size());
+    for (std::size_t i = 0; i < f1.tape().size(); ++i) {
+      const TapeInstruction& l = f1.tape()[i];
+      const TapeInstruction& r = f2.tape()[i];
+      ASSERT_TRUE(l.op == r.op && l.dst == r.dst && l.a == r.a && l.b == r.b && l.c == r.c &&
+                  l.d == r.d && std::memcmp(&l.constant, &r.constant, sizeof(double)) == 0)
+          << "instruction " << i << " differs for input order " << order[0] << order[1] << order[2]
+          << order[3] << order[4];
+    }
+  } while (std::next_permutation(order.begin(), order.end()));
 }
 
 TEST(ExpressionCompiler, CommonSubexpressionIsEvaluatedOnce) {

@@ -141,6 +141,9 @@ class CompiledFunction {
   /// Takes tens of milliseconds; not thread-safe against concurrent Evaluate on this object (call
   /// it before sharing). Copies share the loaded code.
   bool CompileToMachineCode();
+  /// The tape as executed (after dead-code removal), for inspection: two functions with equal
+  /// tapes, inputs and output slots give the same bits.
+  const std::vector<TapeInstruction>& tape() const { return tape_; }
   /// True once CompileToMachineCode has succeeded.
   bool is_machine_code() const { return native_ != nullptr; }
 

@@ -334,17 +334,29 @@ class Compiler {
     std::vector<PowerFactor> factors;
   };
 
-  // Scale of the sum `a` that Normalise divides out: the coefficient of the term whose
-  // coefficient-free part has the smallest stable hash (a constant term counts as c * 1).
+  // Scale of the sum `a` that Normalise divides out: the canonical coefficient of the term
+  // whose coefficient-free part has the smallest stable hash (a constant term counts as c * 1).
+  // Both come from the term's canonical factorisation, not from GiNaC's form of it: GiNaC may
+  // hold the same term as -x*(b-a) or x*(a-b) depending on the address layout, and the raw
+  // coefficients (-1 and 1) would then scale the sum differently from run to run. Ties (terms
+  // equal up to their coefficient, which GiNaC has not combined) go to the larger coefficient.
   numeric LeadingCoefficient(const ex& a) {
     numeric lead = 1;
     std::uint64_t best = 0;
     bool first = true;
     for (std::size_t i = 0; i < a.nops(); ++i) {
       const ex t = a.op(i);
-      const numeric c = GiNaC::is_a<numeric>(t) ? GiNaC::ex_to<numeric>(t) : CoefficientOf(t);
-      const std::uint64_t h = GiNaC::is_a<numeric>(t) ? StableHash(ex(1)) : StableHash(t / c);
-      if (first || h < best) {
+      numeric c;
+      std::uint64_t h;
+      if (GiNaC::is_a<numeric>(t)) {
+        c = GiNaC::ex_to<numeric>(t);
+        h = StableHash(ex(1));
+      } else {
+        Factorization f = Factor(t);
+        c = f.coefficient;
+        h = HashFactors(f);
+      }
+      if (first || h < best || (h == best && c.real() > lead.real())) {
         best = h;
         lead = c;
         first = false;
@@ -408,6 +420,17 @@ class Compiler {
   std::uint64_t HashFactor(const PowerFactor& f) {
     if (f.exponent.is_equal(1)) return StableHash(f.base);
     return Combine(Combine(6, StableHash(f.base)), StableHash(f.exponent));
+  }
+
+  // The hash of f's factors alone, without its coefficient.
+  std::uint64_t HashFactors(const Factorization& f) {
+    std::vector<std::uint64_t> children;
+    for (const PowerFactor& factor : f.factors) children.push_back(HashFactor(factor));
+    std::sort(children.begin(), children.end());
+    if (children.size() == 1) return children[0];
+    std::uint64_t h = 10;
+    for (std::uint64_t child : children) h = Combine(h, child);
+    return h;
   }
 
   std::uint64_t HashFactorization(const Factorization& f, bool with_sign) {
