@@ -170,6 +170,7 @@ Options ParseArguments(int argc, char** argv) {
 // ---- what the process is doing, for --timeout and error messages ----------------------------
 
 std::string g_file;  // the scenario path (set once, before the watchdog)
+constexpr double kHeartbeatSeconds = 5.0;
 std::atomic<const char*> g_stage{"reading the scenario"};
 
 void SetStage(const char* stage) { g_stage.store(stage); }
@@ -197,6 +198,51 @@ class Watchdog {
     });
   }
   ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// A line on stderr every `period` seconds while a command runs (unless --quiet): what it is
+// doing and for how long, so that a long derivation, integration or solve is never silent.
+std::mutex g_detail_mutex;
+std::string g_detail;  // e.g. the Newton iteration a solve has reached
+
+void SetDetail(std::string detail) {
+  std::lock_guard<std::mutex> lock(g_detail_mutex);
+  g_detail = std::move(detail);
+}
+
+class Heartbeat {
+ public:
+  explicit Heartbeat(double period) {
+    thread_ = std::thread([this, period] {
+      const auto start = std::chrono::steady_clock::now();
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!cv_.wait_for(lock, std::chrono::duration<double>(period), [this] { return stop_; })) {
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::string detail;
+        {
+          std::lock_guard<std::mutex> detail_lock(g_detail_mutex);
+          detail = g_detail;
+        }
+        std::fprintf(stderr, "dirac: %s: %s, %.0f s%s%s\n", g_file.c_str(), g_stage.load(), elapsed,
+                     detail.empty() ? "" : "; ", detail.c_str());
+      }
+    });
+  }
+  ~Heartbeat() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
@@ -331,7 +377,16 @@ int Solve(const Options& o) {
   SetStage("deriving the equations");
   const auto model = dirac::BuildModel(scenario);
   SetStage("solving the optimal-control problem");
-  const dirac::OptimalControlSolution solution = dirac::SolveOptimalControl(*model, scenario);
+  dirac::SolveOptions options;
+  options.progress = [](const dirac::NewtonIterate& it) {
+    char text[160];
+    std::snprintf(text, sizeof text, "Newton iteration %d (continuation s = %g), max|F| = %.3e",
+                  it.iteration, it.continuation, it.residual);
+    SetDetail(text);
+    return true;
+  };
+  const dirac::OptimalControlSolution solution =
+      dirac::SolveOptimalControl(*model, scenario, options);
   const dirac::SolveReport& report = solution.report;
   if (o.json) {
     std::printf("%s\n", dirac::SolveReportToJson(report, solution.cost).c_str());
@@ -564,6 +619,9 @@ int main(int argc, char** argv) {
     g_file = o.scenario;
     std::optional<Watchdog> watchdog;
     if (o.timeout) watchdog.emplace(*o.timeout);
+    // 'sweep' prints its own progress.
+    std::optional<Heartbeat> heartbeat;
+    if (!o.quiet && o.command != "sweep") heartbeat.emplace(kHeartbeatSeconds);
     status = Dispatch(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);

@@ -6,18 +6,21 @@ Each file is a shipped scenario (scenarios/*.yaml) with 1-3 mutations: a number 
 division by zero, deep nesting, huge power), a key renamed, deleted or duplicated, the nesting
 changed (a value wrapped in a list or a map, an indentation shifted, deep flow nesting), the text
 truncated, or a few bytes changed. Every (file, command) runs with a wall-clock limit (default
-20 s); the outcomes are tabulated:
+20 s); a run still going then is killed unless it prints progress (the CLI writes a line every
+5 s), which may go on to a hard limit (default 120 s). The outcomes are tabulated:
 
   crash       killed by a signal (SIGSEGV, SIGABRT, ...)
   internal    exit 3 ("internal error") or any exit code other than 0, 1, 2
-  timeout     still running at the limit (killed)
+  timeout     still running at the limit without progress output (killed)
+  slow        printing progress, still running at the hard limit (killed)
   unnamed     exit 1 or 2 with a message that does not name the scenario file
   clean       exit 1 or 2 with a message naming the file
   success     exit 0
 
 Usage: scripts/mutation_run.py --dirac build/app/dirac [--files 1000] [--jobs 2] [--seed 1]
-       [--limit 20] [--out mutation-run]   (writes OUT/files/*.yaml, OUT/results.csv,
-       OUT/summary.md; exit status 1 if any crash, internal error or unnamed error occurred)
+       [--limit 20] [--hard-limit 120] [--out mutation-run]   (writes OUT/files/*.yaml,
+       OUT/results.csv, OUT/summary.md; exit status 1 if any crash, internal error, silent
+       timeout or unnamed error occurred)
 Only the Python standard library is needed.
 """
 import argparse
@@ -29,6 +32,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -143,23 +147,40 @@ def make_files(count, seed, out_dir):
     return files
 
 
-def run_one(dirac, path, command, limit):
+PROGRESS = re.compile(r"^dirac: .*, \d+ s(; .*)?$", re.MULTILINE)
+
+
+def run_one(dirac, path, command, limit, hard_limit):
+    """Runs one command. Past `limit` a run that has printed no progress line is killed
+    ("timeout"); one that prints progress (the CLI's line every 5 s) may go on to `hard_limit`,
+    is classified by how it ends, and counts as "slow" if killed there."""
     args = [dirac, command, str(path)]
     start = time.monotonic()
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
-    try:
-        _, err = proc.communicate(timeout=limit)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        _, err = proc.communicate()
-        timed_out = True
+    with tempfile.TemporaryFile() as err_file:
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err_file,
+                                start_new_session=True)
+        killed = None
+        try:
+            proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            err_file.seek(0)
+            if PROGRESS.search(err_file.read().decode("utf-8", "replace")):
+                try:
+                    proc.wait(timeout=max(0.0, hard_limit - (time.monotonic() - start)))
+                except subprocess.TimeoutExpired:
+                    killed = "slow"
+            else:
+                killed = "timeout"
+            if killed:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        err_file.seek(0)
+        err = err_file.read()
     seconds = time.monotonic() - start
     message = err.decode("utf-8", "replace").strip()
     rc = proc.returncode
-    if timed_out:
-        outcome = "timeout"
+    if killed:
+        outcome = killed
     elif rc < 0:
         outcome = "crash"
     elif rc == 0:
@@ -168,8 +189,10 @@ def run_one(dirac, path, command, limit):
         outcome = "clean" if path.name in message else "unnamed"
     else:
         outcome = "internal"
-    first_line = message.splitlines()[0] if message else ""
-    if rc < 0:
+    # The first line that is not progress: the error message, or the report.
+    lines = [line for line in message.splitlines() if not PROGRESS.match(line)]
+    first_line = lines[-1] if rc not in (0, None) and lines else (lines[0] if lines else "")
+    if rc is not None and rc < 0 and not killed:
         first_line = f"signal {signal.Signals(-rc).name}: " + first_line
     return {"file": path.name, "command": command, "exit": rc, "seconds": f"{seconds:.2f}",
             "outcome": outcome, "message": first_line[:300]}
@@ -182,6 +205,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=float, default=20.0)
+    parser.add_argument("--hard-limit", type=float, default=120.0)
     parser.add_argument("--commands", default="run,analyze,solve")
     parser.add_argument("--out", default="mutation-run")
     a = parser.parse_args()
@@ -191,7 +215,7 @@ def main():
     results = []
     start = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futures = [pool.submit(run_one, a.dirac, f, c, a.limit) for f, c in tasks]
+        futures = [pool.submit(run_one, a.dirac, f, c, a.limit, a.hard_limit) for f, c in tasks]
         for k, fut in enumerate(concurrent.futures.as_completed(futures), 1):
             results.append(fut.result())
             if k % 300 == 0:
@@ -202,10 +226,12 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(results[0].keys()))
         w.writeheader()
         w.writerows(results)
-    order = ["success", "clean", "unnamed", "internal", "timeout", "crash"]
+    order = ["success", "clean", "unnamed", "internal", "slow", "timeout", "crash"]
     label = {"success": "success (exit 0)", "clean": "clean error naming the file (exit 1/2)",
              "unnamed": "error not naming the file", "internal": "internal error (exit 3 or other)",
-             "timeout": f"past {a.limit:g} s (killed)", "crash": "crashed (signal)"}
+             "slow": f"past {a.hard_limit:g} s, printing progress (killed)",
+             "timeout": f"past {a.limit:g} s without progress output (killed)",
+             "crash": "crashed (signal)"}
     lines = [f"# Mutation run: {len(files)} files x {len(a.commands.split(','))} commands "
              f"= {len(results)} runs, seed {a.seed}, {a.jobs} jobs, {wall:.0f} s wall", "",
              "| outcome | " + " | ".join(a.commands.split(",")) + " | all |",
@@ -215,7 +241,7 @@ def main():
                for c in a.commands.split(",")]
         lines.append(f"| {label[o]} | " + " | ".join(map(str, per)) + f" | {sum(per)} |")
     lines.append("")
-    for o in ["crash", "internal", "timeout", "unnamed"]:
+    for o in ["crash", "internal", "timeout", "slow", "unnamed"]:
         bad = [r for r in results if r["outcome"] == o]
         if bad:
             lines.append(f"## {label[o]}: {len(bad)}")
@@ -226,7 +252,8 @@ def main():
     summary = "\n".join(lines)
     (out / "summary.md").write_text(summary + "\n")
     print(summary)
-    return 1 if any(r["outcome"] in ("crash", "internal", "unnamed") for r in results) else 0
+    return 1 if any(r["outcome"] in ("crash", "internal", "unnamed", "timeout")
+                    for r in results) else 0
 
 
 if __name__ == "__main__":

@@ -303,9 +303,13 @@ void SimulationController::RunJob(const Job& job) {
 
     auto last_publish = start;
     Clock::duration interval = kFirstPublish;
+    partial_in_flight_.store(false);
     const dirac::SimulationProgress progress = [&](const dirac::Trajectory& so_far) {
       if (Superseded(job.run)) return false;
-      if (Clock::now() - last_publish >= interval) {
+      const auto drawing = std::chrono::nanoseconds(2 * partial_draw_ns_.load());
+      if (!partial_in_flight_.load() &&
+          Clock::now() - last_publish >= std::max(interval, drawing)) {
+        partial_in_flight_.store(true);
         const auto copy_start = Clock::now();
         publish(make_snapshot(std::make_shared<const dirac::Trajectory>(so_far)));
         last_publish = Clock::now();
@@ -494,6 +498,25 @@ void SimulationController::OnModelDerived(std::uint64_t scenario_id,
 }
 
 void SimulationController::OnSnapshot(SnapshotPtr snapshot) {
+  if (!snapshot->complete && !snapshot->solve) {
+    // A partial run: timed, and the worker told when it has been drawn (see partial_in_flight_).
+    const auto start = Clock::now();
+    struct Drawn {
+      SimulationController* self;
+      Clock::time_point start;
+      ~Drawn() {
+        self->partial_draw_ns_.store(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
+        self->partial_in_flight_.store(false);
+      }
+    } drawn{this, start};
+    DeliverSnapshot(std::move(snapshot));
+    return;
+  }
+  DeliverSnapshot(std::move(snapshot));
+}
+
+void SimulationController::DeliverSnapshot(SnapshotPtr snapshot) {
   if (snapshot->run != run_ || snapshot->scenario != scenario_id_) return;  // stale
   latest_ = snapshot;
   if (snapshot->complete && !snapshot->gauge_pending) SetBusy(false);

@@ -163,6 +163,7 @@ class SimulationController : public QObject {
   // Worker -> GUI thread, queued.
   void OnModelDerived(std::uint64_t scenario_id, std::shared_ptr<const dirac::Model> model);
   void OnSnapshot(SnapshotPtr snapshot);
+  void DeliverSnapshot(SnapshotPtr snapshot);
   void OnGauge(GaugeResultPtr result);
   void OnFailed(std::uint64_t run, const QString& message);
   void OnSolveProgress(std::uint64_t run, const dirac::NewtonIterate& iterate);
@@ -192,6 +193,11 @@ class SimulationController : public QObject {
   std::atomic<int> cancelled_solves_{0};
   std::atomic<double> last_cancel_latency_ms_{0.0};
   std::atomic<bool> stopping_{false};
+  // Back-pressure on partial results: a partial snapshot is published only once the GUI thread
+  // has drawn the previous one, and no more often than twice the time that drawing took, so the
+  // window spends at most about half its time on a growing run and keeps answering.
+  std::atomic<bool> partial_in_flight_{false};
+  std::atomic<std::int64_t> partial_draw_ns_{0};
 
   // Worker-only caches: the model of worker_scenario_id_ and its comparison model.
   std::uint64_t worker_scenario_id_ = 0;

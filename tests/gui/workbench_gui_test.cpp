@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -615,14 +616,32 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   QVERIFY(window->last_error().isEmpty());
 
   // The window keeps answering while it runs: a 20 ms timer keeps firing, the run streams.
+  // Asserted as the longest wait between two ticks (the count of ticks depends on the load of
+  // the machine: playback renders with llvmpipe on the same cores). Measured: 0.2-1.6 s with
+  // two other builds running on this 2-core machine; a frozen window waits the whole 3 s.
   int ticks = 0;
+  qint64 longest_gap_ms = 0;
+  QElapsedTimer since_tick;
+  since_tick.start();
   QTimer timer;
-  QObject::connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+  QElapsedTimer since_start;
+  since_start.start();
+  qint64 gap_at_ms = 0;
+  QObject::connect(&timer, &QTimer::timeout, [&] {
+    ++ticks;
+    const qint64 gap = since_tick.restart();
+    if (gap > longest_gap_ms) gap_at_ms = since_start.elapsed();
+    longest_gap_ms = std::max(longest_gap_ms, gap);
+  });
   timer.start(20);
   QVERIFY(window->controller()->busy());
   QTest::qWait(3000);
   timer.stop();
-  QVERIFY2(ticks >= 40, qPrintable(QString("%1 ticks in > 3 s").arg(ticks)));
+  QVERIFY2(ticks >= 10 && longest_gap_ms <= 2000,
+           qPrintable(QString("%1 ticks in > 3 s, longest gap %2 ms ending at %3 ms")
+                          .arg(ticks)
+                          .arg(longest_gap_ms)
+                          .arg(gap_at_ms)));
   // Still integrating towards 1e9, or stopped by IDAS with the reason said and the previous
   // result kept (each output step of 2000 s may take more than IDAS's 500000 steps).
   const SnapshotPtr partial = window->controller()->latest();

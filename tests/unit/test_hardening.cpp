@@ -453,6 +453,29 @@ TEST_F(Hardening, SolverFailureSaysWhenAndWhy) {
   EXPECT_FALSE(fs::exists(dir_ / "blowup.csv"));
 }
 
+// A solve made ill-posed (an initial rotor speed of 2e5 on Elroy's beanie: its shooting
+// integrations ran for minutes without a word) stops at the work bound, unconverged, saying why.
+TEST_F(Hardening, SolveStopsAtItsWorkBoundAndSaysWhy) {
+  const fs::path file = Variant("elroys_beanie_ocp.yaml", "    - {name: v4, initial: 0.0}",
+                                "    - {name: v4, initial: 2e5}");
+  const auto start = std::chrono::steady_clock::now();
+  ExpectCleanFailure("solve", file, "stopped by the work bound");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 60.0);  // 3 s here; a generous bound for sanitizer builds
+}
+
+// A command running past 5 s says what it is doing every 5 s.
+TEST_F(Hardening, LongCommandsPrintProgress) {
+  const std::string scenario = testing::SourcePath("scenarios/heisenberg.yaml");
+  const auto r = RunCommand(Cli() + " run " + scenario +
+                            " --t-end 1e7 --set output_step=1 --timeout 7 --csv " +
+                            (dir_ / "long.csv").string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find(scenario + ": integrating, 5 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("timed out after 7 s"), std::string::npos) << r.output;
+}
+
 TEST_F(Hardening, OverridesAreCheckedTogether) {
   // --t-end 0.02 with an output_step that only fits the new t_end was refused against the
   // file's t_end = 50.

@@ -215,9 +215,12 @@ struct BoundaryCondition {
 
 /// Settings of the multiple-shooting solve.
 struct ShootingSettings {
-  int nodes = 0;              ///< shooting intervals (0: chosen from the horizon; 1: single)
-  int max_iterations = 40;    ///< Newton iterations per solve (continuation steps count apart)
-  double tolerance = 1e-10;   ///< max |residual| accepted
+  int nodes = 0;             ///< shooting intervals (0: chosen from the horizon; 1: single)
+  int max_iterations = 40;   ///< Newton iterations per solve (continuation steps count apart)
+  double tolerance = 1e-10;  ///< max |residual| accepted
+  /// Work bound: integrator steps over all the integrations of one solve (the shipped problems
+  /// take under 1 000). Past it the solve stops, unconverged, and says so.
+  long max_steps = 100000;
 };
 
 /// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise
@@ -230,9 +233,9 @@ struct OptimalControlSpec {
   std::vector<ControlSpec> controls;
   std::string cost;  ///< C(t, q, y, u; parameters)
   SourceLocation cost_where;
-  double horizon = 1.0;                      ///< T [s]; --set name "horizon"
-  std::vector<BoundaryCondition> initial;    ///< conditions at t = 0
-  std::vector<BoundaryCondition> final;      ///< conditions at t = T
+  double horizon = 1.0;                    ///< T [s]; --set name "horizon"
+  std::vector<BoundaryCondition> initial;  ///< conditions at t = 0
+  std::vector<BoundaryCondition> final;    ///< conditions at t = T
   ShootingSettings shooting;
   SourceLocation where;
 };

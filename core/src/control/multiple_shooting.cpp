@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "dirac/error.hpp"
 #include "geometry/lie_group.hpp"
@@ -121,7 +122,24 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
     return true;
   };
   ++integrations_;
-  driver_.Integrate(ode, t0, t1, y.data());
+  if (step_budget_ > 0) {
+    const long remaining = step_budget_ - driver_.statistics().steps;
+    const auto exceeded = [&] {
+      std::ostringstream where;
+      where << "integrating [" << t0 << ", " << t1 << "]";
+      return WorkLimitExceeded{step_budget_, where.str()};
+    };
+    if (remaining <= 0) throw exceeded();
+    ode.max_steps = std::min(ode.max_steps, remaining);
+    try {
+      driver_.Integrate(ode, t0, t1, y.data());
+    } catch (const NumericalError&) {
+      if (driver_.statistics().steps >= step_budget_) throw exceeded();
+      throw;
+    }
+  } else {
+    driver_.Integrate(ode, t0, t1, y.data());
+  }
   out.x.assign(y.begin(), y.begin() + static_cast<long>(d));
   out.S = Eigen::Map<const Eigen::MatrixXd>(y.data() + off_S, d, cols).leftCols(m);
   if (with_p) out.Sp = Eigen::Map<const Eigen::MatrixXd>(y.data() + off_S, d, cols).col(cols - 1);

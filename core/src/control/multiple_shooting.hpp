@@ -33,6 +33,13 @@ struct ShootingPoint {
 /// Thrown out of an integration when the caller's cancel flag is set.
 struct Cancelled {};
 
+/// Thrown when the integrations of one MultipleShooting together exceed its step budget
+/// (set_step_budget): `where` names the interval and time reached.
+struct WorkLimitExceeded {
+  long budget = 0;
+  std::string where;
+};
+
 class MultipleShooting {
  public:
   /// Throws ModelError for a flow without states.
@@ -72,6 +79,9 @@ class MultipleShooting {
   /// Integration tolerance (relative; absolute = 1e-2 of it) of the motion, the group element
   /// and the cost; the sensitivities ride along on the same steps.
   void set_relative_tolerance(double rtol) { relative_tolerance_ = rtol; }
+  /// Bound on the integrator steps of all integrations together (0: none); past it an
+  /// integration throws WorkLimitExceeded.
+  void set_step_budget(long steps) { step_budget_ = steps; }
   double relative_tolerance() const { return relative_tolerance_; }
   static constexpr double kTightTolerance = 1e-12;
   const dynamics::OdeStatistics& integrator_statistics() const { return driver_.statistics(); }
@@ -89,6 +99,7 @@ class MultipleShooting {
   std::size_t d_ = 0, unknowns_ = 0, m0_ = 0, group_dim_ = 0;
   std::vector<std::size_t> unknown_index_;  // components of x(0) that are unknowns
   const std::atomic<bool>* cancel_ = nullptr;
+  long step_budget_ = 0;
   dynamics::OdeDriver driver_;
   std::vector<double> final_state_;
   Eigen::Matrix3d final_group_ = Eigen::Matrix3d::Identity();

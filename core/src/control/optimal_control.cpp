@@ -265,6 +265,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
       scenario.optimal_control.present ? scenario.optimal_control.shooting : ShootingSettings{};
   MultipleShooting ms(*flow, problem, DefaultIntervals(scenario, options), input.parameters,
                       options.cancel);
+  ms.set_step_budget(settings.max_steps);
   OptimalControlSolution solution;
   SolveReport& report = solution.report;
   report.nodes = ms.intervals();
@@ -280,6 +281,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
       const std::vector<double>& old = options.warm_start->parameters;
       if (old.size() == input.parameters.size() && old != input.parameters) {
         MultipleShooting at_old(*flow, ms.problem(), ms.intervals(), old, options.cancel);
+        at_old.set_step_budget(settings.max_steps);
         Eigen::VectorXd F, dF;
         Eigen::MatrixXd J;
         std::string failure;
@@ -305,6 +307,14 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   } catch (const control::Cancelled&) {
     report.message = "cancelled";
     converged = false;
+  } catch (const control::WorkLimitExceeded& e) {
+    std::ostringstream out;
+    out << "stopped by the work bound: the integrations took more than " << e.budget
+        << " steps in all (" << e.where
+        << "); the motion is too fast or too stiff for shooting over this horizon. Check the "
+           "initial values and coefficients, or raise optimal_control.shooting.max_steps";
+    report.message = out.str();
+    converged = false;
   }
   report.converged = converged;
   report.integrations = ms.integrations();
@@ -314,6 +324,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   std::string failure;
   // The reported cost: the quadrature along the converged motion at a tighter tolerance.
   ms.set_relative_tolerance(1e-13);
+  ms.set_step_budget(ms.integrator_statistics().steps + settings.max_steps);
   try {
     if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
       report.residual = MaxAbs(F);
@@ -325,6 +336,12 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
     // cancellation out instead of failing the step): the solve counts as cancelled.
     report.converged = false;
     report.message = "cancelled";
+    report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
+    return solution;
+  } catch (const control::WorkLimitExceeded& e) {
+    report.converged = false;
+    report.message = "the converged motion does not integrate at the reporting tolerance within " +
+                     std::to_string(e.budget) + " steps (" + e.where + ")";
     report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
     return solution;
   }

@@ -80,7 +80,6 @@ void Setup(OdeDriver::Impl& s, int method, double t0, const double* y0, const Ex
     Check(CVodeInit(s.memory.get(), Rates, t0, s.y.get()), "CVodeInit");
     Check(CVodeSetUserData(s.memory.get(), &s), "CVodeSetUserData");
     Check(CVodeSetErrHandlerFn(s.memory.get(), Silent, nullptr), "CVodeSetErrHandlerFn");
-    Check(CVodeSetMaxNumSteps(s.memory.get(), 200000), "CVodeSetMaxNumSteps");
     if (method == CV_ADAMS) {
       s.fixed_point.reset(SUNNonlinSol_FixedPoint(s.y.get(), 0, s.context.get()));
       if (!s.fixed_point) throw NumericalError("SUNNonlinSol_FixedPoint failed");
@@ -121,6 +120,7 @@ void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* 
   for (const int method : {CV_ADAMS, CV_BDF}) {
     Setup(s, method, t0, start.data(), ode);
     Check(CVodeSetStopTime(s.memory.get(), t1), "CVodeSetStopTime");
+    Check(CVodeSetMaxNumSteps(s.memory.get(), std::max(1L, ode.max_steps)), "CVodeSetMaxNumSteps");
     // Successive intervals of a shooting problem are alike: start from the step size the last
     // one ended with instead of CVODES' cautious first-step estimate and ramp-up.
     if (s.last_step > 0)

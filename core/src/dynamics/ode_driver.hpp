@@ -18,6 +18,8 @@ struct ExplicitOde {
   /// Per-component absolute tolerances (empty: `atol` for all). Large values leave components
   /// out of the step-size control (e.g. sensitivities riding along).
   std::vector<double> atol_vector;
+  /// Steps one Integrate may take per method (Adams, then BDF) before it fails.
+  long max_steps = 200000;
 };
 
 struct OdeStatistics {

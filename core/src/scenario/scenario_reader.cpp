@@ -450,9 +450,11 @@ int ReadInteger(const Reader& r, const YAML::Node& map, const std::string& key, 
 }
 
 void ReadShooting(const Reader& r, const YAML::Node& node, ShootingSettings& spec) {
-  r.CheckKeys(node, "optimal_control.shooting", {"nodes", "max_iterations", "tolerance"});
+  r.CheckKeys(node, "optimal_control.shooting",
+              {"nodes", "max_iterations", "tolerance", "max_steps"});
   spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
   spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
+  spec.max_steps = ReadInteger(r, node, "max_steps", spec.max_steps, 1);
   spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
   if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
 }

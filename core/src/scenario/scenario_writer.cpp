@@ -173,7 +173,8 @@ void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
   out << YAML::Key << "shooting" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
       << "nodes" << YAML::Value << spec.shooting.nodes << YAML::Key << "max_iterations"
       << YAML::Value << spec.shooting.max_iterations << YAML::Key << "tolerance" << YAML::Value
-      << Num(spec.shooting.tolerance) << YAML::EndMap << YAML::EndMap;
+      << Num(spec.shooting.tolerance) << YAML::Key << "max_steps" << YAML::Value
+      << spec.shooting.max_steps << YAML::EndMap << YAML::EndMap;
 }
 
 void EmitGauge(YAML::Emitter& out, const std::vector<GaugeChoice>& gauge) {
