@@ -717,6 +717,12 @@ void MainWindow::OnFailed(const QString& message) {
     stale_ = true;
     run_note_ = tr("stale: the last run failed — showing the previous result");
     status_->SetDiagnostics(tr("run failed — the previous result is shown (stale)"));
+  } else if (const SnapshotPtr partial = controller_->latest();
+             partial && partial->trajectory && partial->trajectory->num_rows() > 1) {
+    // No earlier result, but the failed run streamed samples: they stay shown, and are named.
+    run_note_ =
+        tr("the run failed: partial run up to t = %1 s").arg(FormatSeconds(partial->last_time()));
+    status_->SetDiagnostics(tr("run failed — the partial run is shown"));
   } else {
     run_note_ = tr("no result: the run failed");
     status_->SetDiagnostics(tr("run failed"));

@@ -7,6 +7,7 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
@@ -18,6 +19,7 @@
 #include <QPen>
 #include <QRegularExpression>
 #include <QRubberBand>
+#include <QSettings>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -143,7 +145,10 @@ struct PlotPanel::Plot {
   ChartView* view = nullptr;
   QChart* chart = nullptr;
   QValueAxis* x_axis = nullptr;
-  std::array<QValueAxis*, 2> y_axis{};               // left, right (null if one quantity)
+  std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
+  // Per value axis: its title ("x, y [m]"), shorter ones ("[m]", "residual"), the units alone.
+  std::array<QString, 2> title_full, title_short, title_units;
+  std::array<QFont, 2> title_font;
   std::vector<QLineSeries*> series;                  // one per spec.series
   std::vector<int> series_axis;                      // 0 left, 1 right
   std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
@@ -462,14 +467,24 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       }
       names_of_key[k] << names[static_cast<qsizetype>(s)];
     }
-    QStringList parts;
+    QStringList parts, short_parts, unit_parts;
     for (qsizetype k = 0; k < axis_keys.size(); ++k) {
       const QString& key = axis_keys[k];
       // Kinds are named only where they are why the chart has two axes.
       const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
-      parts << CompactNames(names_of_key[k]) + (plain                 ? QString()
-                                                : key.startsWith('(') ? " " + key
-                                                                      : QStringLiteral(" [%1]").arg(key));
+      const bool unit = !plain && !key.startsWith('(');
+      parts << CompactNames(names_of_key[k]) + (plain  ? QString()
+                                                : unit ? QStringLiteral(" [%1]").arg(key)
+                                                       : " " + key);
+      // Where the whole title does not fit the axis: the unit alone, else the names' shared
+      // prefix ("residual" of residual_hidden1, residual_hidden2), else the names.
+      const QString prefix = UnderscorePrefix(names_of_key[k]);
+      if (unit) {
+        short_parts << QStringLiteral("[%1]").arg(key);
+        unit_parts << short_parts.back();
+      } else {
+        short_parts << (prefix.isEmpty() ? CompactNames(names_of_key[k]) : prefix.chopped(1));
+      }
     }
     const QString title = parts.join(QStringLiteral("; "));
     auto* axis = new QValueAxis(plot->chart);
@@ -482,6 +497,10 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     axis->setTitleFont(axis_font);
     plot->chart->addAxis(axis, a == 0 ? Qt::AlignLeft : Qt::AlignRight);
     plot->y_axis[static_cast<std::size_t>(a)] = axis;
+    plot->title_full[static_cast<std::size_t>(a)] = title;
+    plot->title_short[static_cast<std::size_t>(a)] = short_parts.join(QStringLiteral("; "));
+    plot->title_units[static_cast<std::size_t>(a)] = unit_parts.join(QStringLiteral("; "));
+    plot->title_font[static_cast<std::size_t>(a)] = axis_font;
   }
 
   // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
@@ -537,8 +556,42 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   for (QLegendMarker* marker : plot->chart->legend()->markers(plot->cursor))
     marker->setVisible(false);
   int legend_entries = 0;
+  // An overlay has one legend entry per chart, named by its label ("nonholonomic", "pinned"):
+  // an entry per curve ("x (nonholonomic)", ...) made the legend elide every name. A click on it
+  // hides or shows all the overlay's curves.
+  for (int o = 0; o < 2; ++o) {
+    std::vector<QLineSeries*> curves;
+    for (QLineSeries* series : plot->overlay[static_cast<std::size_t>(o)])
+      if (series) curves.push_back(series);
+    if (curves.empty()) continue;
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+      for (QLegendMarker* marker : plot->chart->legend()->markers(curves[c])) {
+        marker->setVisible(c == 0);
+        if (c != 0) continue;
+        ++legend_entries;
+        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label);
+        QLegend* legend = plot->chart->legend();
+        QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
+          const bool visible = !curves.front()->isVisible();
+          // The legend shows a curve's entry when the curve is shown: keep only the first.
+          for (QLineSeries* series : curves) {
+            series->setVisible(visible);
+            for (QLegendMarker* other : legend->markers(series)) other->setVisible(other == marker);
+          }
+          QColor label = marker->labelBrush().color();
+          label.setAlphaF(visible ? 1.0 : 0.35);
+          marker->setLabelBrush(label);
+        });
+      }
+    }
+  }
+  auto is_overlay = [&plot](const QAbstractSeries* series) {
+    for (const auto& list : plot->overlay)
+      if (std::find(list.begin(), list.end(), series) != list.end()) return true;
+    return false;
+  };
   for (QLegendMarker* marker : plot->chart->legend()->markers()) {
-    if (marker->series() == plot->cursor) continue;
+    if (marker->series() == plot->cursor || is_overlay(marker->series())) continue;
     ++legend_entries;
     // A click on an entry hides or shows its curve (the entry stays, faded).
     QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker] {
@@ -562,8 +615,41 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   // The tick step follows the shown span (zoomed or not).
   QValueAxis* x_axis = plot->x_axis;
   connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
+  // Axis titles that fit the axis' length (Qt would elide them, units first).
+  Plot* raw = plot.get();
+  connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [raw] { FitAxisTitles(*raw); });
   Fill(*plot);
   return plot;
+}
+
+void PlotPanel::FitAxisTitles(Plot& plot) {
+  const double room = plot.chart->plotArea().height() - 8.0;
+  if (!(room > 0.0)) return;
+  const bool legend = plot.chart->legend()->isVisible();
+  for (std::size_t a = 0; a < 2; ++a) {
+    QValueAxis* axis = plot.y_axis[a];
+    if (!axis) continue;
+    // The whole title, smaller, then the short one; with a legend naming the curves, at last
+    // the units alone (or no title).
+    QFont small = plot.title_font[a];
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    const std::pair<const QString*, const QFont*> choices[] = {
+        {&plot.title_full[a], &plot.title_font[a]},
+        {&plot.title_full[a], &small},
+        {&plot.title_short[a], &plot.title_font[a]},
+        {&plot.title_short[a], &small},
+        {legend ? &plot.title_units[a] : &plot.title_short[a], &small}};
+    auto [text, font] = choices[std::size(choices) - 1];
+    for (const auto& [t, f] : choices) {
+      if (QFontMetricsF(*f).horizontalAdvance(*t) <= room) {
+        text = t;
+        font = f;
+        break;
+      }
+    }
+    if (axis->titleFont() != *font) axis->setTitleFont(*font);
+    if (axis->titleText() != *text) axis->setTitleText(*text);
+  }
 }
 
 void PlotPanel::SetTimeSpan(double t_end) {
@@ -653,6 +739,10 @@ void PlotPanel::Fill(Plot& plot) {
   UpdateTitle(plot);
   if (!plot.zoomed) FitRanges(plot);
   UpdateCursor(plot);
+  // New curves (and ranges) repaint the whole chart once: the graphics view's minimal updates
+  // left fragments of the previous curves and tick labels on screen (seen after solves that
+  // streamed several iterates). Cursor moves stay minimal updates.
+  plot.view->viewport()->update();
 }
 
 void PlotPanel::FitRanges(Plot& plot) {
@@ -743,6 +833,7 @@ void PlotPanel::MarkZoomed(const ChartView* view) {
     if (axis) NiceTicks(axis);
   }
   UpdateCursor(plot);
+  plot.view->viewport()->update();  // see Fill
 }
 
 void PlotPanel::Zoom(int index, double factor, QPointF center, bool time, bool values) {
@@ -784,6 +875,7 @@ void PlotPanel::ResetZoom(int index) {
   plot.zoomed = false;
   FitRanges(plot);
   UpdateCursor(plot);
+  plot.view->viewport()->update();  // see Fill
 }
 
 bool PlotPanel::zoomed(int index) const {
@@ -904,13 +996,16 @@ void PlotPanel::ExportDialog(int index, const QString& suffix) {
           : QStringLiteral("chart");
   QString base = title;
   base.replace(QRegularExpression("[^A-Za-z0-9_-]+"), "_");
-  const QString start =
-      (last_export_dir_.isEmpty() ? QString() : last_export_dir_ + "/") + base + "." + suffix;
+  // The folder of the last export, else the window's remembered last folder.
+  QString folder = last_export_dir_;
+  if (folder.isEmpty()) folder = QSettings().value("files/lastFolder").toString();
+  const QString start = (folder.isEmpty() ? QString() : folder + "/") + base + "." + suffix;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export chart"), start,
       suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
   if (path.isEmpty()) return;
   last_export_dir_ = QFileInfo(path).absolutePath();
+  QSettings().setValue("files/lastFolder", last_export_dir_);
   if (const QString error = ExportChart(index, path); !error.isEmpty())
     emit errorOccurred(tr("Chart export failed: %1").arg(error));
 }

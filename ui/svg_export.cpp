@@ -13,6 +13,9 @@ QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& t
   generator.setFileName(path);
   generator.setSize(size);
   generator.setViewBox(QRect(QPoint(0, 0), size));
+  // The screen's resolution: fonts keep their size relative to the chart (the generator's
+  // default of 72 dpi drew 9 pt text as 9 px on a chart laid out at 96 dpi).
+  generator.setResolution(widget.logicalDpiX());
   generator.setTitle(title);
   generator.setDescription(QStringLiteral("Dirac Studio chart"));
   QPainter painter;
