@@ -203,9 +203,10 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
     const std::size_t columns = ColumnCount(nullptr, scenario);
     const RunBudget b = EstimateRun(sim.t_end, sim.output_step, columns);
     if (!b.within) {
-      budget_notice = tr("%1: output step raised to %2 s")
-                          .arg(BudgetExplanation(sim.t_end, sim.output_step, columns, b))
-                          .arg(b.decimated_step, 0, 'g', 6);
+      // What was done first: the status bar cuts a long message at its permanent widgets.
+      budget_notice = tr("Output step raised to %1 s (stored samples decimated): %2")
+                          .arg(b.decimated_step, 0, 'g', 6)
+                          .arg(BudgetExplanation(sim.t_end, sim.output_step, columns, b));
       scenario.simulation.output_step = b.decimated_step;
     }
   }
@@ -774,9 +775,10 @@ bool MainWindow::GuardRunLength(const QString& name, double value) {
   }
   // Decimate: store every n-th sample (a coarser output step), and say so.
   if (!controller_->SetValues({{"output_step", b.decimated_step}, {name, value}})) return false;
-  statusBar()->showMessage(tr("%1: the stored samples are decimated (output step raised to %2 s)")
-                               .arg(BudgetExplanation(t_end, step, columns, b))
-                               .arg(b.decimated_step, 0, 'g', 6),
+  // What was done first: the status bar cuts a long message at its permanent widgets.
+  statusBar()->showMessage(tr("Output step raised to %1 s (stored samples decimated): %2")
+                               .arg(b.decimated_step, 0, 'g', 6)
+                               .arg(BudgetExplanation(t_end, step, columns, b)),
                            20000);
   return true;
 }

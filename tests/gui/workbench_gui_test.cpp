@@ -15,6 +15,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
@@ -142,6 +143,28 @@ void SendWheel(QWidget* target, QPoint pos, int delta) {
   QApplication::sendEvent(target, &event);
 }
 
+// Whether every value axis title of every chart fits its axis' length (Qt elides one that does
+// not, units first).
+bool AxisTitlesFit(PlotPanel& plots) {
+  for (int p = 0; p < plots.plot_count(); ++p) {
+    for (int a = 1; a <= 2; ++a) {
+      const QValueAxis* axis = plots.axis(p, a);
+      if (axis && QFontMetricsF(axis->titleFont()).horizontalAdvance(axis->titleText()) >
+                      plots.chart(p)->plotArea().height())
+        return false;
+    }
+  }
+  return true;
+}
+
+// Whether chart `p` is shown and laid out (its plot area has its size): what the mouse tests
+// map their points with.
+bool LaidOut(PlotPanel& plots, int p) {
+  QChart* chart = plots.chart(p);
+  return chart && chart->isVisible() && chart->plotArea().width() > 100 &&
+         chart->plotArea().height() > 50;
+}
+
 // The pixel of the chart's plot area centre, in the view's viewport.
 QPoint PlotCentre(QChart* chart) { return chart->plotArea().center().toPoint(); }
 
@@ -208,8 +231,8 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
   dirac::ui::ScenarioBrowser* browser = window->BrowseScenarios();
   QVERIFY(browser);
   const QStringList paths = browser->paths();
-  browser->close();
-  QTest::qWait(50);
+  browser->close();  // deleted on close
+  QTRY_VERIFY(window->scenario_browser() == nullptr);
   QVERIFY(paths.size() >= 15);
   int index = 0;
   for (const QString& path : paths) {
@@ -218,10 +241,14 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
     // Open it from the browser.
     browser = window->BrowseScenarios();
     QVERIFY(browser->Select(path));
+    // Each entry has its description (the file's description:, else its opening comment).
+    auto* description = browser->findChild<QLabel*>("scenarioBrowser.description");
+    QVERIFY(description);
+    QVERIFY2(description->text().section("<br>", 1).size() > 40, qPrintable(description->text()));
     browser->OpenSelected();
     QCOMPARE(QString::fromStdString(window->controller()->scenario().source_file), path);
     QVERIFY2(WaitForRun(*window), qPrintable(base + ": " + window->last_error()));
-    QTest::qWait(20);
+    QTRY_VERIFY(LaidOut(*window->plot_panel(), 0));
     const SnapshotPtr first = window->controller()->latest();
     QVERIFY(first && first->trajectory && first->trajectory->num_rows() > 2);
 
@@ -307,9 +334,9 @@ void WorkbenchGuiTest::chartsAnswer() {
   QVERIFY(window);
   QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
   QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
-  QTest::qWait(50);
   PlotPanel* plots = window->plot_panel();
   const int p = 0;  // "Multiplier mu(t)"
+  QTRY_VERIFY(LaidOut(*plots, p));
   QChart* chart = plots->chart(p);
   QWidget* viewport = Viewport(*window, p);
   QValueAxis* time = plots->axis(p, 0);
@@ -460,6 +487,16 @@ void WorkbenchGuiTest::unitsAndAxes() {
   QCOMPARE(dirac::ui::CompactNames({"w1", "w2"}), QString("w1, w2"));
   QCOMPARE(dirac::ui::CompactNames({"q1_dot", "q2_dot", "q4_dot"}), QString("{q1,q2,q4}_dot"));
   window->grab().save(OutputPath("workbench_rigid_body.png"));
+
+  // Four charts of the LC circuit: every axis title fits its axis (was "{q1,q2,q4}_dot [..."),
+  // the unit of the currents included.
+  QVERIFY(window->OpenScenario(ScenarioPath("lc_circuit.yaml")));
+  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  QTRY_VERIFY(AxisTitlesFit(*plots));
+  const int currents = plots->FindPlot("Currents");
+  QVERIFY(currents >= 0);
+  QVERIFY2(plots->axis(currents, 1)->titleText().contains("[C/s]"),
+           qPrintable(plots->axis(currents, 1)->titleText()));
 }
 
 void WorkbenchGuiTest::pinnedAndComparedRuns() {
@@ -487,7 +524,6 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
   QVERIFY(QTest::qWaitFor([&] { return window->controller()->latest()->comparison != nullptr; },
                           kRunTimeoutMs));
-  QTest::qWait(20);
   const int position = plots->FindPlot("Position");
   auto* y_other =
       window->plot_panel()->FindSeries(QStringLiteral("plot.%1.y.comparison").arg(position));
@@ -500,6 +536,11 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   for (const QPointF& p : y_main->points()) max_main = std::max(max_main, std::abs(p.y()));
   QVERIFY(max_main > 0.5);  // the vakonomic circle about (0, -1)
   QVERIFY(y_other->name().contains("nonholonomic"));
+  // One legend entry for the overlay ("nonholonomic"), not one per curve: x, y, z, nonholonomic.
+  QStringList entries;
+  for (QLegendMarker* marker : plots->chart(position)->legend()->markers())
+    if (marker->isVisible()) entries << marker->label();
+  QCOMPARE(entries, QStringList({"x", "y", "z", "nonholonomic"}));
   window->SetCompare(false);
 }
 
@@ -554,6 +595,9 @@ view:
   QVERIFY(QTest::qWaitFor([&] { return !window->last_error().isEmpty(); }, kRunTimeoutMs));
   QVERIFY2(window->last_error().contains("singular"), qPrintable(window->last_error()));
   QVERIFY2(window->last_error().contains("rank 2 < 3"), qPrintable(window->last_error()));
+  // The long message does not widen the window (the status bar elides it).
+  QVERIFY2(window->minimumSizeHint().width() <= 1600,
+           qPrintable(QString::number(window->minimumSizeHint().width())));
   QVERIFY(window->showing_stale());
   QCOMPARE(window->last_good_run(), good);
   QCOMPARE(window->plot_panel()->SeriesPoints(0, 0), shown);
@@ -569,6 +613,16 @@ view:
   QVERIFY(WaitForRun(*window, good->run));
   QVERIFY(!window->showing_stale());
   QVERIFY(window->plot_panel()->note().isEmpty());
+
+  // A first run that fails after streaming samples (q1 ~ e^t overflows near t = 710 s): its
+  // partial run stays shown and is named, not "no result".
+  QVERIFY(window->OpenScenario(ScenarioPath("degenerate.yaml"), {"t_end=1000"}));
+  QVERIFY(QTest::qWaitFor([&] { return !window->last_error().isEmpty(); }, kRunTimeoutMs));
+  QVERIFY2(window->last_error().contains("non-finite"), qPrintable(window->last_error()));
+  QVERIFY2(window->plot_panel()->note().contains("partial run up to t = "),
+           qPrintable(window->plot_panel()->note()));
+  QVERIFY(diagnostics->text().contains("partial run"));
+  QVERIFY(!window->plot_panel()->SeriesPoints(0, 0).isEmpty());
 }
 
 void WorkbenchGuiTest::cancelSaysSo() {
@@ -605,7 +659,11 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   // The final time box takes 1e9: the stored samples are decimated under the bound.
   QDoubleSpinBox* t_end = window->parameter_panel()->editor("t_end");
   QVERIFY(t_end);
-  t_end->setValue(1e9);
+  // Typed as a user would, in scientific notation (a plain QDoubleSpinBox read "1e9" as 19).
+  t_end->selectAll();
+  QTest::keyClicks(t_end, "1e9");
+  QTest::keyClick(t_end, Qt::Key_Return);
+  QCOMPARE(t_end->value(), 1e9);
   QCOMPARE(window->controller()->scenario().simulation.t_end, 1e9);
   const double step = window->controller()->scenario().simulation.output_step;
   const double samples = 1e9 / step + 1.0;
