@@ -537,10 +537,14 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   QVERIFY(max_main > 0.5);  // the vakonomic circle about (0, -1)
   QVERIFY(y_other->name().contains("nonholonomic"));
   // One legend entry for the overlay ("nonholonomic"), not one per curve: x, y, z, nonholonomic.
-  QStringList entries;
-  for (QLegendMarker* marker : plots->chart(position)->legend()->markers())
-    if (marker->isVisible()) entries << marker->label();
-  QCOMPARE(entries, QStringList({"x", "y", "z", "nonholonomic"}));
+  // (Marker items report visible once their rebuilt chart is shown.)
+  auto entries = [&] {
+    QStringList labels;
+    for (QLegendMarker* marker : plots->chart(position)->legend()->markers())
+      if (marker->isVisible()) labels << marker->label();
+    return labels;
+  };
+  QTRY_COMPARE(entries(), QStringList({"x", "y", "z", "nonholonomic"}));
   window->SetCompare(false);
 }
 
