@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary_values.hpp"
 #include "column_units.hpp"
 #include "constraint_panel.hpp"
 #include "dirac/csv.hpp"
@@ -403,6 +404,13 @@ bool MainWindow::ExportCsv(const QString& path, CsvParameters parameters) {
     lines.push_back(p.name + ": " + Shortest(p.value).toStdString() +
                     (p.unit.empty() ? std::string() : "  # " + p.unit));
   }
+  // A solve's boundary values (its targets), "free" where the optimum chose them.
+  for (const BoundaryValueInfo& info : ListBoundaryValues(run)) {
+    if (info.horizon) continue;  // t_end below
+    const auto v = GetBoundaryValue(run, info.name);
+    lines.push_back(info.name + ": " + (v ? Shortest(*v).toStdString() : std::string("free")) +
+                    (info.unit.empty() || !v ? std::string() : "  # " + info.unit));
+  }
   for (const char* name : {"t_end", "output_step", "rtol", "atol", "stabilization"}) {
     if (const auto v = dirac::CurrentValue(run, name))
       lines.push_back(std::string(name) + ": " + Shortest(*v).toStdString());
@@ -625,6 +633,7 @@ void MainWindow::ShowSnapshot(const SnapshotPtr& snapshot) {
   scene_view_->SetSnapshot(snapshot);
   scene_view_->SetTime(clock_->time());
   plot_panel_->SetCursorTime(clock_->time());
+  toolbar_->Refresh();  // "t = … / <the shown run's final time>"
 }
 
 void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {

@@ -44,6 +44,7 @@
 #include <sstream>
 #include <string>
 
+#include "boundary_values.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/scenario_text.hpp"
@@ -323,6 +324,16 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
       const QString line = QStringLiteral("# %1: %2")
                                .arg(QString::fromStdString(p.name),
                                     QString::fromStdString(dirac::ShortestNumber(p.value)));
+      QVERIFY2(ReadText(csv).contains(line), qPrintable(base + ": no " + line));
+    }
+    // A solve's boundary values (targets) are recorded too.
+    for (const dirac::ui::BoundaryValueInfo& info :
+         dirac::ui::ListBoundaryValues(*edited->run_scenario)) {
+      const auto v = dirac::ui::GetBoundaryValue(*edited->run_scenario, info.name);
+      if (info.horizon || !v) continue;
+      const QString line = QStringLiteral("# %1: %2")
+                               .arg(QString::fromStdString(info.name),
+                                    QString::fromStdString(dirac::ShortestNumber(*v)));
       QVERIFY2(ReadText(csv).contains(line), qPrintable(base + ": no " + line));
     }
     ++index;
