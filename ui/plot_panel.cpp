@@ -20,6 +20,7 @@
 #include <QRegularExpression>
 #include <QRubberBand>
 #include <QSettings>
+#include <QTransform>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -27,6 +28,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "scene_kit.hpp"
 #include "svg_export.hpp"
@@ -106,6 +109,53 @@ QString UnderscorePrefix(const QStringList& names) {
 }
 
 QString FormatValue(double v) { return QString::number(v, 'g', 6); }
+
+// The parts of the polyline `points` inside `box` (Liang–Barsky on each segment), each a
+// polyline of at least two points.
+QList<QList<QPointF>> ClipPolyline(const QList<QPointF>& points, const QRectF& box) {
+  QList<QList<QPointF>> pieces;
+  QList<QPointF> piece;
+  auto flush = [&] {
+    if (piece.size() >= 2) pieces.append(piece);
+    piece.clear();
+  };
+  for (qsizetype i = 0; i + 1 < points.size(); ++i) {
+    const QPointF a = points[i], b = points[i + 1];
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double t0 = 0.0, t1 = 1.0;
+    bool inside = true;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - box.left(), box.right() - a.x(), a.y() - box.top(),
+                         box.bottom() - a.y()};
+    for (int k = 0; k < 4 && inside; ++k) {
+      if (p[k] == 0.0) {
+        if (q[k] < 0.0) inside = false;
+        continue;
+      }
+      const double r = q[k] / p[k];
+      if (p[k] < 0.0) {
+        if (r > t1) inside = false;
+        t0 = std::max(t0, r);
+      } else {
+        if (r < t0) inside = false;
+        t1 = std::min(t1, r);
+      }
+    }
+    if (!inside || !std::isfinite(dx) || !std::isfinite(dy)) {
+      flush();
+      continue;
+    }
+    const QPointF start = a + t0 * (b - a), end = a + t1 * (b - a);
+    if (piece.isEmpty() || t0 > 0.0) {
+      flush();
+      piece.append(start);
+    }
+    piece.append(end);
+    if (t1 < 1.0) flush();
+  }
+  flush();
+  return pieces;
+}
 
 }  // namespace
 
@@ -976,8 +1026,40 @@ QString PlotPanel::ExportChart(int index, const QString& path) const {
   ChartView* view = plots_[static_cast<std::size_t>(index)]->view;
   view->readout()->hide();
   const QSize size = view->size();
-  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0)
-    return RenderWidgetToSvg(*view, path, plots_[static_cast<std::size_t>(index)]->chart->title());
+  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0) {
+    // QSvgGenerator (Qt 6.4) ignores clipping: the curves of a zoomed chart ran out of the plot
+    // area. The chart is written without its curves, which are then drawn clipped to it.
+    QChart* chart = plots_[static_cast<std::size_t>(index)]->chart;
+    std::vector<std::pair<QLegendMarker*, bool>> markers;
+    for (QLegendMarker* marker : chart->legend()->markers())
+      markers.emplace_back(marker, marker->isVisible());
+    std::vector<QLineSeries*> curves;
+    for (QAbstractSeries* series : chart->series()) {
+      auto* line = qobject_cast<QLineSeries*>(series);
+      if (line && line->isVisible()) curves.push_back(line);
+    }
+    for (QLineSeries* line : curves) line->setVisible(false);
+    for (const auto& [marker, visible] : markers) marker->setVisible(visible);  // entries stay
+    const QString error = RenderWidgetToSvg(*view, path, chart->title(), [&](QPainter& painter) {
+      const QTransform to_view =
+          view->viewportTransform() *
+          QTransform::fromTranslate(view->viewport()->x(), view->viewport()->y());
+      const QRectF area = to_view.mapRect(chart->mapRectToScene(chart->plotArea()));
+      painter.setRenderHint(QPainter::Antialiasing);
+      for (QLineSeries* line : curves) {
+        QList<QPointF> points;
+        points.reserve(line->count());
+        for (const QPointF& p : line->points())
+          points.append(to_view.map(chart->mapToScene(chart->mapToPosition(p, line))));
+        painter.setPen(line->pen());
+        for (const QList<QPointF>& piece : ClipPolyline(points, area))
+          painter.drawPolyline(piece.constData(), static_cast<int>(piece.size()));
+      }
+    });
+    for (QLineSeries* line : curves) line->setVisible(true);
+    for (const auto& [marker, visible] : markers) marker->setVisible(visible);
+    return error;
+  }
   QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);  // twice the screen resolution
   image.fill(Qt::white);
   {

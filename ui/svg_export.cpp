@@ -7,7 +7,8 @@
 
 namespace dirac::ui {
 
-QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title) {
+QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title,
+                          const std::function<void(QPainter&)>& draw_over) {
   const QSize size = widget.size();
   QSvgGenerator generator;
   generator.setFileName(path);
@@ -22,6 +23,7 @@ QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& t
   if (!painter.begin(&generator)) return QStringLiteral("cannot write %1").arg(path);
   painter.setRenderHint(QPainter::Antialiasing);
   widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+  if (draw_over) draw_over(painter);
   painter.end();
   if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0)
     return QStringLiteral("cannot write %1").arg(path);

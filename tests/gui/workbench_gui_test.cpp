@@ -16,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontMetricsF>
+#include <QGraphicsView>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
@@ -31,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTransform>
 #include <QUrl>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -99,6 +101,36 @@ int CountSvgElements(const QString& path, const QStringList& names) {
     if (names.contains(xml.name().toString())) ++count;
   }
   return xml.hasError() || !root ? -1 : count;
+}
+
+// Whether every point of every <polyline> of an SVG file (the chart's curves, grid and ticks)
+// lies in `box`; false if it does not parse.
+bool SvgPolylinesWithin(const QString& path, const QRectF& box) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return false;
+  QXmlStreamReader xml(&file);
+  while (!xml.atEnd()) {
+    if (xml.readNext() != QXmlStreamReader::StartElement || xml.name() != QLatin1String("polyline"))
+      continue;
+    const QStringList points =
+        xml.attributes().value("points").toString().split(' ', Qt::SkipEmptyParts);
+    for (const QString& point : points) {
+      const QStringList xy = point.split(',');
+      if (xy.size() != 2 || !box.contains(QPointF(xy[0].toDouble(), xy[1].toDouble())))
+        return false;
+    }
+  }
+  return !xml.hasError();
+}
+
+// The plot area of chart `p` in its view's widget coordinates (what ExportChart draws).
+QRectF PlotAreaInView(MainWindow& window, PlotPanel& plots, int p) {
+  auto* view = window.findChild<QGraphicsView*>(QStringLiteral("plot.%1").arg(p));
+  QChart* chart = plots.chart(p);
+  const QTransform to_view =
+      view->viewportTransform() *
+      QTransform::fromTranslate(view->viewport()->x(), view->viewport()->y());
+  return to_view.mapRect(chart->mapRectToScene(chart->plotArea()));
 }
 
 // Pixels of `image` in `rect` close to `color` (antialiased lines included).
@@ -303,6 +335,10 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
     QVERIFY(Inked(image) > 5000);
     const int drawn = CountSvgElements(svg, {"path", "polyline", "text"});
     QVERIFY2(drawn > 10, qPrintable(QString("%1: %2 SVG elements").arg(base).arg(drawn)));
+    // The zoomed curves stay inside the plot area (QSvgGenerator ignores clipping; ticks reach
+    // a few pixels out).
+    QVERIFY2(SvgPolylinesWithin(svg, PlotAreaInView(*window, *plots, 0).adjusted(-10, -10, 10, 10)),
+             qPrintable(base + ": a curve leaves the plot area in the SVG"));
     if (index == 0) {  // one of them kept for the report
       QFile::remove(OutputPath("chart_export.svg"));
       QFile::copy(svg, OutputPath("chart_export.svg"));
