@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
                         << ", the screen's available size (asked for "
                         << options->window_size.width() << "x" << options->window_size.height()
                         << ")\n";
+  // A user's session comes back (window layout, playback speed, loop) and is saved on close;
+  // a scripted capture uses neither, so the same command line gives the same picture.
+  if (!scripted) window.RestoreSettings();
   window.SetCompare(options->compare);
   window.SetGaugeTwoForm(options->gauge);
   window.show();

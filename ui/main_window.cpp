@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary_values.hpp"
 #include "column_units.hpp"
 #include "constraint_panel.hpp"
 #include "dirac/csv.hpp"
@@ -203,9 +204,10 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
     const std::size_t columns = ColumnCount(nullptr, scenario);
     const RunBudget b = EstimateRun(sim.t_end, sim.output_step, columns);
     if (!b.within) {
-      budget_notice = tr("%1: output step raised to %2 s")
-                          .arg(BudgetExplanation(sim.t_end, sim.output_step, columns, b))
-                          .arg(b.decimated_step, 0, 'g', 6);
+      // What was done first: the status bar cuts a long message at its permanent widgets.
+      budget_notice = tr("Output step raised to %1 s (stored samples decimated): %2")
+                          .arg(b.decimated_step, 0, 'g', 6)
+                          .arg(BudgetExplanation(sim.t_end, sim.output_step, columns, b));
       scenario.simulation.output_step = b.decimated_step;
     }
   }
@@ -401,6 +403,13 @@ bool MainWindow::ExportCsv(const QString& path, CsvParameters parameters) {
   for (const dirac::Parameter& p : run.parameters) {
     lines.push_back(p.name + ": " + Shortest(p.value).toStdString() +
                     (p.unit.empty() ? std::string() : "  # " + p.unit));
+  }
+  // A solve's boundary values (its targets), "free" where the optimum chose them.
+  for (const BoundaryValueInfo& info : ListBoundaryValues(run)) {
+    if (info.horizon) continue;  // t_end below
+    const auto v = GetBoundaryValue(run, info.name);
+    lines.push_back(info.name + ": " + (v ? Shortest(*v).toStdString() : std::string("free")) +
+                    (info.unit.empty() || !v ? std::string() : "  # " + info.unit));
   }
   for (const char* name : {"t_end", "output_step", "rtol", "atol", "stabilization"}) {
     if (const auto v = dirac::CurrentValue(run, name))
@@ -624,6 +633,7 @@ void MainWindow::ShowSnapshot(const SnapshotPtr& snapshot) {
   scene_view_->SetSnapshot(snapshot);
   scene_view_->SetTime(clock_->time());
   plot_panel_->SetCursorTime(clock_->time());
+  toolbar_->Refresh();  // "t = … / <the shown run's final time>"
 }
 
 void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
@@ -717,6 +727,12 @@ void MainWindow::OnFailed(const QString& message) {
     stale_ = true;
     run_note_ = tr("stale: the last run failed — showing the previous result");
     status_->SetDiagnostics(tr("run failed — the previous result is shown (stale)"));
+  } else if (const SnapshotPtr partial = controller_->latest();
+             partial && partial->trajectory && partial->trajectory->num_rows() > 1) {
+    // No earlier result, but the failed run streamed samples: they stay shown, and are named.
+    run_note_ =
+        tr("the run failed: partial run up to t = %1 s").arg(FormatSeconds(partial->last_time()));
+    status_->SetDiagnostics(tr("run failed — the partial run is shown"));
   } else {
     run_note_ = tr("no result: the run failed");
     status_->SetDiagnostics(tr("run failed"));
@@ -768,9 +784,10 @@ bool MainWindow::GuardRunLength(const QString& name, double value) {
   }
   // Decimate: store every n-th sample (a coarser output step), and say so.
   if (!controller_->SetValues({{"output_step", b.decimated_step}, {name, value}})) return false;
-  statusBar()->showMessage(tr("%1: the stored samples are decimated (output step raised to %2 s)")
-                               .arg(BudgetExplanation(t_end, step, columns, b))
-                               .arg(b.decimated_step, 0, 'g', 6),
+  // What was done first: the status bar cuts a long message at its permanent widgets.
+  statusBar()->showMessage(tr("Output step raised to %1 s (stored samples decimated): %2")
+                               .arg(b.decimated_step, 0, 'g', 6)
+                               .arg(BudgetExplanation(t_end, step, columns, b)),
                            20000);
   return true;
 }

@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -35,6 +36,41 @@ int SliderPosition(double value, double min, double max) {
 double SliderValue(int position, double min, double max) {
   return min + (max - min) * static_cast<double>(position) / kSliderSteps;
 }
+
+// A spin box that also takes scientific notation ("1e9", "2.5E-3"): a plain QDoubleSpinBox
+// drops the 'e' and reads "1e9" as 19.
+class NumberSpinBox : public QDoubleSpinBox {
+ public:
+  using QDoubleSpinBox::QDoubleSpinBox;
+
+  QValidator::State validate(QString& input, int& pos) const override {
+    const QString text = Number(input);
+    if (!text.contains('e', Qt::CaseInsensitive)) return QDoubleSpinBox::validate(input, pos);
+    static const QRegularExpression complete(
+        QStringLiteral(R"(^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{1,3}$)"));
+    static const QRegularExpression partial(QStringLiteral(R"(^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?$)"));
+    if (complete.match(text).hasMatch()) {
+      const double v = text.toDouble();
+      return v >= minimum() && v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+    }
+    return partial.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+  }
+
+  double valueFromText(const QString& input) const override {
+    const QString text = Number(input);
+    bool ok = false;
+    const double v = text.contains('e', Qt::CaseInsensitive) ? text.toDouble(&ok) : 0.0;
+    return ok ? v : QDoubleSpinBox::valueFromText(input);
+  }
+
+ private:
+  // The text without the prefix, the unit suffix and spaces.
+  QString Number(QString text) const {
+    if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
+    if (!prefix().isEmpty() && text.startsWith(prefix())) text.remove(0, prefix().size());
+    return text.trimmed();
+  }
+};
 
 QString UnitSuffix(const std::string& unit) {
   return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
@@ -216,7 +252,7 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     fixed->setEnabled(info.can_free);
     fixed->setToolTip(info.can_free ? tr("prescribed (uncheck: free)")
                                     : tr("always prescribed in this problem"));
-    auto* spin = new QDoubleSpinBox(group);
+    QDoubleSpinBox* spin = new NumberSpinBox(group);
     spin->setObjectName("boundary." + name);
     spin->setDecimals(4);
     spin->setRange(info.horizon ? 1e-3 : -kUnboundedRange, kUnboundedRange);
@@ -296,7 +332,7 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
   slider->setValue(SliderPosition(parameter.value, min, max));
   slider->setToolTip(label->toolTip());
 
-  auto* spin = new QDoubleSpinBox(group);
+  QDoubleSpinBox* spin = new NumberSpinBox(group);
   spin->setObjectName("parameter." + name);
   spin->setDecimals(DecimalsForRange(max - min));
   spin->setRange(min, max);
@@ -325,7 +361,7 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
 QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol,
                                            const QString& object_name, const QString& label,
                                            const QString& unit, double value) {
-  auto* spin = new QDoubleSpinBox(group);
+  QDoubleSpinBox* spin = new NumberSpinBox(group);
   spin->setObjectName(object_name);
   spin->setDecimals(4);
   spin->setRange(-kUnboundedRange, kUnboundedRange);

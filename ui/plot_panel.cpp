@@ -7,6 +7,7 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
@@ -18,6 +19,8 @@
 #include <QPen>
 #include <QRegularExpression>
 #include <QRubberBand>
+#include <QSettings>
+#include <QTransform>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -25,6 +28,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "scene_kit.hpp"
 #include "svg_export.hpp"
@@ -105,6 +110,53 @@ QString UnderscorePrefix(const QStringList& names) {
 
 QString FormatValue(double v) { return QString::number(v, 'g', 6); }
 
+// The parts of the polyline `points` inside `box` (Liang–Barsky on each segment), each a
+// polyline of at least two points.
+QList<QList<QPointF>> ClipPolyline(const QList<QPointF>& points, const QRectF& box) {
+  QList<QList<QPointF>> pieces;
+  QList<QPointF> piece;
+  auto flush = [&] {
+    if (piece.size() >= 2) pieces.append(piece);
+    piece.clear();
+  };
+  for (qsizetype i = 0; i + 1 < points.size(); ++i) {
+    const QPointF a = points[i], b = points[i + 1];
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    double t0 = 0.0, t1 = 1.0;
+    bool inside = true;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - box.left(), box.right() - a.x(), a.y() - box.top(),
+                         box.bottom() - a.y()};
+    for (int k = 0; k < 4 && inside; ++k) {
+      if (p[k] == 0.0) {
+        if (q[k] < 0.0) inside = false;
+        continue;
+      }
+      const double r = q[k] / p[k];
+      if (p[k] < 0.0) {
+        if (r > t1) inside = false;
+        t0 = std::max(t0, r);
+      } else {
+        if (r < t0) inside = false;
+        t1 = std::min(t1, r);
+      }
+    }
+    if (!inside || !std::isfinite(dx) || !std::isfinite(dy)) {
+      flush();
+      continue;
+    }
+    const QPointF start = a + t0 * (b - a), end = a + t1 * (b - a);
+    if (piece.isEmpty() || t0 > 0.0) {
+      flush();
+      piece.append(start);
+    }
+    piece.append(end);
+    if (t1 < 1.0) flush();
+  }
+  flush();
+  return pieces;
+}
+
 }  // namespace
 
 QString CompactNames(const QStringList& names) {
@@ -143,7 +195,10 @@ struct PlotPanel::Plot {
   ChartView* view = nullptr;
   QChart* chart = nullptr;
   QValueAxis* x_axis = nullptr;
-  std::array<QValueAxis*, 2> y_axis{};               // left, right (null if one quantity)
+  std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
+  // Per value axis: its title ("x, y [m]"), shorter ones ("[m]", "residual"), the units alone.
+  std::array<QString, 2> title_full, title_short, title_units;
+  std::array<QFont, 2> title_font;
   std::vector<QLineSeries*> series;                  // one per spec.series
   std::vector<int> series_axis;                      // 0 left, 1 right
   std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
@@ -462,14 +517,24 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       }
       names_of_key[k] << names[static_cast<qsizetype>(s)];
     }
-    QStringList parts;
+    QStringList parts, short_parts, unit_parts;
     for (qsizetype k = 0; k < axis_keys.size(); ++k) {
       const QString& key = axis_keys[k];
       // Kinds are named only where they are why the chart has two axes.
       const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
-      parts << CompactNames(names_of_key[k]) + (plain                 ? QString()
-                                                : key.startsWith('(') ? " " + key
-                                                                      : QStringLiteral(" [%1]").arg(key));
+      const bool unit = !plain && !key.startsWith('(');
+      parts << CompactNames(names_of_key[k]) + (plain  ? QString()
+                                                : unit ? QStringLiteral(" [%1]").arg(key)
+                                                       : " " + key);
+      // Where the whole title does not fit the axis: the unit alone, else the names' shared
+      // prefix ("residual" of residual_hidden1, residual_hidden2), else the names.
+      const QString prefix = UnderscorePrefix(names_of_key[k]);
+      if (unit) {
+        short_parts << QStringLiteral("[%1]").arg(key);
+        unit_parts << short_parts.back();
+      } else {
+        short_parts << (prefix.isEmpty() ? CompactNames(names_of_key[k]) : prefix.chopped(1));
+      }
     }
     const QString title = parts.join(QStringLiteral("; "));
     auto* axis = new QValueAxis(plot->chart);
@@ -482,6 +547,10 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     axis->setTitleFont(axis_font);
     plot->chart->addAxis(axis, a == 0 ? Qt::AlignLeft : Qt::AlignRight);
     plot->y_axis[static_cast<std::size_t>(a)] = axis;
+    plot->title_full[static_cast<std::size_t>(a)] = title;
+    plot->title_short[static_cast<std::size_t>(a)] = short_parts.join(QStringLiteral("; "));
+    plot->title_units[static_cast<std::size_t>(a)] = unit_parts.join(QStringLiteral("; "));
+    plot->title_font[static_cast<std::size_t>(a)] = axis_font;
   }
 
   // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
@@ -537,8 +606,42 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   for (QLegendMarker* marker : plot->chart->legend()->markers(plot->cursor))
     marker->setVisible(false);
   int legend_entries = 0;
+  // An overlay has one legend entry per chart, named by its label ("nonholonomic", "pinned"):
+  // an entry per curve ("x (nonholonomic)", ...) made the legend elide every name. A click on it
+  // hides or shows all the overlay's curves.
+  for (int o = 0; o < 2; ++o) {
+    std::vector<QLineSeries*> curves;
+    for (QLineSeries* series : plot->overlay[static_cast<std::size_t>(o)])
+      if (series) curves.push_back(series);
+    if (curves.empty()) continue;
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+      for (QLegendMarker* marker : plot->chart->legend()->markers(curves[c])) {
+        marker->setVisible(c == 0);
+        if (c != 0) continue;
+        ++legend_entries;
+        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label);
+        QLegend* legend = plot->chart->legend();
+        QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
+          const bool visible = !curves.front()->isVisible();
+          // The legend shows a curve's entry when the curve is shown: keep only the first.
+          for (QLineSeries* series : curves) {
+            series->setVisible(visible);
+            for (QLegendMarker* other : legend->markers(series)) other->setVisible(other == marker);
+          }
+          QColor label = marker->labelBrush().color();
+          label.setAlphaF(visible ? 1.0 : 0.35);
+          marker->setLabelBrush(label);
+        });
+      }
+    }
+  }
+  auto is_overlay = [&plot](const QAbstractSeries* series) {
+    for (const auto& list : plot->overlay)
+      if (std::find(list.begin(), list.end(), series) != list.end()) return true;
+    return false;
+  };
   for (QLegendMarker* marker : plot->chart->legend()->markers()) {
-    if (marker->series() == plot->cursor) continue;
+    if (marker->series() == plot->cursor || is_overlay(marker->series())) continue;
     ++legend_entries;
     // A click on an entry hides or shows its curve (the entry stays, faded).
     QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker] {
@@ -562,8 +665,41 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   // The tick step follows the shown span (zoomed or not).
   QValueAxis* x_axis = plot->x_axis;
   connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
+  // Axis titles that fit the axis' length (Qt would elide them, units first).
+  Plot* raw = plot.get();
+  connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [raw] { FitAxisTitles(*raw); });
   Fill(*plot);
   return plot;
+}
+
+void PlotPanel::FitAxisTitles(Plot& plot) {
+  const double room = plot.chart->plotArea().height() - 8.0;
+  if (!(room > 0.0)) return;
+  const bool legend = plot.chart->legend()->isVisible();
+  for (std::size_t a = 0; a < 2; ++a) {
+    QValueAxis* axis = plot.y_axis[a];
+    if (!axis) continue;
+    // The whole title, smaller, then the short one; with a legend naming the curves, at last
+    // the units alone (or no title).
+    QFont small = plot.title_font[a];
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    const std::pair<const QString*, const QFont*> choices[] = {
+        {&plot.title_full[a], &plot.title_font[a]},
+        {&plot.title_full[a], &small},
+        {&plot.title_short[a], &plot.title_font[a]},
+        {&plot.title_short[a], &small},
+        {legend ? &plot.title_units[a] : &plot.title_short[a], &small}};
+    auto [text, font] = choices[std::size(choices) - 1];
+    for (const auto& [t, f] : choices) {
+      if (QFontMetricsF(*f).horizontalAdvance(*t) <= room) {
+        text = t;
+        font = f;
+        break;
+      }
+    }
+    if (axis->titleFont() != *font) axis->setTitleFont(*font);
+    if (axis->titleText() != *text) axis->setTitleText(*text);
+  }
 }
 
 void PlotPanel::SetTimeSpan(double t_end) {
@@ -653,6 +789,10 @@ void PlotPanel::Fill(Plot& plot) {
   UpdateTitle(plot);
   if (!plot.zoomed) FitRanges(plot);
   UpdateCursor(plot);
+  // New curves (and ranges) repaint the whole chart once: the graphics view's minimal updates
+  // left fragments of the previous curves and tick labels on screen (seen after solves that
+  // streamed several iterates). Cursor moves stay minimal updates.
+  plot.view->viewport()->update();
 }
 
 void PlotPanel::FitRanges(Plot& plot) {
@@ -743,6 +883,7 @@ void PlotPanel::MarkZoomed(const ChartView* view) {
     if (axis) NiceTicks(axis);
   }
   UpdateCursor(plot);
+  plot.view->viewport()->update();  // see Fill
 }
 
 void PlotPanel::Zoom(int index, double factor, QPointF center, bool time, bool values) {
@@ -784,6 +925,7 @@ void PlotPanel::ResetZoom(int index) {
   plot.zoomed = false;
   FitRanges(plot);
   UpdateCursor(plot);
+  plot.view->viewport()->update();  // see Fill
 }
 
 bool PlotPanel::zoomed(int index) const {
@@ -884,8 +1026,40 @@ QString PlotPanel::ExportChart(int index, const QString& path) const {
   ChartView* view = plots_[static_cast<std::size_t>(index)]->view;
   view->readout()->hide();
   const QSize size = view->size();
-  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0)
-    return RenderWidgetToSvg(*view, path, plots_[static_cast<std::size_t>(index)]->chart->title());
+  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0) {
+    // QSvgGenerator (Qt 6.4) ignores clipping: the curves of a zoomed chart ran out of the plot
+    // area. The chart is written without its curves, which are then drawn clipped to it.
+    QChart* chart = plots_[static_cast<std::size_t>(index)]->chart;
+    std::vector<std::pair<QLegendMarker*, bool>> markers;
+    for (QLegendMarker* marker : chart->legend()->markers())
+      markers.emplace_back(marker, marker->isVisible());
+    std::vector<QLineSeries*> curves;
+    for (QAbstractSeries* series : chart->series()) {
+      auto* line = qobject_cast<QLineSeries*>(series);
+      if (line && line->isVisible()) curves.push_back(line);
+    }
+    for (QLineSeries* line : curves) line->setVisible(false);
+    for (const auto& [marker, visible] : markers) marker->setVisible(visible);  // entries stay
+    const QString error = RenderWidgetToSvg(*view, path, chart->title(), [&](QPainter& painter) {
+      const QTransform to_view =
+          view->viewportTransform() *
+          QTransform::fromTranslate(view->viewport()->x(), view->viewport()->y());
+      const QRectF area = to_view.mapRect(chart->mapRectToScene(chart->plotArea()));
+      painter.setRenderHint(QPainter::Antialiasing);
+      for (QLineSeries* line : curves) {
+        QList<QPointF> points;
+        points.reserve(line->count());
+        for (const QPointF& p : line->points())
+          points.append(to_view.map(chart->mapToScene(chart->mapToPosition(p, line))));
+        painter.setPen(line->pen());
+        for (const QList<QPointF>& piece : ClipPolyline(points, area))
+          painter.drawPolyline(piece.constData(), static_cast<int>(piece.size()));
+      }
+    });
+    for (QLineSeries* line : curves) line->setVisible(true);
+    for (const auto& [marker, visible] : markers) marker->setVisible(visible);
+    return error;
+  }
   QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);  // twice the screen resolution
   image.fill(Qt::white);
   {
@@ -904,13 +1078,16 @@ void PlotPanel::ExportDialog(int index, const QString& suffix) {
           : QStringLiteral("chart");
   QString base = title;
   base.replace(QRegularExpression("[^A-Za-z0-9_-]+"), "_");
-  const QString start =
-      (last_export_dir_.isEmpty() ? QString() : last_export_dir_ + "/") + base + "." + suffix;
+  // The folder of the last export, else the window's remembered last folder.
+  QString folder = last_export_dir_;
+  if (folder.isEmpty()) folder = QSettings().value("files/lastFolder").toString();
+  const QString start = (folder.isEmpty() ? QString() : folder + "/") + base + "." + suffix;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export chart"), start,
       suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
   if (path.isEmpty()) return;
   last_export_dir_ = QFileInfo(path).absolutePath();
+  QSettings().setValue("files/lastFolder", last_export_dir_);
   if (const QString error = ExportChart(index, path); !error.isEmpty())
     emit errorOccurred(tr("Chart export failed: %1").arg(error));
 }

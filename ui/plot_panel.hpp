@@ -158,6 +158,7 @@ class PlotPanel : public QWidget {
   void FitRanges(Plot& plot);
   void UpdateCursor(Plot& plot);
   void UpdateTitle(Plot& plot);
+  static void FitAxisTitles(Plot& plot);
   void MarkZoomed(const ChartView* view);
   const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
   void ShowContextMenu(int plot, const QPoint& global);

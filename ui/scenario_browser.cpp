@@ -2,6 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QLabel>
@@ -19,6 +20,24 @@ namespace dirac::ui {
 QString ThumbnailResource(const QString& path) {
   return QStringLiteral(":/thumbnails/%1.png").arg(QFileInfo(path).completeBaseName());
 }
+
+namespace {
+
+// The comment block a scenario file opens with, as one paragraph ("" if none): the description
+// of files without a description: key.
+QString LeadingComment(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
+  QStringList lines;
+  while (!file.atEnd()) {
+    const QString line = QString::fromUtf8(file.readLine()).trimmed();
+    if (!line.startsWith('#')) break;
+    lines << line.mid(1).trimmed();
+  }
+  return lines.join(' ').simplified();
+}
+
+}  // namespace
 
 ScenarioBrowser::ScenarioBrowser(const QString& folder, QWidget* parent) : QDialog(parent) {
   setObjectName("scenarioBrowser");
@@ -57,6 +76,7 @@ ScenarioBrowser::ScenarioBrowser(const QString& folder, QWidget* parent) : QDial
       const dirac::Scenario scenario = dirac::LoadScenario(file.absoluteFilePath().toStdString());
       if (!scenario.name.empty()) name = QString::fromStdString(scenario.name);
       description = QString::fromStdString(scenario.description).trimmed();
+      if (description.isEmpty()) description = LeadingComment(file.absoluteFilePath());
     } catch (const std::exception& e) {
       description = tr("Cannot be read: %1").arg(QString::fromStdString(e.what()));
     }

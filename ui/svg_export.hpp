@@ -5,12 +5,17 @@
 
 #include <QString>
 
+#include <functional>
+
+class QPainter;
 class QWidget;
 
 namespace dirac::ui {
 
 /// Renders `widget` as it is shown into the SVG file `path` (its size as view box, `title` as
-/// the document title). Returns "" on success, else the error.
-QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title);
+/// the document title, text at the widget's dpi), then calls `draw_over` (if set) with the
+/// painter in the widget's coordinates. Returns "" on success, else the error.
+QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title,
+                          const std::function<void(QPainter&)>& draw_over = {});
 
 }  // namespace dirac::ui

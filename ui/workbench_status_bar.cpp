@@ -1,7 +1,12 @@
 #include "workbench_status_bar.hpp"
 
 #include <QLabel>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QProgressBar>
+#include <QStyle>
+#include <QStyleOption>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -20,15 +25,60 @@ double ColumnMax(const dirac::Trajectory& trajectory, const std::string& column)
   return m;
 }
 
+// A one-line label that never widens the window: it may shrink below its text, and then draws
+// the text elided ("…"); text() and the tooltip keep all of it. (A plain QLabel's minimum width
+// is its whole text, so a long engine message made the window wider than the screen.)
+class ElidingLabel : public QLabel {
+ public:
+  using QLabel::QLabel;
+
+  QSize minimumSizeHint() const override {
+    QSize size = QLabel::minimumSizeHint();
+    size.setWidth(std::min(size.width(), fontMetrics().horizontalAdvance(QStringLiteral("M")) * 6));
+    return size;
+  }
+
+ protected:
+  bool event(QEvent* event) override {
+    if (event->type() == QEvent::ToolTip && Elided()) {  // the whole text, then the details
+      QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(),
+                         toolTip().isEmpty() || toolTip() == text()
+                             ? text()
+                             : text() + QStringLiteral("\n\n") + toolTip(),
+                         this);
+      return true;
+    }
+    return QLabel::event(event);
+  }
+
+  void paintEvent(QPaintEvent* event) override {
+    if (!Elided()) {
+      QLabel::paintEvent(event);  // fits: as a QLabel (selectable)
+      return;
+    }
+    const QRect rect = contentsRect();
+    QPainter painter(this);
+    QStyleOption option;  // a style sheet's background and border (the solve chip)
+    option.initFrom(this);
+    style()->drawPrimitive(QStyle::PE_Widget, &option, &painter, this);
+    style()->drawItemText(&painter, rect, static_cast<int>(alignment()), palette(), isEnabled(),
+                          fontMetrics().elidedText(text(), Qt::ElideRight, rect.width()),
+                          foregroundRole());
+  }
+
+ private:
+  bool Elided() const { return fontMetrics().horizontalAdvance(text()) > contentsRect().width(); }
+};
+
 }  // namespace
 
 WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
   setObjectName("statusBar");
-  error_ = new QLabel(this);
+  error_ = new ElidingLabel(this);
   error_->setObjectName("status.error");
   error_->setStyleSheet("color: #c0392b; font-weight: bold;");
   error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  diagnostics_ = new QLabel(this);
+  diagnostics_ = new ElidingLabel(this);
   diagnostics_->setObjectName("status.diagnostics");
   progress_ = new QProgressBar(this);
   progress_->setObjectName("status.progress");
@@ -36,7 +86,7 @@ WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
   progress_->setMaximumWidth(160);
   progress_->setTextVisible(false);
   progress_->setVisible(false);
-  solve_ = new QLabel(this);
+  solve_ = new ElidingLabel(this);
   solve_->setObjectName("solveStatus");
   solve_->setTextFormat(Qt::PlainText);
   solve_->setVisible(false);
