@@ -6,14 +6,12 @@
 
 namespace dirac::dynamics {
 
-namespace {
-
 template <typename Driver>
-void RunSampledWith(const SimulationSpec& spec, Driver& driver,
-                    geometry::GroupReconstruction& reconstruction,
-                    const std::function<Eigen::Vector3d(double)>& body_velocity,
-                    const std::function<void(double)>& record, const SimulationProgress& progress,
-                    const Trajectory& trajectory, SimulationReport& report) {
+void RunSampled(const SimulationSpec& spec, Driver& driver,
+                geometry::GroupReconstruction& reconstruction,
+                const std::function<Eigen::Vector3d(double)>& body_velocity,
+                const std::function<void(double)>& record, const SimulationProgress& progress,
+                const Trajectory& trajectory, SimulationReport& report) {
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
   if (!trajectory.streaming())
     RequireTrajectoryFits(static_cast<double>(total) + 1, trajectory.num_columns(), "simulation");
@@ -40,24 +38,14 @@ void RunSampledWith(const SimulationSpec& spec, Driver& driver,
                  &report.nonlinear_failures, &report.last_order);
 }
 
-}  // namespace
-
-void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
-                geometry::GroupReconstruction& reconstruction,
-                const std::function<Eigen::Vector3d(double)>& body_velocity,
-                const std::function<void(double)>& record, const SimulationProgress& progress,
-                const Trajectory& trajectory, SimulationReport& report) {
-  RunSampledWith(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
-                 report);
-}
-
-void RunSampled(const SimulationSpec& spec, CvodeDriver& driver,
-                geometry::GroupReconstruction& reconstruction,
-                const std::function<Eigen::Vector3d(double)>& body_velocity,
-                const std::function<void(double)>& record, const SimulationProgress& progress,
-                const Trajectory& trajectory, SimulationReport& report) {
-  RunSampledWith(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
-                 report);
-}
+// The two integrators the models use.
+template void RunSampled(const SimulationSpec&, IdasDriver&, geometry::GroupReconstruction&,
+                         const std::function<Eigen::Vector3d(double)>&,
+                         const std::function<void(double)>&, const SimulationProgress&,
+                         const Trajectory&, SimulationReport&);
+template void RunSampled(const SimulationSpec&, CvodeDriver&, geometry::GroupReconstruction&,
+                         const std::function<Eigen::Vector3d(double)>&,
+                         const std::function<void(double)>&, const SimulationProgress&,
+                         const Trajectory&, SimulationReport&);
 
 }  // namespace dirac::dynamics

@@ -12,17 +12,13 @@
 
 namespace dirac::dynamics {
 
-/// Advances `driver` through the output times of `spec` (every output_step, and t_end),
-/// integrating `reconstruction` between samples from `body_velocity(t)`, calling `record(t)`
-/// after each sample and `progress` about every 2% of the run (cancelling when it returns
-/// false), then copies the integrator's statistics into `report`.
-void RunSampled(const SimulationSpec& spec, IdasDriver& driver,
-                geometry::GroupReconstruction& reconstruction,
-                const std::function<Eigen::Vector3d(double)>& body_velocity,
-                const std::function<void(double)>& record, const SimulationProgress& progress,
-                const Trajectory& trajectory, SimulationReport& report);
-/// The same loop over a CVODES run (the ODE path of regular index-1 systems).
-void RunSampled(const SimulationSpec& spec, CvodeDriver& driver,
+/// Advances `driver` (an IdasDriver, or a CvodeDriver on the ODE path of regular index-1
+/// systems) through the output times of `spec` (every output_step, and t_end), integrating
+/// `reconstruction` between samples from `body_velocity(t)`, calling `record(t)` after each
+/// sample and `progress` about every 2% of the run and at least every 50 ms (cancelling when it
+/// returns false), then copies the integrator's statistics into `report`.
+template <typename Driver>
+void RunSampled(const SimulationSpec& spec, Driver& driver,
                 geometry::GroupReconstruction& reconstruction,
                 const std::function<Eigen::Vector3d(double)>& body_velocity,
                 const std::function<void(double)>& record, const SimulationProgress& progress,
