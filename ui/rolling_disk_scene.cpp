@@ -2,6 +2,7 @@
 
 #include <vtkActor.h>
 #include <vtkArrowSource.h>
+#include <vtkCamera.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
 #include <vtkDiskSource.h>
@@ -141,7 +142,12 @@ std::string RollingDiskScene::message_text() const { return TextOf(message_, tru
 
 std::string RollingDiskScene::legend_text() const { return TextOf(legend_); }
 
+void RollingDiskScene::OnCameraReset() {
+  if (renderer_) renderer_->GetActiveCamera()->Zoom(1.3);
+}
+
 void RollingDiskScene::AddTo(vtkRenderer* renderer) {
+  renderer_ = renderer;
   renderer->AddActor(ground_);
   renderer->AddActor(grid_);
   renderer->AddActor(path_);

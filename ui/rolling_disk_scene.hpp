@@ -52,6 +52,8 @@ class RollingDiskScene : public DrawnScene {
   void SetSnapshot(const SnapshotPtr& snapshot) override;
   void SetTime(double t) override;
   bool Bounds(std::array<double, 6>& bounds) const override;
+  /// Moves the default oblique view a little closer (the path is several disk sizes across).
+  void OnCameraReset() override;
   /// Re-reads the radius when it names a parameter; true if it changed.
   bool OnScenarioEdited(const dirac::Scenario& scenario) override;
 
@@ -104,6 +106,7 @@ class RollingDiskScene : public DrawnScene {
   vtkSmartPointer<vtkActor> grid_;
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkTextActor> message_;
+  vtkSmartPointer<vtkRenderer> renderer_;  // the one AddTo() drew into
 };
 
 }  // namespace dirac::ui
