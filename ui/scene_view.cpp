@@ -28,7 +28,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
 #include <vector>
 
 #include "scene_kit.hpp"
@@ -38,12 +37,6 @@ namespace {
 
 constexpr int kMultiSamples = 4;  // of the still (settled) frame
 constexpr int kSettleMs = 180;    // rest before the smooth frame
-// Fast frames are drawn at a reduced resolution when full resolution would not fit a frame
-// budget: the 3D part at scale s (s^2 of the pixels), stretched to the view (linear filter),
-// the text overlays at full resolution on top. The scale steps through these levels.
-constexpr double kScaleLevels[] = {1.0, 0.85, 0.7, 0.6};
-constexpr int kScaleLevelCount = static_cast<int>(std::size(kScaleLevels));
-constexpr double kFastBudgetMs = 9.0;  // of the 3D render, out of the 16.7 ms of a frame
 
 }  // namespace
 
@@ -75,12 +68,12 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
     static_cast<SceneView*>(client)->StretchReducedFrame();
   });
   renderer_->AddObserver(vtkCommand::EndEvent, upscale_callback_);
-  if (const char* fixed = std::getenv("DIRAC_FAST_FRAME_SCALE")) {
-    const double value = std::atof(fixed);
-    if (value > 0.0 && value <= 1.0) {
-      fixed_scale_ = true;
-      fast_scale_ = value;
-    }
+  // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames draw the 3D layer at s times the width and
+  // height, stretched to the view. Off by default: with llvmpipe it saved no measurable CPU (a
+  // frame's cost there is not per pixel; see ui/README.md, Playback frame times).
+  if (const char* scale = std::getenv("DIRAC_FAST_FRAME_SCALE")) {
+    const double value = std::atof(scale);
+    if (value > 0.0 && value <= 1.0) fast_scale_ = value;
   }
   render_window_->SetMultiSamples(kMultiSamples);
   // Fast frames go through VTK's plain render steps (lights, opaque, translucent blended in
@@ -240,27 +233,7 @@ void SceneView::Render(int samples) {
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
-  if (fast) AdaptFastScale(ms);
-}
-
-void SceneView::AdaptFastScale(double ms) {
-  last_fast_ms_ = ms;
-  if (fixed_scale_) return;
-  fast_ms_average_ = fast_ms_average_ < 0.0 ? ms : 0.75 * fast_ms_average_ + 0.25 * ms;
-  // One level down when the average is over the budget; one level up when the next level's
-  // cost (pixels ~ s^2) would stay well inside it. The average restarts at each change.
-  int level = scale_level_;
-  if (fast_ms_average_ > kFastBudgetMs && level + 1 < kScaleLevelCount) {
-    ++level;
-  } else if (level > 0) {
-    const double up = kScaleLevels[level - 1] / kScaleLevels[level];
-    if (fast_ms_average_ * up * up < 0.6 * kFastBudgetMs) --level;
-  }
-  if (level == scale_level_) return;
-  const double ratio = kScaleLevels[level] / kScaleLevels[scale_level_];
-  fast_ms_average_ *= ratio * ratio;
-  scale_level_ = level;
-  fast_scale_ = kScaleLevels[level];
+  if (fast) last_fast_ms_ = ms;
 }
 
 void SceneView::StretchReducedFrame() {

@@ -59,8 +59,9 @@ class SceneView : public QWidget {
 
   QPaintEngine* paintEngine() const override { return nullptr; }
 
-  /// Resolution scale of the fast frames' 3D layer (1: full; < 1 when full resolution did not
-  /// fit the frame budget, see AdaptFastScale). DIRAC_FAST_FRAME_SCALE=s fixes it (0 < s <= 1).
+  /// Resolution scale of the fast frames' 3D layer: 1 (full), or DIRAC_FAST_FRAME_SCALE=s
+  /// (0 < s <= 1; the 3D layer drawn at s times the width and height and stretched to the view,
+  /// the text overlays at full resolution).
   double fast_scale() const { return fast_scale_; }
   /// Wall time of the last fast frame's render [ms].
   double last_fast_ms() const { return last_fast_ms_; }
@@ -76,8 +77,6 @@ class SceneView : public QWidget {
  private:
   bool EnsureWindow();
   void Render(int samples);
-  /// Adapts fast_scale_ to the wall time `ms` of the fast frame just rendered.
-  void AdaptFastScale(double ms);
   /// After the 3D layer of a reduced fast frame: stretches it over the whole render buffer.
   void StretchReducedFrame();
   void RequestRender();
@@ -92,10 +91,7 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkOpenGLFramebufferObject> stretch_buffer_;
   std::array<int, 2> stretch_size_{0, 0};
   bool stretch_pending_ = false;  // the render in progress is a reduced fast frame
-  bool fixed_scale_ = false;      // DIRAC_FAST_FRAME_SCALE
   double fast_scale_ = 1.0;
-  int scale_level_ = 0;            // index into the scale levels
-  double fast_ms_average_ = -1.0;  // of the fast frames' render time, at the current scale
   double last_fast_ms_ = 0.0;
   vtkSmartPointer<vtkCameraPass> fast_pass_;  // the fast frames' render steps
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;

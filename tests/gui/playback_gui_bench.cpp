@@ -9,7 +9,7 @@
 //  - dropped frames: 16.7 ms slots that passed without a tick (interval / 16.7 ms - 1, rounded);
 //  - the CPU time per frame of the whole process (GUI thread, llvmpipe's rasterizer threads) and
 //    of the GUI thread: on a machine loaded by other processes the wall times stretch, these
-//    much less; and the 3D resolution scale the view's fast frames settled on;
+//    much less; and the 3D resolution scale of the view's fast frames (DIRAC_FAST_FRAME_SCALE);
 //  - a breakdown of one frame's pieces, each timed synchronously 100 times at playback times:
 //    the scene's SetTime (poses, trail), the plots' SetCursorTime, the 3D render (RenderFast,
 //    wall and process CPU) and the charts' repaint.
