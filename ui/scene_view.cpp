@@ -1,6 +1,5 @@
 #include "scene_view.hpp"
 
-#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QTimer>
 #include <QWheelEvent>
@@ -106,6 +105,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
 
 SceneView::~SceneView() {
   scene_.reset();
+  stretch_buffer_ = nullptr;
   // Release the GL context while the native window still exists.
   if (window_ready_) render_window_->Finalize();
 }
@@ -226,14 +226,10 @@ void SceneView::Render(int samples) {
   if (fast) renderer_->SetPass(fast_pass_);
   stretch_pending_ = fast && fast_scale_ < 1.0;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
-  QElapsedTimer timer;
-  timer.start();
   render_window_->Render();
-  const double ms = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
-  if (fast) last_fast_ms_ = ms;
 }
 
 void SceneView::StretchReducedFrame() {

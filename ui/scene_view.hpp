@@ -63,8 +63,6 @@ class SceneView : public QWidget {
   /// (0 < s <= 1; the 3D layer drawn at s times the width and height and stretched to the view,
   /// the text overlays at full resolution).
   double fast_scale() const { return fast_scale_; }
-  /// Wall time of the last fast frame's render [ms].
-  double last_fast_ms() const { return last_fast_ms_; }
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -92,7 +90,6 @@ class SceneView : public QWidget {
   std::array<int, 2> stretch_size_{0, 0};
   bool stretch_pending_ = false;  // the render in progress is a reduced fast frame
   double fast_scale_ = 1.0;
-  double last_fast_ms_ = 0.0;
   vtkSmartPointer<vtkCameraPass> fast_pass_;  // the fast frames' render steps
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
