@@ -1,11 +1,13 @@
 #pragma once
 /// @file drawn_scene.hpp
-/// The interface of a drawn 3D scene: what the view shows of a run. Three types ship
+/// The interface of a drawn 3D scene: what the view shows of a run. Five types ship
 /// (SceneRegistry::WithBuiltinScenes):
 ///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
 ///    velocity, the constraint plane Delta(q) and a comparison trajectory;
 ///  - "rigid_body" (RigidBodyScene): a box turned by the rotation matrix columns R11..R33 with
 ///    body and space axes, the path of one axis' tip and the spatial angular momentum;
+///  - "planar_points" (PlanarPointsScene): points moving in one plane (point vortices);
+///  - "rolling_disk" (RollingDiskScene): a thin disk leaning and rolling on the ground plane;
 ///  - "planar_bodies" (PlanarBodiesScene): slabs moving in the plane, seen from above by a
 ///    camera that follows them.
 /// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK

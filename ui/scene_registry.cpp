@@ -5,6 +5,7 @@
 #include "planar_bodies_scene.hpp"
 #include "planar_points_scene.hpp"
 #include "rigid_body_scene.hpp"
+#include "rolling_disk_scene.hpp"
 
 namespace dirac::ui {
 
@@ -21,6 +22,9 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   });
   registry.Register("planar_bodies", [](const SceneContext& context) {
     return std::make_unique<PlanarBodiesScene>(context);
+  });
+  registry.Register("rolling_disk", [](const SceneContext& context) {
+    return std::make_unique<RollingDiskScene>(context);
   });
   return registry;
 }

@@ -4,19 +4,30 @@
 #include <QTimer>
 #include <QWheelEvent>
 
+#include <vtkActor2D.h>
+#include <vtkActor2DCollection.h>
+#include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCameraPass.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkImageData.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkOpenGLFramebufferObject.h>
+#include <vtkOpenGLRenderWindow.h>
+#include <vtkOpenGLState.h>
 #include <vtkRenderStepsPass.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkWindowToImageFilter.h>
+#include <vtk_glew.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "scene_kit.hpp"
 
@@ -41,8 +52,28 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   renderer_->GradientBackgroundOn();
   renderer_->SetBackground(kBackgroundBottom[0], kBackgroundBottom[1], kBackgroundBottom[2]);
   renderer_->SetBackground2(kBackgroundTop[0], kBackgroundTop[1], kBackgroundTop[2]);
+  // Text overlays (the time, messages, the scenes' legends) live in a second layer drawn at full
+  // resolution after the 3D layer, also when a fast frame reduced the 3D layer's resolution.
+  overlay_ = vtkSmartPointer<vtkRenderer>::New();
+  overlay_->SetLayer(1);
+  overlay_->InteractiveOff();
   render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
+  render_window_->SetNumberOfLayers(2);
   render_window_->AddRenderer(renderer_);
+  render_window_->AddRenderer(overlay_);
+  upscale_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  upscale_callback_->SetClientData(this);
+  upscale_callback_->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+    static_cast<SceneView*>(client)->StretchReducedFrame();
+  });
+  renderer_->AddObserver(vtkCommand::EndEvent, upscale_callback_);
+  // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames draw the 3D layer at s times the width and
+  // height, stretched to the view. Off by default: with llvmpipe it saved no measurable CPU (a
+  // frame's cost there is not per pixel; see ui/README.md, Playback frame times).
+  if (const char* scale = std::getenv("DIRAC_FAST_FRAME_SCALE")) {
+    const double value = std::atof(scale);
+    if (value > 0.0 && value <= 1.0) fast_scale_ = value;
+  }
   render_window_->SetMultiSamples(kMultiSamples);
   // Fast frames go through VTK's plain render steps (lights, opaque, translucent blended in
   // draw order, overlay) instead of the renderer's default path with order-independent
@@ -63,9 +94,9 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   time_text_->GetTextProperty()->SetVerticalJustificationToTop();
   time_text_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
   time_text_->GetPositionCoordinate()->SetValue(0.015, 0.975);
-  renderer_->AddActor2D(time_text_);
+  overlay_->AddActor2D(time_text_);
   message_ = MakeMessageText(0.5);
-  renderer_->AddActor2D(message_);
+  overlay_->AddActor2D(message_);
   interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
   interactor_->SetRenderWindow(render_window_);
   auto style = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
@@ -74,6 +105,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
 
 SceneView::~SceneView() {
   scene_.reset();
+  stretch_buffer_ = nullptr;
   // Release the GL context while the native window still exists.
   if (window_ready_) render_window_->Finalize();
 }
@@ -93,11 +125,23 @@ bool SceneView::EnsureWindow() {
 void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
   scene_drag_ = false;
   renderer_->RemoveAllViewProps();
-  renderer_->AddActor2D(time_text_);
-  renderer_->AddActor2D(message_);
+  overlay_->RemoveAllViewProps();
+  overlay_->AddActor2D(time_text_);
+  overlay_->AddActor2D(message_);
   time_text_->SetInput("");
   scene_ = std::move(scene);
-  if (scene_) scene_->AddTo(renderer_);
+  if (scene_) {
+    scene_->AddTo(renderer_);
+    // The scene's text overlays go to the overlay layer (kept at full resolution).
+    std::vector<vtkActor2D*> overlays;
+    vtkActor2DCollection* actors = renderer_->GetActors2D();
+    actors->InitTraversal();
+    while (vtkActor2D* actor = actors->GetNextActor2D()) overlays.push_back(actor);
+    for (vtkActor2D* actor : overlays) {
+      overlay_->AddActor2D(actor);
+      renderer_->RemoveActor2D(actor);
+    }
+  }
   RequestRender();
 }
 
@@ -178,9 +222,49 @@ void SceneView::Render(int samples) {
   if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
   renderer_->ResetCameraClippingRange();
   // Only for this frame: picking (vtkPropPicker) renders through the default path.
-  if (samples == 0) renderer_->SetPass(fast_pass_);
+  const bool fast = samples == 0;
+  if (fast) renderer_->SetPass(fast_pass_);
+  stretch_pending_ = fast && fast_scale_ < 1.0;
+  if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
   render_window_->Render();
+  if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
+  stretch_pending_ = false;
   renderer_->SetPass(nullptr);
+}
+
+void SceneView::StretchReducedFrame() {
+  if (!stretch_pending_) return;
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(render_window_);
+  if (!window || !window->GetRenderFramebuffer()) return;
+  int vw = 0, vh = 0, vx = 0, vy = 0;
+  renderer_->GetTiledSizeAndOrigin(&vw, &vh, &vx, &vy);
+  const int* size = window->GetSize();
+  const int w = size[0], h = size[1];
+  if (w <= 0 || h <= 0 || vw <= 0 || vh <= 0) return;
+  vtkOpenGLState* state = window->GetState();
+  state->PushFramebufferBindings();
+  if (!stretch_buffer_ || stretch_size_ != std::array<int, 2>{w, h}) {
+    stretch_buffer_ = vtkSmartPointer<vtkOpenGLFramebufferObject>::New();
+    stretch_buffer_->SetContext(window);
+    stretch_buffer_->PopulateFramebuffer(w, h, true, 1, VTK_UNSIGNED_CHAR, false, 0, 0);
+    stretch_size_ = {w, h};
+  }
+  vtkOpenGLState::ScopedglEnableDisable scissor(state, GL_SCISSOR_TEST);
+  state->vtkglDisable(GL_SCISSOR_TEST);
+  vtkOpenGLFramebufferObject* frame = window->GetRenderFramebuffer();
+  // The reduced image (lower left of the render buffer) stretched into the spare buffer, then
+  // copied back over the whole render buffer; the overlay layer is drawn on top of it.
+  frame->Bind(GL_READ_FRAMEBUFFER);
+  frame->ActivateReadBuffer(0);
+  stretch_buffer_->Bind(GL_DRAW_FRAMEBUFFER);
+  stretch_buffer_->ActivateDrawBuffer(0);
+  state->vtkglBlitFramebuffer(vx, vy, vx + vw, vy + vh, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  stretch_buffer_->Bind(GL_READ_FRAMEBUFFER);
+  stretch_buffer_->ActivateReadBuffer(0);
+  frame->Bind(GL_DRAW_FRAMEBUFFER);
+  frame->ActivateDrawBuffer(0);
+  state->vtkglBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  state->PopFramebufferBindings();
 }
 
 void SceneView::RenderNow() {

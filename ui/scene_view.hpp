@@ -9,11 +9,14 @@
 
 #include <vtkSmartPointer.h>
 
+#include <array>
 #include <memory>
 
 #include "drawn_scene.hpp"
 
+class vtkCallbackCommand;
 class vtkCameraPass;
+class vtkOpenGLFramebufferObject;
 class vtkGenericRenderWindowInteractor;
 class vtkRenderWindow;
 class vtkRenderer;
@@ -56,6 +59,11 @@ class SceneView : public QWidget {
 
   QPaintEngine* paintEngine() const override { return nullptr; }
 
+  /// Resolution scale of the fast frames' 3D layer: 1 (full), or DIRAC_FAST_FRAME_SCALE=s
+  /// (0 < s <= 1; the 3D layer drawn at s times the width and height and stretched to the view,
+  /// the text overlays at full resolution).
+  double fast_scale() const { return fast_scale_; }
+
  protected:
   void paintEvent(QPaintEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
@@ -67,6 +75,8 @@ class SceneView : public QWidget {
  private:
   bool EnsureWindow();
   void Render(int samples);
+  /// After the 3D layer of a reduced fast frame: stretches it over the whole render buffer.
+  void StretchReducedFrame();
   void RequestRender();
   void ForwardMouse(QMouseEvent* event);
   /// Forwards a press (or release) of the event's button to VTK's interactor.
@@ -74,6 +84,12 @@ class SceneView : public QWidget {
 
   vtkSmartPointer<vtkRenderWindow> render_window_;
   vtkSmartPointer<vtkRenderer> renderer_;
+  vtkSmartPointer<vtkRenderer> overlay_;  // layer 1: text overlays, always at full resolution
+  vtkSmartPointer<vtkCallbackCommand> upscale_callback_;
+  vtkSmartPointer<vtkOpenGLFramebufferObject> stretch_buffer_;
+  std::array<int, 2> stretch_size_{0, 0};
+  bool stretch_pending_ = false;  // the render in progress is a reduced fast frame
+  double fast_scale_ = 1.0;
   vtkSmartPointer<vtkCameraPass> fast_pass_;  // the fast frames' render steps
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left

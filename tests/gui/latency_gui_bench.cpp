@@ -17,6 +17,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <time.h>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -48,6 +50,20 @@ QString DraggedBoundaryValue(const dirac::Scenario& scenario) {
   return {};
 }
 
+// CPU time [ms] of the whole process (GUI thread, worker, llvmpipe's threads) or of the calling
+// (GUI) thread: on a machine loaded by other processes wall times stretch, CPU times much less.
+double CpuMs(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n == 0 ? NAN : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 bool Selected(const QString& file) {
   const QString filter = qEnvironmentVariable("DIRAC_BENCH_SCENARIOS");
   if (filter.isEmpty()) return true;
@@ -69,8 +85,9 @@ void LatencyBench::editToRedrawInTheWindow() {
   const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
   QStringList table{
       "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] | "
-      "arrived / plots / scene / 3D render / charts paint, medians [ms] |",
-      "| --- | --- | --- | ---: | ---: | ---: | --- |"};
+      "arrived / plots / scene / 3D render / charts paint, medians [ms] | "
+      "CPU per edit: process / GUI thread, median [ms] |",
+      "| --- | --- | --- | ---: | ---: | ---: | --- | --- |"};
   for (const QString& file : files) {
     if (!Selected(file)) continue;
     QVERIFY(window->OpenScenario(QStringLiteral(DIRAC_SCENARIO_DIR "/") + file));
@@ -100,7 +117,7 @@ void LatencyBench::editToRedrawInTheWindow() {
     const double step = solve || scenario.parameters.empty()
                             ? 0.01
                             : 0.01 * (editor->maximum() - editor->minimum());
-    std::vector<double> latency, worker;
+    std::vector<double> latency, worker, process_cpu, thread_cpu;
     std::vector<double> parts[5];  // MainWindow::EditTimes
     for (int i = 0; i < kEdits; ++i) {
       const int k = i % 10;
@@ -112,8 +129,12 @@ void LatencyBench::editToRedrawInTheWindow() {
         loop.quit();
       });
       QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+      const double process0 = CpuMs(CLOCK_PROCESS_CPUTIME_ID);
+      const double thread0 = CpuMs(CLOCK_THREAD_CPUTIME_ID);
       editor->setValue(value);
       if (drawn < 0) loop.exec();
+      process_cpu.push_back(CpuMs(CLOCK_PROCESS_CPUTIME_ID) - process0);
+      thread_cpu.push_back(CpuMs(CLOCK_THREAD_CPUTIME_ID) - thread0);
       disconnect(connection);
       QVERIFY2(drawn >= 0, qPrintable(QString("%1: edit %2 never drawn: %3")
                                           .arg(file)
@@ -137,13 +158,16 @@ void LatencyBench::editToRedrawInTheWindow() {
       breakdown << QString::number(0.5 * (part[kEdits / 2 - 1] + part[kEdits / 2]), 'f', 1);
     }
     const QString row =
-        QString("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |")
+        QString("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |")
             .arg(QFileInfo(file).completeBaseName(),
                  solve ? QStringLiteral("solve") : QStringLiteral("free dynamics"), name)
             .arg(median, 0, 'f', 1)
             .arg(latency.back(), 0, 'f', 1)
             .arg(worker_median, 0, 'f', 1)
-            .arg(breakdown.join(" / "));
+            .arg(breakdown.join(" / "))
+            .arg(QString("%1 / %2")
+                     .arg(Median(process_cpu), 0, 'f', 1)
+                     .arg(Median(thread_cpu), 0, 'f', 1));
     qInfo("%s", qPrintable(row));
     table << row;
   }

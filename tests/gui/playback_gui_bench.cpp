@@ -7,9 +7,12 @@
 //    render, the charts' paint, the rest) from one tick to the next, measured in
 //    QApplication::notify;
 //  - dropped frames: 16.7 ms slots that passed without a tick (interval / 16.7 ms - 1, rounded);
+//  - the CPU time per frame of the whole process (GUI thread, llvmpipe's rasterizer threads) and
+//    of the GUI thread: on a machine loaded by other processes the wall times stretch, these
+//    much less; and the 3D resolution scale of the view's fast frames (DIRAC_FAST_FRAME_SCALE);
 //  - a breakdown of one frame's pieces, each timed synchronously 100 times at playback times:
-//    the scene's SetTime (poses, trail), the plots' SetCursorTime, the 3D render (RenderFast)
-//    and the charts' repaint.
+//    the scene's SetTime (poses, trail), the plots' SetCursorTime, the 3D render (RenderFast,
+//    wall and process CPU) and the charts' repaint.
 // Prints a Markdown table and writes it to playback.md in the build's tests/gui/. It checks
 // that playback advanced, not the 16.7 ms budget, which depends on the machine.
 #include <QAbstractScrollArea>
@@ -20,6 +23,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTest>
+
+#include <time.h>
 
 #include <algorithm>
 #include <cmath>
@@ -120,6 +125,17 @@ double Percentile(std::vector<double> v, double p) {
 
 double MedianOf(std::vector<double> v) { return Percentile(std::move(v), 0.5); }
 
+// CPU time [ms] of the whole process (all threads: the GUI thread, llvmpipe's rasterizer
+// threads, the worker) or of the calling thread. On a loaded machine wall times stretch with
+// the other processes' load; CPU times do not.
+double CpuMs(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+double ProcessCpuMs() { return CpuMs(CLOCK_PROCESS_CPUTIME_ID); }
+double ThreadCpuMs() { return CpuMs(CLOCK_THREAD_CPUTIME_ID); }
+
 bool Selected(const QString& file) {
   const QString filter = qEnvironmentVariable("DIRAC_BENCH_SCENARIOS");
   if (filter.isEmpty()) return true;
@@ -143,8 +159,9 @@ void PlaybackBench::playbackFrameTimes() {
   QStringList table{
       "| scenario | frames | interval median [ms] | interval p95 [ms] | dropped | work median "
       "[ms] | work p95 [ms] | over 16.7 ms | tick / 3D render / charts / other, median [ms] | "
-      "SetTime / cursor / render / charts repaint [ms] |",
-      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"};
+      "CPU per frame: process / GUI thread [ms] | 3D scale | "
+      "SetTime / cursor / render / charts repaint [ms] | render CPU (process) [ms] |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | ---: |"};
   for (const QString& file : files) {
     if (!Selected(file)) continue;
     QVERIFY(window->OpenScenario(QStringLiteral(DIRAC_SCENARIO_DIR "/") + file));
@@ -186,9 +203,14 @@ void PlaybackBench::playbackFrameTimes() {
     });
     wall.start();
     app->recording = true;
+    const double process_cpu0 = ProcessCpuMs(), thread_cpu0 = ThreadCpuMs();
     clock->Play();
     QTest::qWait(kPlayMs);
     clock->Pause();
+    const double process_cpu = ProcessCpuMs() - process_cpu0;
+    const double thread_cpu = ThreadCpuMs() - thread_cpu0;
+    const int played = frames;
+    const double scale = window->scene_view()->fast_scale();
     app->recording = false;
     disconnect(connection);
     QVERIFY2(interval.size() > 20,
@@ -200,7 +222,7 @@ void PlaybackBench::playbackFrameTimes() {
         std::count_if(work.begin(), work.end(), [](double ms) { return ms > kBudgetMs; }));
 
     // The pieces of one frame, each timed synchronously at playback times.
-    std::vector<double> set_time, cursor, render, repaint;
+    std::vector<double> set_time, cursor, render, render_cpu, repaint;
     auto* view = window->scene_view();
     auto* plots = window->plot_panel();
     for (int i = 0; i < 100; ++i) {
@@ -213,8 +235,10 @@ void PlaybackBench::playbackFrameTimes() {
       plots->SetCursorTime(t);
       cursor.push_back(static_cast<double>(timer.nsecsElapsed()) * 1e-6);
       timer.restart();
+      const double cpu0 = ProcessCpuMs();
       view->RenderFast();
       render.push_back(static_cast<double>(timer.nsecsElapsed()) * 1e-6);
+      render_cpu.push_back(ProcessCpuMs() - cpu0);
       timer.restart();
       plots->repaint();
       repaint.push_back(static_cast<double>(timer.nsecsElapsed()) * 1e-6);
@@ -222,7 +246,7 @@ void PlaybackBench::playbackFrameTimes() {
     QTest::qWait(250);
 
     const QString row =
-        QString("| %1 | %2 | %3 | %4 | %5 (%6%) | %7 | %8 | %9 | %10 | %11 |")
+        QString("| %1 | %2 | %3 | %4 | %5 (%6%) | %7 | %8 | %9 | %10 | %11 | %12 | %13 | %14 |")
             .arg(QFileInfo(file).completeBaseName())
             .arg(interval.size())
             .arg(MedianOf(interval), 0, 'f', 1)
@@ -237,11 +261,16 @@ void PlaybackBench::playbackFrameTimes() {
                      .arg(MedianOf(render_ms), 0, 'f', 1)
                      .arg(MedianOf(chart_ms), 0, 'f', 1)
                      .arg(MedianOf(other_ms), 0, 'f', 1))
+            .arg(QString("%1 / %2")
+                     .arg(process_cpu / std::max(1, played), 0, 'f', 1)
+                     .arg(thread_cpu / std::max(1, played), 0, 'f', 1))
+            .arg(scale, 0, 'f', 2)
             .arg(QString("%1 / %2 / %3 / %4")
                      .arg(MedianOf(set_time), 0, 'f', 2)
                      .arg(MedianOf(cursor), 0, 'f', 2)
                      .arg(MedianOf(render), 0, 'f', 1)
-                     .arg(MedianOf(repaint), 0, 'f', 1));
+                     .arg(MedianOf(repaint), 0, 'f', 1))
+            .arg(MedianOf(render_cpu), 0, 'f', 1);
     qInfo("%s", qPrintable(row));
     table << row;
   }

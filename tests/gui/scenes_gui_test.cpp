@@ -1,5 +1,6 @@
-// GUI tests of the rigid_body and planar_bodies scene types, run under Xvfb (see CMakeLists.txt):
-// the real MainWindow with the shipped rigid-body and Elroy's-beanie scenarios, driven through
+// GUI tests of the rigid_body, planar_bodies and rolling_disk scene types, run under Xvfb (see
+// CMakeLists.txt): the real MainWindow with the shipped rigid-body, Elroy's-beanie and rolling
+// disk scenarios, driven through
 // its widgets by objectName; the 3D view is checked in the rendered image.
 #include <QAction>
 #include <QApplication>
@@ -24,6 +25,7 @@
 #include "playback_clock.hpp"
 #include "plot_panel.hpp"
 #include "rigid_body_scene.hpp"
+#include "rolling_disk_scene.hpp"
 #include "scene_view.hpp"
 #include "simulation_controller.hpp"
 #include "simulation_snapshot.hpp"
@@ -32,6 +34,7 @@
 using dirac::ui::MainWindow;
 using dirac::ui::PlanarBodiesScene;
 using dirac::ui::RigidBodyScene;
+using dirac::ui::RollingDiskScene;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::testing::IsOrange;
 using dirac::ui::testing::kRunTimeoutMs;
@@ -133,6 +136,7 @@ class ScenesGuiTest : public QObject {
   void scenarioPlaysEditsAndRenders_data();
   void scenarioPlaysEditsAndRenders();
   void planarCameraFollowsAndYieldsToTheUser();
+  void rollingDiskLeansOnItsContactPoint();
   void badSceneSpecsShowMessages();
   void missingColumnsInSnapshotShowMessage();
 };
@@ -235,6 +239,77 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
     QVERIFY2(stats.distinct_colors > 50, qPrintable("3D view looks blank: " + report));
     if (planar) QVERIFY2(stats.blue > 300, qPrintable("rotor not visible: " + report));
   }
+}
+
+// The rolling disk in 3D: the disk stands on the contact point of the trajectory, its centre R
+// away along the leaning normal (height R cos(alpha), offset R sin(alpha) across the heading),
+// its axle perpendicular to the heading and to the contact-centre line; an edit of R redraws it
+// with the new radius; the disk is visible in the rendered view.
+void ScenesGuiTest::rollingDiskLeansOnItsContactPoint() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY2(window->OpenScenario(ScenarioPath("rolling_disk.yaml")),
+           qPrintable(window->last_error()));
+  QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
+  auto* disk = dynamic_cast<RollingDiskScene*>(window->scene_view()->scene());
+  QVERIFY2(disk, "rolling_disk.yaml is not drawn by the rolling_disk scene");
+  QVERIFY(QString::fromStdString(disk->legend_text()).contains("contact point"));
+  const double t_end = window->controller()->scenario().simulation.t_end;
+  double alpha = 0.0;  // at the last check_pose
+  auto check_pose = [&](double R) {
+    const SnapshotPtr latest = window->controller()->latest();
+    const dirac::Trajectory& trajectory = *latest->trajectory;
+    const std::size_t row = trajectory.RowAtTime(window->clock()->time());
+    const char* names[5] = {"x", "y", "theta", "alpha", "phi"};
+    const std::array<double, 5> pose = disk->pose();
+    for (int k = 0; k < 5; ++k)
+      QCOMPARE(pose[k], trajectory.at(row, trajectory.ColumnIndex(names[k])));
+    const auto [x, y, theta, tilt, phi] = pose;
+    alpha = tilt;
+    const dirac::ui::Vec3 c = disk->centre(), a = disk->axle();
+    QVERIFY(std::abs(disk->radius() - R) < 1e-15);
+    QVERIFY(std::abs(c[2] - R * std::cos(alpha)) < 1e-12);
+    // Offset across the heading, to the right of the direction of rolling when alpha > 0.
+    QVERIFY(std::abs((c[0] - x) - R * std::sin(alpha) * std::sin(theta)) < 1e-12);
+    QVERIFY(std::abs((c[1] - y) + R * std::sin(alpha) * std::cos(theta)) < 1e-12);
+    QVERIFY(std::abs(a[0] * std::cos(theta) + a[1] * std::sin(theta)) < 1e-12);
+    QVERIFY(std::abs(a[0] * (c[0] - x) + a[1] * (c[1] - y) + a[2] * c[2]) < 1e-12);
+    QVERIFY(std::abs(std::hypot(a[0], a[1], a[2]) - 1.0) < 1e-12);
+  };
+  QVERIFY(PlayTo(*window, 0.3 * t_end));
+  check_pose(0.3);
+  if (QTest::currentTestFailed()) return;
+  const double alpha1 = alpha;
+  QVERIFY(alpha1 > 0.2 && alpha1 < 0.31);  // leaning (the scenario: 0.23 .. 0.30 rad)
+  QVERIFY(PlayTo(*window, 0.31 * t_end));
+  check_pose(0.3);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY2(std::abs(alpha - alpha1) > 1e-4, "the tilt does not wobble");
+
+  // The screenshot: the orange disk in a non-uniform view.
+  QTest::qWait(250);
+  const QImage image = window->scene_view()->GrabImage();
+  QVERIFY(!image.isNull());
+  QVERIFY(image.save(OutputPath("scenes_view_rolling_disk.png")));
+  const ImageStats stats = Analyze(image);
+  const double share = static_cast<double>(stats.orange) / (image.width() * image.height());
+  const QString report = QString("rolling disk: %1 orange px (%2%), %3 colours")
+                             .arg(stats.orange)
+                             .arg(100.0 * share, 0, 'f', 2)
+                             .arg(stats.distinct_colors);
+  qInfo("%s", qPrintable(report));
+  QVERIFY2(share > 0.002, qPrintable("disk hardly visible: " + report));
+  QVERIFY2(stats.distinct_colors > 50, qPrintable("3D view looks blank: " + report));
+
+  // An edit of the radius R: the scene follows the parameter, the new run is drawn with it.
+  const SnapshotPtr first = window->controller()->latest();
+  auto* editor = window->findChild<QDoubleSpinBox*>("parameter.R");
+  QVERIFY2(editor, "no editor named parameter.R");
+  editor->setValue(0.4);
+  QVERIFY2(WaitForRun(*window, first->run), qPrintable(window->last_error()));
+  QTest::qWait(50);
+  window->clock()->SetTime(0.3 * t_end);
+  check_pose(0.4);
 }
 
 void ScenesGuiTest::planarCameraFollowsAndYieldsToTheUser() {
