@@ -43,6 +43,9 @@ trap 'rm -rf "$work"' EXIT
 export DIRAC_TAPE_CACHE=$work/tape-cache
 
 # Removes what legitimately varies: wall-clock times in the solve report.
+# Progress lines ("dirac: FILE: STAGE, N s") appear only when a command runs past 5 s (a loaded
+# machine); they are about time, not results.
+strip_progress() { grep -Ev '^dirac: .*, [0-9]+ s(; .*)?$' || true; }
 strip_times() { sed -E -e 's/, [0-9.e+-]+ ms/, T ms/g' -e 's/"seconds": [0-9.e+-]+/"seconds": T/g'; }
 
 failures=0
@@ -56,12 +59,12 @@ for scenario in "${scenarios[@]}"; do
     mkdir -p "$out"
     "$dirac" run "$scenario" --t-end "$t_end" --quiet --csv "$out/run.csv" \
       >"$out/run.stdout" 2>"$out/run.stderr" || echo "exit $?" >>"$out/run.stderr"
-    "$dirac" equations "$scenario" >"$out/equations.txt" 2>&1 || echo "exit $?" >>"$out/equations.txt"
-    "$dirac" equations "$scenario" --latex >"$out/latex.txt" 2>&1 || echo "exit $?" >>"$out/latex.txt"
-    "$dirac" analyze "$scenario" >"$out/analyze.txt" 2>&1 || echo "exit $?" >>"$out/analyze.txt"
+    { "$dirac" equations "$scenario" 2>&1 || echo "exit $?"; } | strip_progress >"$out/equations.txt"
+    { "$dirac" equations "$scenario" --latex 2>&1 || echo "exit $?"; } | strip_progress >"$out/latex.txt"
+    { "$dirac" analyze "$scenario" 2>&1 || echo "exit $?"; } | strip_progress >"$out/analyze.txt"
     if ((solve)); then
       # From inside the run's folder, so the "wrote solve.csv" line names the same path.
-      (cd "$out" && "$dirac" solve "$scenario" --csv solve.csv 2>&1 | strip_times >solve.txt) || true
+      (cd "$out" && "$dirac" solve "$scenario" --csv solve.csv 2>&1 | strip_progress | strip_times >solve.txt) || true
     fi
   done
   for f in "$work/$name.1"/*; do
