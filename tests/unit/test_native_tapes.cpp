@@ -246,6 +246,36 @@ TEST(NativeTapes, FailingCompilerAndUnwritableCacheFallBack) {
   }
 }
 
+// The cache stays bounded: past 256 entries the least recently used go, down to 192, and
+// temporary files of a compile killed long ago are removed; fresh temporaries stay.
+TEST(NativeTapes, CacheIsBoundedAndStaleTemporariesAreRemoved) {
+  TempDir cache("prune");
+  const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(2);
+  for (int i = 0; i < 300; ++i) {
+    const fs::path entry = cache.path() / ("entry" + std::to_string(1000 + i) + ".so");
+    std::ofstream(entry) << i;
+    fs::last_write_time(entry, old_time + std::chrono::seconds(i));
+  }
+  const fs::path stale = cache.path() / "x.abc123.c";
+  const fs::path fresh = cache.path() / "y.def456.so.part";
+  std::ofstream(stale) << "int x;";
+  std::ofstream(fresh) << "partial";
+  fs::last_write_time(stale, old_time);
+  const EnvOverride env("DIRAC_TAPE_CACHE", cache.str());
+  const EnvOverride cc("DIRAC_CC", "false");  // the prune runs before any compile
+  const auto system = LagrangeDiracSystem::Derive(LoadScenario(Scenario("heisenberg.yaml")));
+  symbolic::NativeTapes batch(Batch(system->dae()));
+  EXPECT_FALSE(batch.Compile());
+  std::size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(cache.path()))
+    entries += e.path().extension() == ".so";
+  EXPECT_EQ(entries, 192u);
+  EXPECT_FALSE(fs::exists(cache.path() / "entry1000.so"));  // the oldest went
+  EXPECT_TRUE(fs::exists(cache.path() / "entry1299.so"));   // the newest stayed
+  EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(fresh));
+}
+
 // `auto` never waits for the compiler: the first run is interpreted while the compile fills the
 // cache in the background; a later run of the same model loads it. Same bytes either way.
 TEST(NativeTapes, AutoCompilesInTheBackgroundAndLaterRunsAreNative) {

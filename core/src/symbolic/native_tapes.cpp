@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -158,6 +159,35 @@ std::string WriteTemporarySource(const std::string& dir, const std::string& stem
   return path;
 }
 
+// Keeps the cache bounded: past kMaxEntries compiled entries the least recently used ones go
+// (LoadCached touches an entry), and temporary files older than an hour (a compile killed
+// mid-way) are removed. Runs only before a new entry is written.
+constexpr std::size_t kMaxEntries = 256;
+constexpr std::size_t kEntriesKept = 192;
+
+void PruneCache(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  const auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& path = it->path();
+    std::error_code time_ec;
+    const auto time = fs::last_write_time(path, time_ec);
+    if (time_ec) continue;
+    const std::string name = path.filename().string();
+    const bool temporary = name.size() > 2 && (name.ends_with(".c") || name.ends_with(".part"));
+    if (temporary) {
+      if (now - time > std::chrono::hours(1)) fs::remove(path, time_ec);
+    } else if (name.ends_with(".so")) {
+      entries.emplace_back(time, path);
+    }
+  }
+  if (entries.size() <= kMaxEntries) return;
+  std::sort(entries.begin(), entries.end());
+  for (std::size_t i = 0; i + kEntriesKept < entries.size(); ++i) fs::remove(entries[i].second, ec);
+}
+
 }  // namespace
 
 std::string DefaultTapeCacheDirectory() {
@@ -229,6 +259,7 @@ bool NativeTapes::PrepareDirectory() {
     note_ = "the tape cache " + options_.cache_dir + " is not writable";
     return false;
   }
+  PruneCache(options_.cache_dir);
   return true;
 }
 
@@ -266,7 +297,9 @@ bool NativeTapes::LoadCached() {
   if (!usable_) return false;
   struct stat info {};
   if (::stat(library_path_.c_str(), &info) != 0) return false;
-  return Open(true);
+  if (!Open(true)) return false;
+  ::utimensat(AT_FDCWD, library_path_.c_str(), nullptr, 0);  // recently used: kept by PruneCache
+  return true;
 }
 
 void NativeTapes::CompileInBackground() {
