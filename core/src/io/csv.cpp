@@ -1,6 +1,10 @@
 #include "dirac/csv.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -71,9 +75,9 @@ void CsvWriter::WriteRow(const double* values, std::size_t count) {
   out.Write('\n');
 }
 
-void CsvWriter::Finish() {
+void CsvWriter::Finish(bool sync) {
   if (impl_->file)
-    impl_->file->Commit();
+    impl_->file->Commit(sync);
   else
     impl_->stdout_output->Flush();
 }
@@ -92,6 +96,23 @@ void WriteCsv(const Trajectory& trajectory, const std::string& path,
   for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
     writer.WriteRow(trajectory.row(r), trajectory.num_columns());
   writer.Finish();
+}
+
+void WriteCsvUnsynced(const Trajectory& trajectory, const std::string& path) {
+  CsvWriter writer(path);
+  writer.WriteHeader(trajectory.columns());
+  for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
+    writer.WriteRow(trajectory.row(r), trajectory.num_columns());
+  writer.Finish(false);
+}
+
+void SyncFileSystem(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot sync '" + path + "': " + std::strerror(errno));
+  const int result = ::syncfs(fd);
+  const int error = errno;
+  ::close(fd);
+  if (result != 0) throw IoError("cannot sync '" + path + "': " + std::strerror(error));
 }
 
 Trajectory ReadCsv(const std::string& path) {
