@@ -238,6 +238,7 @@ TEST(NativeTapes, FailingCompilerAndUnwritableCacheFallBack) {
   }
   {
     const EnvOverride env("DIRAC_TAPE_CACHE", "/dev/null/dirac-tapes");
+    const EnvOverride cc("DIRAC_CC", "false");  // found, so the cache is what fails
     symbolic::NativeTapes batch(Batch(system->dae()));
     EXPECT_FALSE(batch.Compile());
     EXPECT_NE(batch.note().find("not writable"), std::string::npos) << batch.note();
@@ -342,6 +343,9 @@ TEST(NativeTapes, EveryShippedScenarioGivesTheSameCsvBytes) {
         RunToCsv(*model, input, TapeMode::kNative, cache.path() / "native.csv", native);
     EXPECT_NE(interpreted.tape.find("interpreter"), std::string::npos) << path;
     if (native.tape.rfind("native", 0) != 0) {
+      if (native.tape.find("sanitizer build") != std::string::npos ||
+          native.tape.find("no C compiler") != std::string::npos)
+        GTEST_SKIP() << native.tape;
       ADD_FAILURE() << path.filename() << ": " << native.tape;
       continue;
     }

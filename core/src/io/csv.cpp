@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -68,7 +68,8 @@ void CsvWriter::WriteRow(const double* values, std::size_t count) {
     // std::to_chars with a precision is specified as printf's %.17g, without its locale and
     // format parsing (the bytes are the same; about 3x faster).
     const auto end =
-        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17).ptr;
+        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17)
+            .ptr;
     if (c) out.Write(',');
     out.Write(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
   }
