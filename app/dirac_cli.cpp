@@ -315,6 +315,7 @@ int Run(const Options& o) {
                  "failures, last order %d, %ld restarts after projection\n",
                  report.method.c_str(), report.rhs_evaluations, report.error_test_failures,
                  report.nonlinear_failures, report.last_order, report.projections);
+    if (!report.tape.empty()) std::fprintf(stderr, "  tapes: %s\n", report.tape.c_str());
     if (report.initial_projection > 0)
       std::fprintf(stderr,
                    model->constraint_chain()

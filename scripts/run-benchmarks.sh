@@ -16,6 +16,9 @@ for name, t in med.items():
 c, h = med.get("BM_ResidualCompiled"), med.get("BM_ResidualHandWritten")
 if c and h:
     print(f"residual: compiled / hand-written = {c / h:.2f}")
+n = med.get("BM_ResidualNative")
+if n and h:
+    print(f"residual: native (tape: native) / hand-written = {n / h:.2f}")
 c, h = med.get("BM_WholeRun50s"), med.get("BM_WholeRun50sHandWritten")
 if c and h:
     print(f"whole run: compiled / hand-written = {c / h:.2f}")

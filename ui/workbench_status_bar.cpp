@@ -144,10 +144,12 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
   if (snapshot.gauge_pending) text += tr("   ·   computing gauge two-form…");
   diagnostics_->setText(text);
   diagnostics_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
-                              "projection %3")
+                              "projection %3\n%4\ntapes: %5")
                                .arg(r.initial_energy, 0, 'g', 10)
                                .arg(r.internal_steps)
-                               .arg(r.initial_projection, 0, 'e', 2));
+                               .arg(r.initial_projection, 0, 'e', 2)
+                               .arg(QString::fromStdString(r.method))
+                               .arg(QString::fromStdString(r.tape)));
 }
 
 void WorkbenchStatusBar::ShowGauge(const GaugeResult& result) {

@@ -5,11 +5,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace dirac {
+
+namespace symbolic {
+class NativeTapes;
+}
 
 /// One tape instruction, `{op, dst, a, b, c, d, constant}`: `r = op(slot[a], slot[b], ...,
 /// constant)`, stored to `slot[dst]` or, when `dst < 0`, to `outputs[-1 - dst]` (see OutputDst).
@@ -132,14 +137,16 @@ class CompiledFunction {
   /// Convenience overload that allocates its own scratch (not for hot loops).
   std::vector<double> Evaluate(const std::vector<double>& inputs) const;
 
-  /// Generates C for this tape, compiles it with the system C compiler (the environment variable
-  /// DIRAC_CC, else the C compiler the build used, else `cc`; -O2 -ffp-contract=off
-  /// -fno-builtin, no fast-math) and loads it, so that Evaluate runs machine code instead of
-  /// the interpreter. Every operation is the interpreter's, in the same order with the same
-  /// rounding, so results are bit-identical. Returns false and changes nothing if no compiler
-  /// works, loading fails or the tape holds a non-finite constant: the interpreter stays in use.
-  /// Takes tens of milliseconds; not thread-safe against concurrent Evaluate on this object (call
-  /// it before sharing). Copies share the loaded code.
+  /// Compiles this tape alone to machine code (symbolic::NativeTapes with one function: generated
+  /// C, the system C compiler — $DIRAC_CC, else the C compiler the build used —, -O2
+  /// -ffp-contract=off -fno-builtin, no fast-math; cached on disk, see NativeTapes) and loads it,
+  /// so that Evaluate runs machine code instead of the interpreter. Every operation is the
+  /// interpreter's, in the same order with the same rounding, so results are bit-identical.
+  /// Returns false and changes nothing if no compiler works, the cache is unusable, loading fails
+  /// or the tape holds a non-finite constant: the interpreter stays in use. Takes tens of
+  /// milliseconds when not cached; not thread-safe against concurrent Evaluate on this object
+  /// (call it before sharing). Copies share the loaded code. Models compile all their tapes as
+  /// one batch instead (`simulation.tape`).
   bool CompileToMachineCode();
   /// The tape as executed (after dead-code removal), for inspection: two functions with equal
   /// tapes, inputs and output slots give the same bits.
@@ -148,6 +155,14 @@ class CompiledFunction {
   bool is_machine_code() const { return native_ != nullptr; }
 
  private:
+  friend class symbolic::NativeTapes;
+  // Appends this tape as the C function `void name(const double* in, double* out, double* s)`;
+  // false (nothing written) if it is default-constructed or holds a non-finite constant.
+  bool WriteNativeSource(std::ostream& out, const std::string& name) const;
+  // A copy that evaluates through `code`, kept loaded by `library`.
+  CompiledFunction WithNativeCode(void (*code)(const double*, double*, double*),
+                                  std::shared_ptr<void> library) const;
+
   // Executable form of one instruction. `code` selects the interpreter block, which is
   // specialised for the op, where each operand comes from (scratch, inputs or the previous
   // result) and where the result goes (scratch, outputs or only the register); `handler` is that

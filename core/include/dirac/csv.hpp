@@ -21,6 +21,13 @@ void WriteCsv(const Trajectory& trajectory, const std::string& path);
 /// of the run); ReadCsv skips them.
 void WriteCsv(const Trajectory& trajectory, const std::string& path,
               const std::vector<std::string>& comments);
+/// As WriteCsv, atomic as well, but without waiting for the data to reach the disk (no fsync):
+/// for many files followed by one SyncFileSystem (a sweep's runs). After a crash of the machine
+/// (not of the process) before that sync, the file may be empty; an interrupted process still
+/// leaves the old file or the complete new one.
+void WriteCsvUnsynced(const Trajectory& trajectory, const std::string& path);
+/// Flushes the file system holding `path` to disk (syncfs). Throws IoError naming `path`.
+void SyncFileSystem(const std::string& path);
 
 /// Writes CSV row by row, in the format of WriteCsv, with every write checked: to a file
 /// atomically (nothing appears at the path until Finish(); the same refusals as WriteCsv), or
@@ -42,8 +49,9 @@ class CsvWriter {
   void WriteHeader(const std::vector<std::string>& columns);
   /// One row of `count` numbers with 17 significant digits.
   void WriteRow(const double* values, std::size_t count);
-  /// Writes what is buffered; for a file, syncs and renames it into place. Throws IoError.
-  void Finish();
+  /// Writes what is buffered; for a file, syncs (unless `sync` is false, for a caller that
+  /// syncs the file system once after many files) and renames it into place. Throws IoError.
+  void Finish(bool sync = true);
   /// "standard output" or the path.
   const std::string& destination() const;
 

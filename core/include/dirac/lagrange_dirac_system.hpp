@@ -17,6 +17,7 @@
 /// Layer: lagrange_dirac.
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,6 +69,10 @@ struct CompiledDae {
   CompiledFunction fibre_momentum;     ///< dL/dy^A, k outputs
 };
 
+/// Calls `f` on every tape of `dae` in a fixed order: the batch a model compiles to machine code
+/// as one C translation unit (`simulation.tape`).
+void ForEachTape(CompiledDae& dae, const std::function<void(CompiledFunction&)>& f);
+
 /// A Lagrangian system with nonholonomic constraints, derived from a Scenario.
 class LagrangeDiracSystem : public Model {
  public:
@@ -89,8 +94,13 @@ class LagrangeDiracSystem : public Model {
   std::vector<std::string> constraint_names() const override;
   const std::vector<std::string>& parameter_names() const;
 
-  /// The compiled DAE and diagnostics.
+  /// The compiled DAE and diagnostics (interpreted tapes).
   const CompiledDae& dae() const;
+  /// The tapes a run with `simulation.tape = mode` evaluates: the same functions as dae(), as
+  /// machine code when `mode` gets it (see TapeMode; kNative may compile now, tens to hundreds
+  /// of milliseconds), else dae() itself. `description` (if given) gets the one-line report.
+  /// Thread-safe; never throws for a missing compiler or cache (the interpreter is the answer).
+  const CompiledDae& tapes(TapeMode mode, std::string* description = nullptr) const;
 
   /// Equation rows (eq (29) with the multipliers, the index-1 constraint rows), E_L, W and omega.
   std::vector<DerivedEquation> Equations(EquationFormat format) const override;

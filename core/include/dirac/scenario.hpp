@@ -97,6 +97,20 @@ const char* IntegrationMethodName(IntegrationMethod method);
 /// The method named `name` (as IntegrationMethodName), or nullopt.
 std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name);
 
+/// How the compiled tapes of a model are evaluated (`simulation.tape`); the results are
+/// bit-identical either way, only the speed differs.
+enum class TapeMode {
+  kAuto,         ///< machine code if the model's tapes are in the on-disk cache, else the
+                 ///< interpreter while a background compile fills the cache (never waits)
+  kNative,       ///< machine code, compiled now if not cached (the interpreter if that fails)
+  kInterpreter,  ///< the tape interpreter only
+};
+
+/// "auto", "native" or "interpreter".
+const char* TapeModeName(TapeMode mode);
+/// The mode named `name` (as TapeModeName), or nullopt.
+std::optional<TapeMode> TapeModeFromName(const std::string& name);
+
 /// Integration settings.
 struct SimulationSpec {
   double t_end = 10.0;        ///< final time [s]
@@ -107,6 +121,8 @@ struct SimulationSpec {
   double stabilization = 1.0;
   /// Integrator of regular index-1 systems (the IDAS path uses `stabilization`).
   IntegrationMethod method = IntegrationMethod::kAuto;
+  /// Machine code or interpreter for the compiled tapes (same results).
+  TapeMode tape = TapeMode::kAuto;
 };
 
 /// What is wrong with simulation settings: the offending key and why.

@@ -17,6 +17,7 @@
 #include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
+#include "model/native_tape_set.hpp"
 #include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -100,6 +101,17 @@ std::vector<InitialValueInfo> InitialValues(const Scenario& scenario,
 
 }  // namespace
 
+// The tapes a run evaluates: one batch of machine code (`simulation.tape`).
+struct ConstrainedRunTapes {
+  CompiledFunction free_rates, free_jacobian, outputs, extras, body_velocity, group_momentum;
+};
+
+static void ForEachRunTape(ConstrainedRunTapes& t, const std::function<void(CompiledFunction&)>& f) {
+  for (CompiledFunction* tape : {&t.free_rates, &t.free_jacobian, &t.outputs, &t.extras,
+                                 &t.body_velocity, &t.group_momentum})
+    f(*tape);
+}
+
 struct ConstrainedSystem::Impl {
   constraints::PresymplecticData data;
   ConstraintChain chain;
@@ -121,6 +133,8 @@ struct ConstrainedSystem::Impl {
   CompiledFunction body_velocity, group_momentum;  // xi(y) and the momentum mapped by R
   std::vector<ex> body_velocity_exprs;
   CompiledFunction extras;  // further columns after residual_dynamics (controls, running cost)
+  ConstrainedRunTapes run_tapes;        // copies of the tapes Simulate evaluates, compiled as one batch
+  std::unique_ptr<model::NativeTapeSet<ConstrainedRunTapes>> native;
   ExplicitFlow flow;
   std::vector<ColumnInfo> columns;
   std::vector<InitialValueInfo> initial_values;
@@ -797,6 +811,10 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
     impl->CrossCheck();
     if (impl->integrable) impl->Compile();
   }
+  impl->run_tapes = {impl->free_rates, impl->free_jacobian,  impl->outputs,
+                     impl->extras,     impl->body_velocity, impl->group_momentum};
+  impl->native =
+      std::make_unique<model::NativeTapeSet<ConstrainedRunTapes>>(impl->run_tapes, &ForEachRunTape);
   impl->initial_values = InitialValues(scenario, impl->data, impl->chain);
   auto system = std::shared_ptr<ConstrainedSystem>(new ConstrainedSystem(std::move(impl)));
   system->has_boundary_value_problem_ = scenario.boundary_value.present();
@@ -866,6 +884,8 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   const Impl& s = *impl_;
   if (!s.integrable) throw ModelError("nothing to integrate: " + s.chain.verdict);
   const SimulationSpec& spec = input.spec;
+  std::string tape;
+  const ConstrainedRunTapes& tp = s.native->Select(spec.tape, tape);
   RequireValidSimulationSpec(spec);
   const std::size_t ny = s.free_index.size();
   const std::size_t P = s.data.parameters.size();
@@ -882,14 +902,14 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     y0 = input.flow_state;
   }
   std::vector<double> scratch(std::max(
-      {s.free_rates.scratch_size(), s.free_jacobian.scratch_size(), s.outputs.scratch_size(),
-       s.extras.scratch_size(), s.body_velocity.scratch_size(), s.group_momentum.scratch_size()}));
+      {tp.free_rates.scratch_size(), tp.free_jacobian.scratch_size(), tp.outputs.scratch_size(),
+       tp.extras.scratch_size(), tp.body_velocity.scratch_size(), tp.group_momentum.scratch_size()}));
   auto load = [&](double t, const double* y) {
     in[0] = t;
     std::copy(y, y + ny, in.begin() + 1);
   };
   load(0.0, y0.data());
-  s.free_rates.Evaluate(in.data(), yp0.data(), scratch.data());
+  tp.free_rates.Evaluate(in.data(), yp0.data(), scratch.data());
 
   dynamics::ImplicitDae problem;
   problem.size = ny;
@@ -906,7 +926,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   std::vector<double> rates(ny), jac(ny * ny);
   problem.residual = [&](double t, const double* y, const double* yp, double* r) {
     load(t, y);
-    s.free_rates.Evaluate(in.data(), rates.data(), scratch.data());
+    tp.free_rates.Evaluate(in.data(), rates.data(), scratch.data());
     for (std::size_t i = 0; i < ny; ++i) {
       r[i] = yp[i] - rates[i];
       if (!std::isfinite(r[i])) return false;
@@ -915,7 +935,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   };
   problem.jacobian = [&](double t, double cj, const double* y, const double*, double* J) {
     load(t, y);
-    s.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+    tp.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
     for (std::size_t i = 0; i < ny; ++i) {
       for (std::size_t j = 0; j < ny; ++j) J[j * ny + i] -= jac[i * ny + j];
       J[i * ny + i] += cj;
@@ -932,7 +952,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
       driver.Advance(t);
       load(t, driver.y());
       Eigen::Vector3d xi;
-      s.body_velocity.Evaluate(in.data(), xi.data(), scratch.data());
+      tp.body_velocity.Evaluate(in.data(), xi.data(), scratch.data());
       return xi;
     };
     Trajectory trajectory(TrajectoryColumns());
@@ -940,13 +960,14 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     std::vector<double> row(trajectory.num_columns());
     SimulationReport report;
     report.method = method_name;
+    report.tape = tape;
     const std::size_t residual_begin = 1 + 2 * s.data.z.size() + s.multipliers.size() + 1;
     const std::size_t residual_end = residual_begin + s.found_constraints.size();
-    std::vector<double> out(s.outputs.num_outputs()), extra(s.extras.num_outputs());
+    std::vector<double> out(tp.outputs.num_outputs()), extra(tp.extras.num_outputs());
     double e0 = 0.0;
     auto record = [&](double t) {
       load(t, driver.y());
-      s.outputs.Evaluate(in.data(), out.data(), scratch.data());
+      tp.outputs.Evaluate(in.data(), out.data(), scratch.data());
       row[0] = t;
       const std::size_t dyn_begin = residual_end - 1;
       std::copy(out.begin(), out.begin() + static_cast<long>(dyn_begin), row.begin() + 1);
@@ -954,15 +975,15 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
       for (std::size_t k = dyn_begin; k < out.size(); ++k) dyn = std::max(dyn, std::abs(out[k]));
       row[residual_end] = dyn;
       if (!extra.empty()) {
-        s.extras.Evaluate(in.data(), extra.data(), scratch.data());
+        tp.extras.Evaluate(in.data(), extra.data(), scratch.data());
         std::copy(extra.begin(), extra.end(), row.begin() + static_cast<long>(residual_end) + 1);
       }
       if (reconstruction.active()) {
         double momentum[3] = {0, 0, 0};
-        if (s.group_momentum.num_outputs() == 3)
-          s.group_momentum.Evaluate(in.data(), momentum, scratch.data());
+        if (tp.group_momentum.num_outputs() == 3)
+          tp.group_momentum.Evaluate(in.data(), momentum, scratch.data());
         reconstruction.Write(row.data() + residual_end + 1 + extra.size(),
-                             s.group_momentum.num_outputs() == 3 ? momentum : nullptr);
+                             tp.group_momentum.num_outputs() == 3 ? momentum : nullptr);
       }
       const double energy = row[residual_begin - 1];
       if (trajectory.empty()) e0 = energy;
@@ -990,7 +1011,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   IntegrationMethod family = spec.method;
   if (family == IntegrationMethod::kAuto) {
     load(0.0, y0.data());
-    s.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+    tp.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
     family = dynamics::ChooseFamily(
         Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
             jac.data(), static_cast<Eigen::Index>(ny), static_cast<Eigen::Index>(ny)),
@@ -1007,14 +1028,14 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   ode.atol = 0.5 * dynamics::LocalTolerance(spec.atol, family);
   ode.rates = [&](double t, const double* y, double* ydot) {
     load(t, y);
-    s.free_rates.Evaluate(in.data(), ydot, scratch.data());
+    tp.free_rates.Evaluate(in.data(), ydot, scratch.data());
     for (std::size_t i = 0; i < ny; ++i)
       if (!std::isfinite(ydot[i])) return false;
     return true;
   };
   ode.jacobian = [&](double t, const double* y, double* J) {
     load(t, y);
-    s.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+    tp.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
     for (std::size_t i = 0; i < ny; ++i)
       for (std::size_t j = 0; j < ny; ++j) J[j * ny + i] = jac[i * ny + j];  // column-major
   };

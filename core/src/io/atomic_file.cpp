@@ -153,9 +153,9 @@ AtomicFile::~AtomicFile() {
   Unregister(slot_);
 }
 
-void AtomicFile::Commit() {
+void AtomicFile::Commit(bool sync) {
   output_.Flush();
-  if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+  if (sync && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
     throw IoError("cannot write '" + path_ + "': " + Reason(errno));
   const int fd = fd_;
   fd_ = -1;

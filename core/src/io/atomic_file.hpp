@@ -69,8 +69,10 @@ class AtomicFile {
   CheckedOutput& output() { return output_; }
   /// Text appended with output().Write(...).
   void Write(std::string_view text) { output_.Write(text); }
-  /// Flushes, syncs and renames onto the destination; checks every step. Throws IoError.
-  void Commit();
+  /// Flushes, syncs (unless `sync` is false: the caller syncs the file system later, e.g. a
+  /// sweep once before its summary table) and renames onto the destination; checks every step.
+  /// Throws IoError.
+  void Commit(bool sync = true);
 
  private:
   std::string path_, temp_;

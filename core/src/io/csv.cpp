@@ -1,8 +1,12 @@
 #include "dirac/csv.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -64,16 +68,17 @@ void CsvWriter::WriteRow(const double* values, std::size_t count) {
     // std::to_chars with a precision is specified as printf's %.17g, without its locale and
     // format parsing (the bytes are the same; about 3x faster).
     const auto end =
-        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17).ptr;
+        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17)
+            .ptr;
     if (c) out.Write(',');
     out.Write(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
   }
   out.Write('\n');
 }
 
-void CsvWriter::Finish() {
+void CsvWriter::Finish(bool sync) {
   if (impl_->file)
-    impl_->file->Commit();
+    impl_->file->Commit(sync);
   else
     impl_->stdout_output->Flush();
 }
@@ -92,6 +97,23 @@ void WriteCsv(const Trajectory& trajectory, const std::string& path,
   for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
     writer.WriteRow(trajectory.row(r), trajectory.num_columns());
   writer.Finish();
+}
+
+void WriteCsvUnsynced(const Trajectory& trajectory, const std::string& path) {
+  CsvWriter writer(path);
+  writer.WriteHeader(trajectory.columns());
+  for (std::size_t r = 0; r < trajectory.num_rows(); ++r)
+    writer.WriteRow(trajectory.row(r), trajectory.num_columns());
+  writer.Finish(false);
+}
+
+void SyncFileSystem(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot sync '" + path + "': " + std::strerror(errno));
+  const int result = ::syncfs(fd);
+  const int error = errno;
+  ::close(fd);
+  if (result != 0) throw IoError("cannot sync '" + path + "': " + std::strerror(error));
 }
 
 Trajectory ReadCsv(const std::string& path) {

@@ -11,6 +11,7 @@
 #include "lagrange_dirac/gauge_derivation.hpp"
 #include "lagrange_dirac/lagrange_dirac_simulation.hpp"
 #include "model/algebroid_data.hpp"
+#include "model/native_tape_set.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
@@ -35,6 +36,7 @@ struct LagrangeDiracSystem::Impl {
   ReconstructionSpec reconstruction;
   std::vector<ex> g, second_order, euler_lagrange, constraint_rate;  // constraint_rate: dg/dt
   CompiledDae dae;
+  std::unique_ptr<model::NativeTapeSet<CompiledDae>> native;  // machine code of `dae`
   std::vector<ColumnInfo> columns;
   std::vector<InitialValueInfo> initial_values;
   std::shared_ptr<const GaugeTwoForm> gauge;
@@ -287,6 +289,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);
   s.gauge = GaugeCapability(scenario, s);
+  s.native = std::make_unique<model::NativeTapeSet<CompiledDae>>(s.dae, &ForEachTape);
 
   auto system = std::shared_ptr<LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
   system->has_boundary_value_problem_ = scenario.boundary_value.present();
@@ -314,6 +317,21 @@ const std::vector<std::string>& LagrangeDiracSystem::parameter_names() const {
 }
 const CompiledDae& LagrangeDiracSystem::dae() const { return impl_->dae; }
 
+const CompiledDae& LagrangeDiracSystem::tapes(TapeMode mode, std::string* description) const {
+  std::string text;
+  const CompiledDae& chosen = impl_->native->Select(mode, text);
+  if (description) *description = std::move(text);
+  return chosen;
+}
+
+void ForEachTape(CompiledDae& dae, const std::function<void(CompiledFunction&)>& f) {
+  for (CompiledFunction* tape :
+       {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
+        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor,
+        &dae.body_velocity, &dae.fibre_momentum})
+    f(*tape);
+}
+
 std::string LagrangeDiracSystem::formulation() const {
   if (impl_->algebroid)
     return impl_->m() ? "Euler-Poincare-Suslov / Lagrange-Dirac equations on a Lie algebroid, "
@@ -327,8 +345,14 @@ std::string LagrangeDiracSystem::formulation() const {
 Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
                                          const SimulationProgress& progress,
                                          SimulationReport* report) const {
-  return lagrange_dirac::Simulate(impl_->dae, impl_->reconstruction, TrajectoryColumns(), input,
-                                  progress, report);
+  std::string tape;
+  const CompiledDae& dae = tapes(input.spec.tape, &tape);
+  SimulationReport local;
+  SimulationReport* out = report != nullptr ? report : &local;
+  Trajectory trajectory = lagrange_dirac::Simulate(dae, impl_->reconstruction,
+                                                   TrajectoryColumns(), input, progress, out);
+  out->tape = std::move(tape);
+  return trajectory;
 }
 
 const std::vector<ColumnInfo>& LagrangeDiracSystem::columns() const { return impl_->columns; }

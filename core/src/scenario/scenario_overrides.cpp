@@ -267,6 +267,14 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     s.simulation.method = *method;
     return;
   }
+  if (name == "tape") {
+    const auto tape = TapeModeFromName(text);
+    if (!tape)
+      throw ScenarioError(s.source_file, 0, name,
+                          "value \"" + text + "\" is none of auto, native, interpreter");
+    s.simulation.tape = *tape;
+    return;
+  }
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0')

@@ -255,7 +255,7 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
 
 void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec) {
   r.CheckKeys(sim, "simulation",
-              {"t_end", "output_step", "rtol", "atol", "stabilization", "method"});
+              {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape"});
   spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
   spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
@@ -266,6 +266,12 @@ void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec
                                           : std::optional<IntegrationMethod>{};
     if (!parsed) r.Fail(method, "method", "must be one of auto, adams, bdf, idas");
     spec.method = *parsed;
+  }
+  if (const YAML::Node tape = sim["tape"]) {
+    const auto parsed =
+        tape.IsScalar() ? TapeModeFromName(tape.Scalar()) : std::optional<TapeMode>{};
+    if (!parsed) r.Fail(tape, "tape", "must be one of auto, native, interpreter");
+    spec.tape = *parsed;
   }
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);
 }

@@ -195,6 +195,8 @@ void EmitSimulation(YAML::Emitter& out, const SimulationSpec& sim, bool optimal_
       << YAML::Key << "stabilization" << YAML::Value << Num(sim.stabilization);
   if (sim.method != IntegrationMethod::kAuto)
     out << YAML::Key << "method" << YAML::Value << IntegrationMethodName(sim.method);
+  if (sim.tape != TapeMode::kAuto)
+    out << YAML::Key << "tape" << YAML::Value << TapeModeName(sim.tape);
   out << YAML::EndMap;
 }
 

@@ -41,6 +41,21 @@ std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& na
   return std::nullopt;
 }
 
+const char* TapeModeName(TapeMode mode) {
+  switch (mode) {
+    case TapeMode::kAuto: return "auto";
+    case TapeMode::kNative: return "native";
+    case TapeMode::kInterpreter: return "interpreter";
+  }
+  return "auto";
+}
+
+std::optional<TapeMode> TapeModeFromName(const std::string& name) {
+  for (auto m : {TapeMode::kAuto, TapeMode::kNative, TapeMode::kInterpreter})
+    if (name == TapeModeName(m)) return m;
+  return std::nullopt;
+}
+
 void RequireValidSimulationSpec(const SimulationSpec& spec) {
   if (const auto problem = CheckSimulationSpec(spec))
     throw ModelError("simulation settings: " + problem->key + " " + problem->message);

@@ -100,7 +100,10 @@ class SweepRunner {
       if (report.cancelled || Cancelled()) return std::nullopt;
       if (trajectory.num_rows() == 0) throw NumericalError("the run produced no samples");
       if (options_.write_trajectories)
-        WriteCsv(trajectory, (fs::path(options_.out_dir) / points_.RunFileName(run)).string());
+        // Atomic, but synced once for all runs before the table (one fsync per run made a
+        // sweep of short runs wait on the disk, not compute: 4-6 ms per file on ext4 here).
+        WriteCsvUnsynced(trajectory,
+                         (fs::path(options_.out_dir) / points_.RunFileName(run)).string());
       const double* last = trajectory.row(trajectory.num_rows() - 1);
       for (std::size_t c : final_columns_) cells.push_back(sweep::FormatNumber(last[c]));
       cells.push_back(sweep::FormatNumber(report.max_constraint_residual));
@@ -206,6 +209,8 @@ SweepResult RunSweep(const Model& model, const Scenario& base, const SweepPlan& 
   const std::string name =
       "summary" + ShardSuffix(options.shard) + (result.interrupted ? "-interrupted" : "") + ".csv";
   result.summary_path = (fs::path(options.out_dir) / name).string();
+  // The run files reach the disk before the table that lists them.
+  if (options.write_trajectories && result.completed > 0) SyncFileSystem(options.out_dir);
   io::AtomicFile table(result.summary_path);
   table.Write(runner.Header());
   table.Write("\n");
