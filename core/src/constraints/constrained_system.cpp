@@ -106,7 +106,8 @@ struct ConstrainedRunTapes {
   CompiledFunction free_rates, free_jacobian, outputs, extras, body_velocity, group_momentum;
 };
 
-static void ForEachRunTape(ConstrainedRunTapes& t, const std::function<void(CompiledFunction&)>& f) {
+static void ForEachRunTape(ConstrainedRunTapes& t,
+                           const std::function<void(CompiledFunction&)>& f) {
   for (CompiledFunction* tape : {&t.free_rates, &t.free_jacobian, &t.outputs, &t.extras,
                                  &t.body_velocity, &t.group_momentum})
     f(*tape);
@@ -133,7 +134,7 @@ struct ConstrainedSystem::Impl {
   CompiledFunction body_velocity, group_momentum;  // xi(y) and the momentum mapped by R
   std::vector<ex> body_velocity_exprs;
   CompiledFunction extras;  // further columns after residual_dynamics (controls, running cost)
-  ConstrainedRunTapes run_tapes;        // copies of the tapes Simulate evaluates, compiled as one batch
+  ConstrainedRunTapes run_tapes;  // copies of the tapes Simulate evaluates, compiled as one batch
   std::unique_ptr<model::NativeTapeSet<ConstrainedRunTapes>> native;
   ExplicitFlow flow;
   std::vector<ColumnInfo> columns;
@@ -174,9 +175,10 @@ std::vector<std::pair<ex, ex>> InCoordinateOrder(const GiNaC::exmap& m,
     if (auto it = m.find(s); it != m.end()) out.emplace_back(it->first, it->second);
   }
   std::vector<std::pair<ex, ex>> others;  // keys that are not coordinates, if any: by text
-  for (const auto& [var, value] : m) {
+  for (const auto& entry : m) {           // not a structured binding: clang 14 cannot capture one
+    const ex& var = entry.first;
     const auto is_var = [&var](const symbol& s) { return var.is_equal(s); };
-    if (std::none_of(z.begin(), z.end(), is_var)) others.emplace_back(var, value);
+    if (std::none_of(z.begin(), z.end(), is_var)) others.emplace_back(var, entry.second);
   }
   std::sort(others.begin(), others.end(), [](const auto& l, const auto& r) {
     return symbolic::CanonicalString(l.first) < symbolic::CanonicalString(r.first);
@@ -370,10 +372,10 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
   constexpr std::size_t kMaxFactoredNodes = 400;
   if (!GiNaC::is_a<GiNaC::numeric>(minor))
     chain.validity_conditions.push_back(
-        NonzeroCondition(ExpandFactors(
-            symbolic::NodeCount(minor, kMaxFactoredNodes + 1) <= kMaxFactoredNodes
-                ? GiNaC::factor(minor)
-                : minor)) +
+        NonzeroCondition(
+            ExpandFactors(symbolic::NodeCount(minor, kMaxFactoredNodes + 1) <= kMaxFactoredNodes
+                              ? GiNaC::factor(minor)
+                              : minor)) +
         " != 0  (rank of Omega on E_f)");
 
   // Solve i_X Omega = dH for X = rho xi, xi in E_f: [d(Phi) rho; Omega_E^T] xi = [0; alpha].
@@ -518,14 +520,6 @@ void ConstrainedSystem::Impl::CrossCheck() {
         out(i, j) = GiNaC::ex_to<GiNaC::numeric>(value).to_double();
       }
     return out;
-  };
-  auto rank = [](const Eigen::MatrixXd& m) -> unsigned {
-    if (m.size() == 0) return 0;
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m);
-    const double tol = 1e-9 * std::max(1.0, svd.singularValues()(0));
-    unsigned r = 0;
-    for (int i = 0; i < svd.singularValues().size(); ++i) r += svd.singularValues()(i) > tol;
-    return r;
   };
   auto null_space = [](const Eigen::MatrixXd& m, unsigned cols) -> Eigen::MatrixXd {
     if (m.rows() == 0) return Eigen::MatrixXd::Identity(cols, cols);
@@ -811,7 +805,7 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
     impl->CrossCheck();
     if (impl->integrable) impl->Compile();
   }
-  impl->run_tapes = {impl->free_rates, impl->free_jacobian,  impl->outputs,
+  impl->run_tapes = {impl->free_rates, impl->free_jacobian, impl->outputs,
                      impl->extras,     impl->body_velocity, impl->group_momentum};
   impl->native =
       std::make_unique<model::NativeTapeSet<ConstrainedRunTapes>>(impl->run_tapes, &ForEachRunTape);
@@ -901,9 +895,10 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
                        " values, M_f has " + std::to_string(ny) + " free coordinates");
     y0 = input.flow_state;
   }
-  std::vector<double> scratch(std::max(
-      {tp.free_rates.scratch_size(), tp.free_jacobian.scratch_size(), tp.outputs.scratch_size(),
-       tp.extras.scratch_size(), tp.body_velocity.scratch_size(), tp.group_momentum.scratch_size()}));
+  std::vector<double> scratch(
+      std::max({tp.free_rates.scratch_size(), tp.free_jacobian.scratch_size(),
+                tp.outputs.scratch_size(), tp.extras.scratch_size(),
+                tp.body_velocity.scratch_size(), tp.group_momentum.scratch_size()}));
   auto load = [&](double t, const double* y) {
     in[0] = t;
     std::copy(y, y + ny, in.begin() + 1);
@@ -1001,7 +996,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     report.initial_projection = std::sqrt(projection);
     dynamics::RunSampled(spec, driver, reconstruction, body_velocity, record, progress, trajectory,
                          report);
-  if (report_out) *report_out = report;
+    if (report_out) *report_out = report;
     return trajectory;
   };
   if (spec.method == IntegrationMethod::kIdas) {
@@ -1040,10 +1035,11 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
       for (std::size_t j = 0; j < ny; ++j) J[j * ny + i] = jac[i * ny + j];  // column-major
   };
   const bool bdf = family == IntegrationMethod::kBdf;
-  dynamics::CvodeDriver driver(ode, bdf ? dynamics::MultistepMethod::kBdf
-                                        : dynamics::MultistepMethod::kAdams,
-                               0.0, y0, spec.t_end);
-  Trajectory trajectory = run(driver, bdf ? "CVODES BDF (ODE on M_f)" : "CVODES Adams (ODE on M_f)");
+  dynamics::CvodeDriver driver(
+      ode, bdf ? dynamics::MultistepMethod::kBdf : dynamics::MultistepMethod::kAdams, 0.0, y0,
+      spec.t_end);
+  Trajectory trajectory =
+      run(driver, bdf ? "CVODES BDF (ODE on M_f)" : "CVODES Adams (ODE on M_f)");
   return trajectory;
 }
 
