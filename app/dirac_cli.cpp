@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -175,29 +176,21 @@ std::atomic<const char*> g_stage{"reading the scenario"};
 
 void SetStage(const char* stage) { g_stage.store(stage); }
 
-// Ends the process with exit status 1 after `seconds` of wall time unless Stop() comes first.
-// GiNaC and SUNDIALS calls cannot be interrupted, so the watchdog does not ask: it writes the
-// message with write(2), removes the temporaries of atomic writes in progress and _exits.
-class Watchdog {
+// A thread that calls `tick(elapsed seconds)` every `period` seconds until destroyed (or until
+// tick returns false); the destructor wakes it at once and joins it.
+class PeriodicThread {
  public:
-  explicit Watchdog(double seconds) {
-    thread_ = std::thread([this, seconds] {
+  PeriodicThread(double period, std::function<bool(double)> tick) {
+    thread_ = std::thread([this, period, tick = std::move(tick)] {
+      const auto start = std::chrono::steady_clock::now();
       std::unique_lock<std::mutex> lock(mutex_);
-      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return stop_; }))
-        return;
-      char message[1024];
-      const int n = std::snprintf(message, sizeof message,
-                                  "dirac: %s: timed out after %g s while %s (--timeout)\n",
-                                  g_file.c_str(), seconds, g_stage.load());
-      if (n > 0) {
-        const ssize_t ignored = ::write(2, message, std::min<std::size_t>(n, sizeof message - 1));
-        (void)ignored;
+      while (!cv_.wait_for(lock, std::chrono::duration<double>(period), [this] { return stop_; })) {
+        if (!tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()))
+          return;
       }
-      dirac::RemovePendingTemporaryFiles();
-      ::_exit(1);
     });
   }
-  ~Watchdog() {
+  ~PeriodicThread() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stop_ = true;
@@ -205,6 +198,8 @@ class Watchdog {
     cv_.notify_all();
     thread_.join();
   }
+  PeriodicThread(const PeriodicThread&) = delete;
+  PeriodicThread& operator=(const PeriodicThread&) = delete;
 
  private:
   std::mutex mutex_;
@@ -213,7 +208,23 @@ class Watchdog {
   std::thread thread_;
 };
 
-// A line on stderr every `period` seconds while a command runs (unless --quiet): what it is
+// --timeout: ends the process with exit status 1 after `seconds` of wall time. GiNaC and SUNDIALS
+// calls cannot be interrupted, so the watchdog does not ask: it writes the message with
+// write(2), removes the temporaries of atomic writes in progress and _exits.
+bool TimedOut(double seconds) {
+  char message[1024];
+  const int n = std::snprintf(message, sizeof message,
+                              "dirac: %s: timed out after %g s while %s (--timeout)\n",
+                              g_file.c_str(), seconds, g_stage.load());
+  if (n > 0) {
+    const ssize_t ignored = ::write(2, message, std::min<std::size_t>(n, sizeof message - 1));
+    (void)ignored;
+  }
+  dirac::RemovePendingTemporaryFiles();
+  ::_exit(1);
+}
+
+// A line on stderr every kHeartbeatSeconds while a command runs (unless --quiet): what it is
 // doing and for how long, so that a long derivation, integration or solve is never silent.
 std::mutex g_detail_mutex;
 std::string g_detail;  // e.g. the Newton iteration a solve has reached
@@ -223,40 +234,16 @@ void SetDetail(std::string detail) {
   g_detail = std::move(detail);
 }
 
-class Heartbeat {
- public:
-  explicit Heartbeat(double period) {
-    thread_ = std::thread([this, period] {
-      const auto start = std::chrono::steady_clock::now();
-      std::unique_lock<std::mutex> lock(mutex_);
-      while (!cv_.wait_for(lock, std::chrono::duration<double>(period), [this] { return stop_; })) {
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::string detail;
-        {
-          std::lock_guard<std::mutex> detail_lock(g_detail_mutex);
-          detail = g_detail;
-        }
-        std::fprintf(stderr, "dirac: %s: %s, %.0f s%s%s\n", g_file.c_str(), g_stage.load(), elapsed,
-                     detail.empty() ? "" : "; ", detail.c_str());
-      }
-    });
+bool Heartbeat(double elapsed) {
+  std::string detail;
+  {
+    std::lock_guard<std::mutex> lock(g_detail_mutex);
+    detail = g_detail;
   }
-  ~Heartbeat() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
-};
+  std::fprintf(stderr, "dirac: %s: %s, %.0f s%s%s\n", g_file.c_str(), g_stage.load(), elapsed,
+               detail.empty() ? "" : "; ", detail.c_str());
+  return true;
+}
 
 dirac::Scenario LoadWithOverrides(const Options& o) {
   SetStage("reading the scenario");
@@ -618,11 +605,12 @@ int main(int argc, char** argv) {
       return CheckStandardOutput(0);
     }
     g_file = o.scenario;
-    std::optional<Watchdog> watchdog;
-    if (o.timeout) watchdog.emplace(*o.timeout);
+    std::optional<PeriodicThread> watchdog;
+    if (o.timeout)
+      watchdog.emplace(*o.timeout, [seconds = *o.timeout](double) { return TimedOut(seconds); });
     // 'sweep' prints its own progress.
-    std::optional<Heartbeat> heartbeat;
-    if (!o.quiet && o.command != "sweep") heartbeat.emplace(kHeartbeatSeconds);
+    std::optional<PeriodicThread> heartbeat;
+    if (!o.quiet && o.command != "sweep") heartbeat.emplace(kHeartbeatSeconds, Heartbeat);
     status = Dispatch(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);
