@@ -205,7 +205,8 @@ struct PlotPanel::Plot {
   QLineSeries* cursor = nullptr;
   std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
   bool zoomed = false;
-  QString missing;  // columns the trajectory lacks
+  int displayed_points = 0;  // the decimation the curves were filled with (DisplayedPoints)
+  QString missing;           // columns the trajectory lacks
 };
 
 // The chart view of one plot: mouse and wheel to the panel.
@@ -308,6 +309,13 @@ class PlotPanel::ChartView : public QChartView {
   void leaveEvent(QEvent* event) override {
     readout_->hide();
     QChartView::leaveEvent(event);
+  }
+
+  void resizeEvent(QResizeEvent* event) override {
+    QChartView::resizeEvent(event);
+    // After the chart's layout has placed the new plot area.
+    QMetaObject::invokeMethod(
+        this, [this] { panel_->RefillIfResolutionChanged(this); }, Qt::QueuedConnection);
   }
 
  private:
@@ -758,8 +766,31 @@ const dirac::Trajectory* PlotPanel::TrajectoryOf(const Plot& plot) const {
   return plot.auxiliary ? auxiliary_trajectory_.get() : trajectory_.get();
 }
 
+int PlotPanel::DisplayedPoints(const Plot& plot) const {
+  // A zoomed chart keeps the finer decimation (its curves are not re-decimated per zoom step).
+  if (plot.zoomed) return kMaxDisplayedPoints;
+  const double area = plot.chart->plotArea().width();
+  const double width = area > 1.0 ? area : static_cast<double>(plot.view->width());
+  return std::clamp(2 * static_cast<int>(std::ceil(width)), kMinDisplayedPoints,
+                    kMaxDisplayedPoints);
+}
+
+void PlotPanel::RefillIfResolutionChanged(const ChartView* view) {
+  const int index = IndexOf(view);
+  if (index < 0) return;
+  Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  const int wanted = DisplayedPoints(plot);
+  // Refill when the chart got noticeably wider (or much narrower) than its curves were decimated
+  // for; a few pixels of layout jitter keep the curves.
+  if (wanted > plot.displayed_points + plot.displayed_points / 10 ||
+      wanted < plot.displayed_points / 2)
+    Fill(plot);
+}
+
 void PlotPanel::Fill(Plot& plot) {
   const dirac::Trajectory* trajectory = TrajectoryOf(plot);
+  const int max_points = DisplayedPoints(plot);
+  plot.displayed_points = max_points;
   QStringList missing;
   const std::vector<double> t =
       trajectory && !trajectory->empty() ? trajectory->Column("t") : std::vector<double>{};
@@ -770,7 +801,7 @@ void PlotPanel::Fill(Plot& plot) {
       plot.series[s]->clear();
       continue;
     }
-    plot.series[s]->replace(DecimateMinMax(t, trajectory->Column(column), kMaxDisplayedPoints));
+    plot.series[s]->replace(DecimateMinMax(t, trajectory->Column(column), max_points));
   }
   for (int o = 0; o < 2; ++o) {
     const dirac::Trajectory* overlay = overlays_[static_cast<std::size_t>(o)].trajectory.get();
@@ -781,8 +812,8 @@ void PlotPanel::Fill(Plot& plot) {
         series->clear();
         continue;
       }
-      series->replace(DecimateMinMax(overlay->Column("t"), overlay->Column(plot.spec.series[s]),
-                                     kMaxDisplayedPoints));
+      series->replace(
+          DecimateMinMax(overlay->Column("t"), overlay->Column(plot.spec.series[s]), max_points));
     }
   }
   plot.missing = missing.join(", ");
@@ -878,7 +909,10 @@ void PlotPanel::MarkZoomed(const ChartView* view) {
   const int index = IndexOf(view);
   if (index < 0) return;
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  const bool was_zoomed = plot.zoomed;
   plot.zoomed = true;
+  // Finer curves for the magnified view (Fill keeps a zoomed chart's ranges).
+  if (!was_zoomed && DisplayedPoints(plot) != plot.displayed_points) Fill(plot);
   for (QValueAxis* axis : plot.y_axis) {
     if (axis) NiceTicks(axis);
   }
@@ -923,9 +957,7 @@ void PlotPanel::ResetZoom(int index) {
   if (index < 0 || index >= plot_count()) return;
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
   plot.zoomed = false;
-  FitRanges(plot);
-  UpdateCursor(plot);
-  plot.view->viewport()->update();  // see Fill
+  Fill(plot);  // the curves at the unzoomed decimation, the ranges refitted
 }
 
 bool PlotPanel::zoomed(int index) const {

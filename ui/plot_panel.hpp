@@ -48,10 +48,12 @@ class PlotPanel : public QWidget {
   Q_OBJECT
 
  public:
-  /// Series with more samples than this are decimated (min/max per bucket) before display:
-  /// about two points per pixel column of a wide chart, so peaks survive and redrawing a chart
-  /// after an edit stays cheap.
+  /// Series are decimated (min/max per bucket) to two points per pixel column of the chart's
+  /// plot area, so peaks survive and redrawing a chart after an edit stays cheap (Qt Charts
+  /// strokes every displayed point's outline on each update): at least kMinDisplayedPoints, at
+  /// most kMaxDisplayedPoints, which a zoomed chart gets.
   static constexpr int kMaxDisplayedPoints = 1200;
+  static constexpr int kMinDisplayedPoints = 128;
   /// No chart gets smaller than this [px]: with many charts the panel grows and the dock
   /// scrolls, so tick labels never collapse.
   static constexpr int kMinChartHeight = 220;
@@ -155,6 +157,10 @@ class PlotPanel : public QWidget {
                                   bool last);
   void ReplacePlot(int index);
   void Fill(Plot& plot);
+  /// Points per curve for the chart's current width and zoom (see kMaxDisplayedPoints).
+  int DisplayedPoints(const Plot& plot) const;
+  /// Refills the chart's curves when its width changed enough to change DisplayedPoints.
+  void RefillIfResolutionChanged(const ChartView* view);
   void FitRanges(Plot& plot);
   void UpdateCursor(Plot& plot);
   void UpdateTitle(Plot& plot);

@@ -70,11 +70,8 @@ Rotation Multiply(const Rotation& a, const Rotation& b);
 /// The saturated orange every scene draws its main body in (the particle, the rigid body, the
 /// first planar body); no other prop uses it, so image checks can find it.
 inline constexpr Rgb kSceneOrange{255, 140, 0};
-/// The view's vertical background gradient (SceneView), bottom and top.
-inline constexpr Color kBackgroundBottom{0.08, 0.09, 0.12};
-inline constexpr Color kBackgroundTop{0.22, 0.24, 0.30};
-/// What old trail samples fade towards: the background behind most of a scene.
-inline constexpr Color kBackground{0.12, 0.13, 0.17};
+/// The view's background (SceneView, solid) and what old trail samples fade towards.
+inline constexpr Color kBackground{0.13, 0.14, 0.18};
 
 Color ToColor(const Rgb& rgb);
 /// `color` faded towards kBackground: weight 1 is `color`, 0 the background.

@@ -49,9 +49,9 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(320, 240);
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
-  renderer_->GradientBackgroundOn();
-  renderer_->SetBackground(kBackgroundBottom[0], kBackgroundBottom[1], kBackgroundBottom[2]);
-  renderer_->SetBackground2(kBackgroundTop[0], kBackgroundTop[1], kBackgroundTop[2]);
+  // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
+  // every frame, 7-9 ms of CPU per frame with software OpenGL (ui/README.md, Playback).
+  renderer_->SetBackground(kBackground[0], kBackground[1], kBackground[2]);
   // Text overlays (the time, messages, the scenes' legends) live in a second layer drawn at full
   // resolution after the 3D layer, also when a fast frame reduced the 3D layer's resolution.
   overlay_ = vtkSmartPointer<vtkRenderer>::New();
