@@ -279,7 +279,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   if (three_d_) {
     ground_source_ = vtkSmartPointer<vtkPlaneSource>::New();
     ground_ = MakeActor(ground_source_);
-    SetSolidLook(ground_->GetProperty(), Color{0.20, 0.22, 0.27}, 0.6, 0.5, 0.0, 1);
+    SetFlatLook(ground_->GetProperty(), kGroundColor);
     ground_->VisibilityOff();
   }
   axes_data_ = vtkSmartPointer<vtkPolyData>::New();
@@ -626,6 +626,7 @@ void PlanarBodiesScene::UpdateGrid() {
     ground_source_->SetOrigin(x0, y0, 0.0);
     ground_source_->SetPoint1(x1, y0, 0.0);
     ground_source_->SetPoint2(x0, y1, 0.0);
+    ground_rect_ = {x0, x1, y0, y1};
     ground_->VisibilityOn();
   }
   auto points = vtkSmartPointer<vtkPoints>::New();
@@ -869,6 +870,11 @@ void PlanarBodiesScene::SteerCamera() {
 }
 
 void PlanarBodiesScene::OnCameraReset() { camera_reset_ = true; }
+
+std::optional<GroundPlane> PlanarBodiesScene::Ground() const {
+  if (!ground_) return std::nullopt;
+  return GroundPlane{ground_, ground_rect_, 0.0, kGroundColor};
+}
 
 bool PlanarBodiesScene::Bounds(std::array<double, 6>& bounds) const {
   if (!extent_) return false;

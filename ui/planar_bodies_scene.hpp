@@ -73,6 +73,7 @@ class PlanarBodiesScene : public DrawnScene {
   bool Bounds(std::array<double, 6>& bounds) const override;
   /// Takes the camera over for the following top view (until the user moves it).
   void OnCameraReset() override;
+  std::optional<GroundPlane> Ground() const override;
   bool OnScenarioEdited(const dirac::Scenario& scenario) override;
   /// A press on a target outline with a fixed angle (TargetAngleColumn) takes the drag.
   bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;
@@ -168,6 +169,7 @@ class PlanarBodiesScene : public DrawnScene {
   std::array<double, 3> followed_{};        // 3d: the centre the camera followed at the last render
   vtkSmartPointer<vtkActor> ground_;        // 3d: the ground plane
   vtkSmartPointer<vtkPlaneSource> ground_source_;
+  std::array<double, 4> ground_rect_{};  // x0, x1, y0, y1 of the ground (Ground)
   std::vector<Body> bodies_;
   std::vector<Trail> trails_;
   std::size_t trail_samples_ = 0;

@@ -99,7 +99,7 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
   SetFlatLook(path_->GetProperty(), kTrailColor, 0.25, 1.0);
   ground_source_ = vtkSmartPointer<vtkPlaneSource>::New();
   ground_ = MakeActor(ground_source_);
-  SetSolidLook(ground_->GetProperty(), Color{0.20, 0.22, 0.27}, 0.6, 0.5, 0.0, 1);
+  SetFlatLook(ground_->GetProperty(), kGroundColor);
   grid_source_ = vtkSmartPointer<vtkPlaneSource>::New();
   grid_ = MakeActor(grid_source_);
   grid_->GetProperty()->SetRepresentationToWireframe();
@@ -220,6 +220,7 @@ void RollingDiskScene::SetSnapshot(const SnapshotPtr& snapshot) {
     plane->SetPoint1(x0 + nx * spacing, y0, z);
     plane->SetPoint2(x0, y0 + ny * spacing, z);
   }
+  ground_rect_ = {x0, x0 + nx * spacing, y0, y0 + ny * spacing};
   grid_source_->SetResolution(nx, ny);
 }
 
@@ -288,6 +289,10 @@ bool RollingDiskScene::Bounds(std::array<double, 6>& bounds) const {
   const double pad = 1.2 * radius_;
   bounds = {e[0] - pad, e[1] + pad, e[2] - pad, e[3] + pad, 0.0, 2.0 * radius_};
   return true;
+}
+
+std::optional<GroundPlane> RollingDiskScene::Ground() const {
+  return GroundPlane{ground_, ground_rect_, -0.004 * radius_, kGroundColor};
 }
 
 }  // namespace dirac::ui

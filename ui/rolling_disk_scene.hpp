@@ -54,6 +54,7 @@ class RollingDiskScene : public DrawnScene {
   bool Bounds(std::array<double, 6>& bounds) const override;
   /// Moves the default oblique view a little closer (the path is several disk sizes across).
   void OnCameraReset() override;
+  std::optional<GroundPlane> Ground() const override;
   /// Re-reads the radius when it names a parameter; true if it changed.
   bool OnScenarioEdited(const dirac::Scenario& scenario) override;
 
@@ -101,6 +102,7 @@ class RollingDiskScene : public DrawnScene {
   vtkSmartPointer<vtkPolyData> path_data_;  // the whole run's contact path, faint
   vtkSmartPointer<vtkActor> path_;
   vtkSmartPointer<vtkPlaneSource> ground_source_;
+  std::array<double, 4> ground_rect_{};  // x0, x1, y0, y1 of the ground (Ground)
   vtkSmartPointer<vtkActor> ground_;
   vtkSmartPointer<vtkPlaneSource> grid_source_;
   vtkSmartPointer<vtkActor> grid_;

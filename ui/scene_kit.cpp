@@ -275,6 +275,34 @@ bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop) {
   return picker->PickProp(x, y, renderer, candidates) && picker->GetViewProp() == prop;
 }
 
+bool PlaneFillsView(vtkRenderer* renderer, const std::array<double, 4>& rect, double z) {
+  int width = 0, height = 0, x = 0, y = 0;
+  renderer->GetTiledSizeAndOrigin(&width, &height, &x, &y);
+  if (width <= 0 || height <= 0) return false;
+  auto world = [renderer](double dx, double dy, double dz) {
+    renderer->SetDisplayPoint(dx, dy, dz);
+    renderer->DisplayToWorld();
+    const double* p = renderer->GetWorldPoint();
+    return Vec3{p[0] / p[3], p[1] / p[3], p[2] / p[3]};
+  };
+  const double corners[4][2] = {{static_cast<double>(x), static_cast<double>(y)},
+                                {static_cast<double>(x + width), static_cast<double>(y)},
+                                {static_cast<double>(x), static_cast<double>(y + height)},
+                                {static_cast<double>(x + width), static_cast<double>(y + height)}};
+  for (const auto& corner : corners) {
+    const Vec3 near = world(corner[0], corner[1], 0.0);  // on the near clipping plane
+    const Vec3 far = world(corner[0], corner[1], 1.0);   // on the far one
+    const double dz = far[2] - near[2];
+    if (!(std::abs(dz) > 0.0)) return false;
+    const double s = (z - near[2]) / dz;
+    if (!(s >= 0.0 && s <= 1.0)) return false;
+    const double hx = near[0] + s * (far[0] - near[0]);
+    const double hy = near[1] + s * (far[1] - near[1]);
+    if (!(hx > rect[0] && hx < rect[1] && hy > rect[2] && hy < rect[3])) return false;
+  }
+  return true;
+}
+
 void MakeGhost(vtkAlgorithm* source, const Rgb& rgb, double opacity, double line_width,
                vtkSmartPointer<vtkActor>& faces, vtkSmartPointer<vtkActor>& edges) {
   faces = MakeActor(source);

@@ -72,6 +72,8 @@ Rotation Multiply(const Rotation& a, const Rotation& b);
 inline constexpr Rgb kSceneOrange{255, 140, 0};
 /// The view's background (SceneView, solid) and what old trail samples fade towards.
 inline constexpr Color kBackground{0.13, 0.14, 0.18};
+/// The ground plane of the scenes that have one (unlit: see DrawnScene::Ground).
+inline constexpr Color kGroundColor{0.18, 0.195, 0.235};
 
 Color ToColor(const Rgb& rgb);
 /// `color` faded towards kBackground: weight 1 is `color`, 0 the background.
@@ -122,6 +124,11 @@ void ShowText(vtkTextActor* overlay, const std::string& text);
 
 /// True if the prop under display point (x, y) of `renderer` is `prop` (what a drag grabs).
 bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop);
+
+/// True if the rectangle [x0, x1] x [y0, y1] (`rect`) of the plane at height z covers the whole
+/// viewport of `renderer` with its current camera: the rays through the viewport's four corners
+/// all meet the plane inside the rectangle and within the clipping range.
+bool PlaneFillsView(vtkRenderer* renderer, const std::array<double, 4>& rect, double z);
 /// The text of `overlay` ("" if it has none, or if `visible_only` and it is hidden).
 std::string TextOf(vtkTextActor* overlay, bool visible_only = false);
 

@@ -4,6 +4,7 @@
 #include <QTimer>
 #include <QWheelEvent>
 
+#include <vtkActor.h>
 #include <vtkActor2D.h>
 #include <vtkActor2DCollection.h>
 #include <vtkCallbackCommand.h>
@@ -67,6 +68,18 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
     static_cast<SceneView*>(client)->StretchReducedFrame();
   });
   renderer_->AddObserver(vtkCommand::EndEvent, upscale_callback_);
+  ground_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  ground_callback_->SetClientData(this);
+  ground_callback_->SetCallback([](vtkObject*, unsigned long event, void* client, void*) {
+    auto* view = static_cast<SceneView*>(client);
+    if (event == vtkCommand::StartEvent)
+      view->SubstituteGround();
+    else
+      view->RestoreGround();
+  });
+  // Priority below the scenes' start observers (0), so it sees the camera they set.
+  renderer_->AddObserver(vtkCommand::StartEvent, ground_callback_, -1.0f);
+  renderer_->AddObserver(vtkCommand::EndEvent, ground_callback_, -1.0f);
   // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames draw the 3D layer at s times the width and
   // height, stretched to the view. Off by default: with llvmpipe it saved no measurable CPU (a
   // frame's cost there is not per pixel; see ui/README.md, Playback frame times).
@@ -104,6 +117,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
 }
 
 SceneView::~SceneView() {
+  RestoreGround();
   scene_.reset();
   stretch_buffer_ = nullptr;
   // Release the GL context while the native window still exists.
@@ -123,6 +137,7 @@ bool SceneView::EnsureWindow() {
 }
 
 void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
+  RestoreGround();
   scene_drag_ = false;
   renderer_->RemoveAllViewProps();
   overlay_->RemoveAllViewProps();
@@ -230,6 +245,26 @@ void SceneView::Render(int samples) {
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
+}
+
+void SceneView::SubstituteGround() {
+  RestoreGround();
+  ground_substituted_ = false;
+  if (!scene_ || !ground_substitution_) return;
+  const std::optional<GroundPlane> ground = scene_->Ground();
+  if (!ground || !ground->actor || !ground->actor->GetVisibility()) return;
+  if (!PlaneFillsView(renderer_, ground->rect, ground->z)) return;
+  ground->actor->VisibilityOff();
+  renderer_->SetBackground(ground->color[0], ground->color[1], ground->color[2]);
+  substituted_ground_ = ground->actor;
+  ground_substituted_ = true;
+}
+
+void SceneView::RestoreGround() {
+  if (!substituted_ground_) return;
+  substituted_ground_->VisibilityOn();
+  renderer_->SetBackground(kBackground[0], kBackground[1], kBackground[2]);
+  substituted_ground_ = nullptr;
 }
 
 void SceneView::StretchReducedFrame() {

@@ -15,6 +15,7 @@
 #include "drawn_scene.hpp"
 
 class vtkCallbackCommand;
+class vtkActor;
 class vtkCameraPass;
 class vtkOpenGLFramebufferObject;
 class vtkGenericRenderWindowInteractor;
@@ -64,6 +65,11 @@ class SceneView : public QWidget {
   /// the text overlays at full resolution).
   double fast_scale() const { return fast_scale_; }
 
+  /// Whether the last frame cleared in the scene's ground colour instead of drawing the ground
+  /// (DrawnScene::Ground); on by default, switchable for comparisons.
+  bool ground_substituted() const { return ground_substituted_; }
+  void set_ground_substitution(bool on) { ground_substitution_ = on; }
+
  protected:
   void paintEvent(QPaintEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
@@ -77,6 +83,11 @@ class SceneView : public QWidget {
   void Render(int samples);
   /// After the 3D layer of a reduced fast frame: stretches it over the whole render buffer.
   void StretchReducedFrame();
+  /// Before each frame (after the scene's own start observers, which may move the camera): the
+  /// scene's ground as the clear colour instead of a quad when it fills the view
+  /// (DrawnScene::Ground); after the frame, the ground and the background restored.
+  void SubstituteGround();
+  void RestoreGround();
   void RequestRender();
   void ForwardMouse(QMouseEvent* event);
   /// Forwards a press (or release) of the event's button to VTK's interactor.
@@ -86,6 +97,10 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkRenderer> renderer_;
   vtkSmartPointer<vtkRenderer> overlay_;  // layer 1: text overlays, always at full resolution
   vtkSmartPointer<vtkCallbackCommand> upscale_callback_;
+  vtkSmartPointer<vtkCallbackCommand> ground_callback_;
+  vtkActor* substituted_ground_ = nullptr;  // hidden for the frame in progress
+  bool ground_substitution_ = true;
+  bool ground_substituted_ = false;  // in the last frame
   vtkSmartPointer<vtkOpenGLFramebufferObject> stretch_buffer_;
   std::array<int, 2> stretch_size_{0, 0};
   bool stretch_pending_ = false;  // the render in progress is a reduced fast frame

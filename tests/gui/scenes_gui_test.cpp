@@ -12,6 +12,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -137,6 +138,7 @@ class ScenesGuiTest : public QObject {
   void scenarioPlaysEditsAndRenders();
   void planarCameraFollowsAndYieldsToTheUser();
   void rollingDiskLeansOnItsContactPoint();
+  void groundFillingTheViewIsTheClearColour();
   void badSceneSpecsShowMessages();
   void missingColumnsInSnapshotShowMessage();
 };
@@ -385,6 +387,78 @@ void ScenesGuiTest::badSceneSpecsShowMessages() {
     QVERIFY(window->plot_panel()->SeriesPoints(0, 0).size() > 10);
     QVERIFY(!window->scene_view()->GrabImage().isNull());
   }
+}
+
+// A ground plane that fills the view is drawn as the clear colour (SceneView, DrawnScene::Ground):
+// the picture is the one the ground quad gives; once the horizon is in view, the quad is drawn.
+void ScenesGuiTest::groundFillingTheViewIsTheClearColour() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY2(window->OpenScenario(ScenarioPath("elroys_beanie.yaml")),
+           qPrintable(window->last_error()));
+  QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
+  QVERIFY(PlayTo(*window, 3.0));
+  dirac::ui::SceneView* view = window->scene_view();
+  const QImage substituted = view->GrabImage();
+  QVERIFY2(view->ground_substituted(), "the oblique follow view should be filled by the ground");
+  view->set_ground_substitution(false);
+  const QImage drawn = view->GrabImage();
+  QVERIFY(!view->ground_substituted());
+  view->set_ground_substitution(true);
+  QVERIFY(substituted.save(OutputPath("scenes_ground_substituted.png")));
+  QVERIFY(drawn.save(OutputPath("scenes_ground_drawn.png")));
+  QCOMPARE(substituted.size(), drawn.size());
+  int differing = 0, max_delta = 0;
+  for (int y = 0; y < drawn.height(); ++y) {
+    for (int x = 0; x < drawn.width(); ++x) {
+      const QRgb a = substituted.pixel(x, y), b = drawn.pixel(x, y);
+      const int delta = std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                                  std::abs(qBlue(a) - qBlue(b))});
+      max_delta = std::max(max_delta, delta);
+      if (delta > 2) ++differing;
+    }
+  }
+  const QString report = QString("ground as clear colour vs drawn: %1 of %2 px differ by > 2, max "
+                                 "channel difference %3")
+                             .arg(differing)
+                             .arg(drawn.width() * drawn.height())
+                             .arg(max_delta);
+  qInfo("%s", qPrintable(report));
+  // Only along the distant grid lines (0.5 % of the pixels here): 0.002 above the ground quad,
+  // they lose pixels to it through the depth buffer's precision far away; over the clear colour
+  // they are whole. Everything else is the same picture.
+  QVERIFY2(differing < drawn.width() * drawn.height() / 100, qPrintable(report));
+  const ImageStats a = Analyze(substituted), b = Analyze(drawn);
+  // The bodies: the same pixels but for a few on their silhouettes.
+  QVERIFY2(b.orange > 1000 && std::abs(a.orange - b.orange) <= b.orange / 1000,
+           qPrintable(QString("orange px: %1 vs %2").arg(a.orange).arg(b.orange)));
+  QVERIFY2(b.blue > 100 && std::abs(a.blue - b.blue) <= std::max(b.blue / 1000, 2),
+           qPrintable(QString("rotor px: %1 vs %2").arg(a.blue).arg(b.blue)));
+
+  // Zoomed far out: the horizon and the sky are in view, the ground is drawn as a quad.
+  const QPointF c(view->width() / 2.0, view->height() / 2.0);
+  for (int i = 0; i < 6; ++i) {
+    QWheelEvent wheel(c, view->mapToGlobal(c), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view, &wheel);
+  }
+  const QImage far = view->GrabImage();
+  QVERIFY(far.save(OutputPath("scenes_ground_far.png")));
+  QVERIFY2(!view->ground_substituted(), "the ground no longer fills the view; it must be drawn");
+  const auto rgb = [](const dirac::ui::Color& c) {
+    return qRgb(static_cast<int>(std::lround(255 * c[0])), static_cast<int>(std::lround(255 * c[1])),
+                static_cast<int>(std::lround(255 * c[2])));
+  };
+  int sky = 0, ground = 0;
+  for (int y = 0; y < far.height(); ++y) {
+    for (int x = 0; x < far.width(); ++x) {
+      const QRgb p = far.pixel(x, y) & 0xffffff;
+      if (p == (rgb(dirac::ui::kBackground) & 0xffffff)) ++sky;
+      if (p == (rgb(dirac::ui::kGroundColor) & 0xffffff)) ++ground;
+    }
+  }
+  qInfo("zoomed out: %d background px, %d ground px", sky, ground);
+  QVERIFY2(sky > 1000 && ground > 1000, "expected both the background and the ground in view");
 }
 
 void ScenesGuiTest::missingColumnsInSnapshotShowMessage() {
