@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 
 namespace dirac::ui {
 
@@ -273,6 +274,39 @@ bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop) {
   auto candidates = vtkSmartPointer<vtkPropCollection>::New();
   candidates->AddItem(prop);
   return picker->PickProp(x, y, renderer, candidates) && picker->GetViewProp() == prop;
+}
+
+vtkSmartPointer<vtkPolyData> GlobeLines(double radius, int meridians, int parallels,
+                                        int segments) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  auto circle = [&](auto point_at) {
+    const vtkIdType first = points->GetNumberOfPoints();
+    for (int i = 0; i < segments; ++i) {
+      const Vec3 p = point_at(2.0 * std::numbers::pi * i / segments);
+      points->InsertNextPoint(p.data());
+    }
+    lines->InsertNextCell(segments + 1);
+    for (int i = 0; i <= segments; ++i) lines->InsertCellPoint(first + i % segments);
+  };
+  for (int m = 0; m < meridians; ++m) {
+    // Half as many great circles as meridians: each is two meridians.
+    if (2 * m >= meridians) break;
+    const double longitude = 2.0 * std::numbers::pi * m / meridians;
+    const double c = std::cos(longitude), s = std::sin(longitude);
+    circle([&](double a) {
+      return Vec3{radius * std::sin(a) * c, radius * std::sin(a) * s, radius * std::cos(a)};
+    });
+  }
+  for (int k = 1; k <= parallels; ++k) {
+    const double latitude = -0.5 * std::numbers::pi + std::numbers::pi * k / (parallels + 1);
+    const double r = radius * std::cos(latitude), z = radius * std::sin(latitude);
+    circle([&](double a) { return Vec3{r * std::cos(a), r * std::sin(a), z}; });
+  }
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetLines(lines);
+  return data;
 }
 
 bool PlaneFillsView(vtkRenderer* renderer, const std::array<double, 4>& rect, double z) {

@@ -125,6 +125,11 @@ void ShowText(vtkTextActor* overlay, const std::string& text);
 /// True if the prop under display point (x, y) of `renderer` is `prop` (what a drag grabs).
 bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop);
 
+/// A globe of radius `radius` about the origin as line cells: `meridians` meridians (an even
+/// number, drawn as meridians / 2 great circles through the poles) and `parallels` circles of
+/// latitude equally spaced between the poles, each circle a closed polyline of `segments`.
+vtkSmartPointer<vtkPolyData> GlobeLines(double radius, int meridians, int parallels, int segments);
+
 /// True if the rectangle [x0, x1] x [y0, y1] (`rect`) of the plane at height z covers the whole
 /// viewport of `renderer` with its current camera: the rays through the viewport's four corners
 /// all meet the plane inside the rectangle and within the clipping range.
