@@ -178,10 +178,8 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
   StyleAxisLabels(axes_, /*italic=*/true);
 
   // A faint grid under the motion (at the lowest third coordinate) for depth perception.
-  floor_source_ = vtkSmartPointer<vtkPlaneSource>::New();
-  floor_source_->SetResolution(12, 12);
-  floor_ = MakeActor(floor_source_);
-  floor_->GetProperty()->SetRepresentationToWireframe();
+  floor_data_ = vtkSmartPointer<vtkPolyData>::New();
+  floor_ = MakeActor(floor_data_);
   SetFlatLook(floor_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.22);
   floor_->VisibilityOff();
 
@@ -434,9 +432,7 @@ void ParticleScene::UpdateFrame() {
   axes_->SetTotalLength(axis_length, axis_length, axis_length);
 
   const double z = b[4];
-  floor_source_->SetOrigin(b[0], b[2], z);
-  floor_source_->SetPoint1(b[1], b[2], z);
-  floor_source_->SetPoint2(b[0], b[3], z);
+  SetGridLines(floor_data_, {b[0], b[1], b[2], b[3]}, 12, 12, z);
   floor_->VisibilityOn();
 
   for (std::size_t k = 0; k < 3; ++k) {  // the axes at the origin belong in the picture too

@@ -114,7 +114,7 @@ class ParticleScene : public DrawnScene {
   vtkSmartPointer<vtkActor> plane_;
   vtkSmartPointer<vtkActor> velocity_;
   vtkSmartPointer<vtkAxesActor> axes_;
-  vtkSmartPointer<vtkPlaneSource> floor_source_;
+  vtkSmartPointer<vtkPolyData> floor_data_;
   vtkSmartPointer<vtkActor> floor_;
   vtkSmartPointer<vtkPolyData> comparison_path_data_;
   vtkSmartPointer<vtkActor> comparison_path_;

@@ -1,7 +1,6 @@
 #include "planar_points_scene.hpp"
 
 #include <vtkActor.h>
-#include <vtkPlaneSource.h>
 #include <vtkPolyData.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
@@ -60,10 +59,8 @@ PlanarPointsScene::PlanarPointsScene(const SceneContext& context) {
     point.path = MakeActor(point.path_data);
     SetFlatLook(point.path->GetProperty(), color, 0.25, 1.0);
   }
-  grid_source_ = vtkSmartPointer<vtkPlaneSource>::New();
-  grid_source_->SetResolution(10, 10);
-  grid_ = MakeActor(grid_source_);
-  grid_->GetProperty()->SetRepresentationToWireframe();
+  grid_data_ = vtkSmartPointer<vtkPolyData>::New();
+  grid_ = MakeActor(grid_data_);
   SetFlatLook(grid_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.25);
   grid_->VisibilityOff();
   legend_ = MakeLegendText();
@@ -139,9 +136,8 @@ void PlanarPointsScene::SetSnapshot(const SnapshotPtr& snapshot) {
   const double size = std::max({e[1] - e[0], e[3] - e[2], 1e-6});
   for (Point& point : points_) point.sphere->SetRadius(0.035 * size * scale_);
   const double pad = 0.1 * size;
-  grid_source_->SetOrigin(e[0] - pad, e[2] - pad, -0.001 * size);
-  grid_source_->SetPoint1(e[1] + pad, e[2] - pad, -0.001 * size);
-  grid_source_->SetPoint2(e[0] - pad, e[3] + pad, -0.001 * size);
+  SetGridLines(grid_data_, {e[0] - pad, e[1] + pad, e[2] - pad, e[3] + pad}, 10, 10,
+               -0.001 * size);
 }
 
 void PlanarPointsScene::SetTime(double t) {

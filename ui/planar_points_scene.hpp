@@ -19,7 +19,6 @@
 #include "scene_kit.hpp"
 
 class vtkActor;
-class vtkPlaneSource;
 class vtkPolyData;
 class vtkRenderer;
 class vtkSphereSource;
@@ -72,7 +71,7 @@ class PlanarPointsScene : public DrawnScene {
   bool columns_ok_ = false;
   std::optional<std::array<double, 4>> extent_;  // xmin, xmax, ymin, ymax over the run
 
-  vtkSmartPointer<vtkPlaneSource> grid_source_;
+  vtkSmartPointer<vtkPolyData> grid_data_;
   vtkSmartPointer<vtkActor> grid_;
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkTextActor> message_;

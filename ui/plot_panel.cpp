@@ -768,10 +768,10 @@ const dirac::Trajectory* PlotPanel::TrajectoryOf(const Plot& plot) const {
 
 int PlotPanel::DisplayedPoints(const Plot& plot) const {
   // A zoomed chart keeps the finer decimation (its curves are not re-decimated per zoom step).
-  if (plot.zoomed) return kMaxDisplayedPoints;
+  // So does a chart not laid out yet (its resize refills it if it turns out much narrower).
   const double area = plot.chart->plotArea().width();
-  const double width = area > 1.0 ? area : static_cast<double>(plot.view->width());
-  return std::clamp(2 * static_cast<int>(std::ceil(width)), kMinDisplayedPoints,
+  if (plot.zoomed || !plot.view->isVisible() || !(area > 1.0)) return kMaxDisplayedPoints;
+  return std::clamp(2 * static_cast<int>(std::ceil(area)), kMinDisplayedPoints,
                     kMaxDisplayedPoints);
 }
 
@@ -958,6 +958,11 @@ void PlotPanel::ResetZoom(int index) {
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
   plot.zoomed = false;
   Fill(plot);  // the curves at the unzoomed decimation, the ranges refitted
+}
+
+int PlotPanel::displayed_points(int index) const {
+  if (index < 0 || index >= plot_count()) return 0;
+  return plots_[static_cast<std::size_t>(index)]->displayed_points;
 }
 
 bool PlotPanel::zoomed(int index) const {

@@ -107,6 +107,8 @@ class PlotPanel : public QWidget {
   QValueAxis* axis(int plot, int which) const;
   /// Whether the user zoomed or panned plot `plot` (its ranges no longer follow the data).
   bool zoomed(int plot) const;
+  /// The decimation plot `plot`'s curves were last filled with (DecimateMinMax's max_points).
+  int displayed_points(int plot) const;
 
   /// Adds trajectory column `column` as a series of plot `plot` (false if already there or out
   /// of range). The context menu's "Add column".

@@ -100,9 +100,8 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
   ground_source_ = vtkSmartPointer<vtkPlaneSource>::New();
   ground_ = MakeActor(ground_source_);
   SetFlatLook(ground_->GetProperty(), kGroundColor);
-  grid_source_ = vtkSmartPointer<vtkPlaneSource>::New();
-  grid_ = MakeActor(grid_source_);
-  grid_->GetProperty()->SetRepresentationToWireframe();
+  grid_data_ = vtkSmartPointer<vtkPolyData>::New();
+  grid_ = MakeActor(grid_data_);
   SetFlatLook(grid_->GetProperty(), Color{0.55, 0.60, 0.70}, 0.3);
   for (vtkActor* actor : {disk_.Get(), stripe_.Get(), axle_actor_.Get(), contact_.Get(),
                           heading_arrow_.Get(), path_.Get(), ground_.Get(), grid_.Get()})
@@ -214,14 +213,12 @@ void RollingDiskScene::SetSnapshot(const SnapshotPtr& snapshot) {
   const double y0 = std::floor((e[2] - pad) / spacing) * spacing;
   const int nx = std::max(1, static_cast<int>(std::ceil((e[1] + pad - x0) / spacing)));
   const int ny = std::max(1, static_cast<int>(std::ceil((e[3] + pad - y0) / spacing)));
-  for (vtkPlaneSource* plane : {ground_source_.Get(), grid_source_.Get()}) {
-    const double z = plane == ground_source_.Get() ? -0.004 * radius_ : 0.0;
-    plane->SetOrigin(x0, y0, z);
-    plane->SetPoint1(x0 + nx * spacing, y0, z);
-    plane->SetPoint2(x0, y0 + ny * spacing, z);
-  }
   ground_rect_ = {x0, x0 + nx * spacing, y0, y0 + ny * spacing};
-  grid_source_->SetResolution(nx, ny);
+  const double ground_z = -0.004 * radius_;
+  ground_source_->SetOrigin(x0, y0, ground_z);
+  ground_source_->SetPoint1(ground_rect_[1], y0, ground_z);
+  ground_source_->SetPoint2(x0, ground_rect_[3], ground_z);
+  SetGridLines(grid_data_, ground_rect_, nx, ny, 0.0);
 }
 
 void RollingDiskScene::SetTime(double t) {

@@ -104,7 +104,7 @@ class RollingDiskScene : public DrawnScene {
   vtkSmartPointer<vtkPlaneSource> ground_source_;
   std::array<double, 4> ground_rect_{};  // x0, x1, y0, y1 of the ground (Ground)
   vtkSmartPointer<vtkActor> ground_;
-  vtkSmartPointer<vtkPlaneSource> grid_source_;
+  vtkSmartPointer<vtkPolyData> grid_data_;
   vtkSmartPointer<vtkActor> grid_;
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkTextActor> message_;

@@ -276,6 +276,30 @@ bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop) {
   return picker->PickProp(x, y, renderer, candidates) && picker->GetViewProp() == prop;
 }
 
+void SetGridLines(vtkPolyData* data, const std::array<double, 4>& rect, int nx, int ny,
+                  double z) {
+  auto points = vtkSmartPointer<vtkPoints>::New();
+  auto lines = vtkSmartPointer<vtkCellArray>::New();
+  auto add_line = [&](double ax, double ay, double bx, double by) {
+    const vtkIdType ids[2] = {points->InsertNextPoint(ax, ay, z), points->InsertNextPoint(bx, by, z)};
+    lines->InsertNextCell(2, ids);
+  };
+  const auto [x0, x1, y0, y1] = rect;
+  nx = std::max(nx, 1);
+  ny = std::max(ny, 1);
+  for (int i = 0; i <= nx; ++i) {
+    const double x = i == nx ? x1 : x0 + (x1 - x0) * i / nx;
+    add_line(x, y0, x, y1);
+  }
+  for (int j = 0; j <= ny; ++j) {
+    const double y = j == ny ? y1 : y0 + (y1 - y0) * j / ny;
+    add_line(x0, y, x1, y);
+  }
+  data->SetPoints(points);
+  data->SetLines(lines);
+  data->Modified();
+}
+
 vtkSmartPointer<vtkPolyData> GlobeLines(double radius, int meridians, int parallels,
                                         int segments) {
   auto points = vtkSmartPointer<vtkPoints>::New();

@@ -125,6 +125,11 @@ void ShowText(vtkTextActor* overlay, const std::string& text);
 /// True if the prop under display point (x, y) of `renderer` is `prop` (what a drag grabs).
 bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop);
 
+/// Fills `data` with a grid of line cells over [x0, x1] x [y0, y1] at height z: nx + 1 lines
+/// along y and ny + 1 along x (nx, ny >= 1). Line cells, not a plane drawn as wireframe: with
+/// software OpenGL, polygons in wireframe go through a slow path.
+void SetGridLines(vtkPolyData* data, const std::array<double, 4>& rect, int nx, int ny, double z);
+
 /// A globe of radius `radius` about the origin as line cells: `meridians` meridians (an even
 /// number, drawn as meridians / 2 great circles through the poles) and `parallels` circles of
 /// latitude equally spaced between the poles, each circle a closed polyline of `segments`.

@@ -148,11 +148,17 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   const QList<QPointF> mu_before = window->plot_panel()->SeriesPoints(mu_plot, 0);
   QVERIFY(mu_before.size() > 10);
   const std::size_t rows = first->trajectory->num_rows();
-  if (rows <= dirac::ui::PlotPanel::kMaxDisplayedPoints) {
+  // Decimated to two points per pixel column of the plot area (between the panel's bounds), min
+  // and max of each bucket.
+  const int decimation = window->plot_panel()->displayed_points(mu_plot);
+  QVERIFY2(decimation >= dirac::ui::PlotPanel::kMinDisplayedPoints &&
+               decimation <= dirac::ui::PlotPanel::kMaxDisplayedPoints,
+           qPrintable(QString::number(decimation)));
+  if (rows <= static_cast<std::size_t>(decimation)) {
     QCOMPARE(static_cast<std::size_t>(mu_before.size()), rows);
-  } else {  // decimated to at most ~kMaxDisplayedPoints, min and max of each bucket
-    QVERIFY(mu_before.size() >= dirac::ui::PlotPanel::kMaxDisplayedPoints / 2);
-    QVERIFY(mu_before.size() <= dirac::ui::PlotPanel::kMaxDisplayedPoints + 1);
+  } else {
+    QVERIFY(mu_before.size() >= decimation / 2);
+    QVERIFY(mu_before.size() <= decimation + 1);
   }
 
   // Play a little: the cursor follows the clock and stops at the requested time.

@@ -553,7 +553,7 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   PlotPanel* plots = window->plot_panel();
   QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
   QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
-  const QList<QPointF> mu_pinned = plots->SeriesPoints(0, 0);
+  const SnapshotPtr pinned_run = window->controller()->latest();
   QVERIFY(window->PinCurrentRun());
   QVERIFY(plots->has_overlay(PlotPanel::kPinned));
   const std::uint64_t before = window->controller()->latest()->run;
@@ -561,7 +561,11 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   QVERIFY(WaitForRun(*window, before));
   auto* pinned = window->plot_panel()->FindSeries("plot.0.mu.pinned");
   QVERIFY(pinned);
-  QCOMPARE(pinned->points(), mu_pinned);            // the pinned run, as it was
+  // The pinned run, as it was, at the chart's decimation.
+  const QList<QPointF> mu_pinned =
+      dirac::ui::DecimateMinMax(pinned_run->trajectory->Column("t"),
+                                pinned_run->trajectory->Column("mu"), plots->displayed_points(0));
+  QCOMPARE(pinned->points(), mu_pinned);
   QVERIFY(plots->SeriesPoints(0, 0) != mu_pinned);  // the new run differs
   window->ClearPinnedRun();
   QVERIFY(!window->plot_panel()->FindSeries("plot.0.mu.pinned"));
@@ -652,7 +656,12 @@ view:
            qPrintable(QString::number(window->minimumSizeHint().width())));
   QVERIFY(window->showing_stale());
   QCOMPARE(window->last_good_run(), good);
-  QCOMPARE(window->plot_panel()->SeriesPoints(0, 0), shown);
+  // The last good run, still drawn (at the chart's decimation).
+  const std::string column = window->plot_panel()->PlotColumns(0).front().toStdString();
+  QCOMPARE(window->plot_panel()->SeriesPoints(0, 0),
+           dirac::ui::DecimateMinMax(good->trajectory->Column("t"), good->trajectory->Column(column),
+                                     window->plot_panel()->displayed_points(0)));
+  QVERIFY(!shown.isEmpty());
   QVERIFY2(window->plot_panel()->note().contains("stale"),
            qPrintable(window->plot_panel()->note()));
   auto* note = window->findChild<QLabel*>("plotPanel.note");
