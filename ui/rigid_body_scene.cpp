@@ -109,10 +109,16 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   box_actor_ = MakeActor(cube_);
   vtkProperty* box_property = box_actor_->GetProperty();
   SetSolidLook(box_property, ToColor(kSceneOrange), 0.35, 0.75, 0.2, 25);
-  box_property->EdgeVisibilityOn();
-  box_property->SetEdgeColor(0.45, 0.22, 0.0);
-  box_property->SetLineWidth(2.0);
   box_actor_->VisibilityOff();
+  // Its edges a hair outside the faces, so they win the depth test without a polygon offset.
+  auto edge_cube = vtkSmartPointer<vtkCubeSource>::New();
+  const double hair = 0.004 * *std::max_element(box_.begin(), box_.end());
+  edge_cube->SetXLength(box_[0] + hair);
+  edge_cube->SetYLength(box_[1] + hair);
+  edge_cube->SetZLength(box_[2] + hair);
+  box_edges_ = MakeEdgesActor(edge_cube);
+  SetFlatLook(box_edges_->GetProperty(), Color{0.45, 0.22, 0.0}, 1.0, 2.0);
+  box_edges_->VisibilityOff();
 
   for (std::size_t k = 0; k < 3; ++k) body_axes_[k] = MakeArrow(kAxisColors[k]);
   momentum_ = MakeArrow(kMomentumColor);
@@ -303,6 +309,7 @@ void RigidBodyScene::AddTo(vtkRenderer* renderer) {
   renderer->AddActor(trail_);
   renderer->AddActor(tip_);
   renderer->AddActor(box_actor_);
+  renderer->AddActor(box_edges_);
   for (const auto& axis : body_axes_) renderer->AddActor(axis);
   renderer->AddActor(momentum_);
   renderer->AddActor(start_edges_);
@@ -356,6 +363,7 @@ void RigidBodyScene::SetTime(double t) {
   const dirac::Trajectory* trajectory = snapshot_ ? snapshot_->trajectory.get() : nullptr;
   const bool drawn = attitude_columns_ && trajectory && !trajectory->empty();
   box_actor_->SetVisibility(drawn);
+  box_edges_->SetVisibility(drawn);
   tip_->SetVisibility(drawn);
   for (const auto& axis : body_axes_) axis->SetVisibility(drawn);
   std::vector<Vec3> trail;
@@ -371,6 +379,7 @@ void RigidBodyScene::SetTime(double t) {
       for (int j = 0; j < 3; ++j) matrix->SetElement(i, j, attitude_[3 * i + j]);
     }
     box_actor_->SetUserMatrix(matrix);
+    box_edges_->SetUserMatrix(matrix);
     const double thickness = box_[trail_axis_];
     for (std::size_t k = 0; k < 3; ++k) {  // column k of R: body axis e_k in space
       const Vec3 axis{attitude_[k] * axis_length_[k], attitude_[3 + k] * axis_length_[k],

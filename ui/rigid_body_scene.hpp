@@ -108,6 +108,7 @@ class RigidBodyScene : public DrawnScene {
 
   vtkSmartPointer<vtkCubeSource> cube_;
   vtkSmartPointer<vtkActor> box_actor_;
+  vtkSmartPointer<vtkActor> box_edges_;  // its edges as line cells (MakeEdgesActor)
   std::array<vtkSmartPointer<vtkActor>, 3> body_axes_;
   vtkSmartPointer<vtkAxesActor> space_axes_;
   vtkSmartPointer<vtkActor> sphere_;  // faint sphere the trail lies on

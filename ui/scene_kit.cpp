@@ -9,6 +9,7 @@
 #include <vtkAxesActor.h>
 #include <vtkCaptionActor2D.h>
 #include <vtkCellArray.h>
+#include <vtkExtractEdges.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
@@ -361,14 +362,19 @@ bool PlaneFillsView(vtkRenderer* renderer, const std::array<double, 4>& rect, do
   return true;
 }
 
+vtkSmartPointer<vtkActor> MakeEdgesActor(vtkAlgorithm* source) {
+  auto edges = vtkSmartPointer<vtkExtractEdges>::New();
+  edges->SetInputConnection(source->GetOutputPort());
+  return MakeActor(edges);
+}
+
 void MakeGhost(vtkAlgorithm* source, const Rgb& rgb, double opacity, double line_width,
                vtkSmartPointer<vtkActor>& faces, vtkSmartPointer<vtkActor>& edges) {
   faces = MakeActor(source);
   SetSolidLook(faces->GetProperty(), ToColor(rgb), 0.5, 0.6, 0.1, 10);
   faces->GetProperty()->SetOpacity(opacity);
   faces->VisibilityOff();
-  edges = MakeActor(source);
-  edges->GetProperty()->SetRepresentationToWireframe();
+  edges = MakeEdgesActor(source);
   SetFlatLook(edges->GetProperty(), ToColor(rgb), 1.0, line_width);
   edges->VisibilityOff();
 }

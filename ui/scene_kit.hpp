@@ -83,6 +83,10 @@ Rgb Fade(const Color& color, double weight);
 
 /// An actor drawing `data` through a new mapper.
 vtkSmartPointer<vtkActor> MakeActor(vtkPolyData* data);
+/// An actor drawing the edges of `source`'s polygons as line cells (vtkExtractEdges). Use it
+/// instead of a wireframe representation or EdgeVisibility: with software OpenGL, polygons drawn
+/// as lines take a slow path (a triangulated sphere in wireframe cost ~10 ms per frame).
+vtkSmartPointer<vtkActor> MakeEdgesActor(vtkAlgorithm* source);
 /// An actor drawing the output of `source` (a vtkPolyDataAlgorithm) through a new mapper.
 vtkSmartPointer<vtkActor> MakeActor(vtkAlgorithm* source);
 /// A hidden "ghost" of `source` (a boundary value drawn in the scene): translucent faces with
