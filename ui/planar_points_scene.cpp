@@ -136,8 +136,7 @@ void PlanarPointsScene::SetSnapshot(const SnapshotPtr& snapshot) {
   const double size = std::max({e[1] - e[0], e[3] - e[2], 1e-6});
   for (Point& point : points_) point.sphere->SetRadius(0.035 * size * scale_);
   const double pad = 0.1 * size;
-  SetGridLines(grid_data_, {e[0] - pad, e[1] + pad, e[2] - pad, e[3] + pad}, 10, 10,
-               -0.001 * size);
+  SetGridLines(grid_data_, {e[0] - pad, e[1] + pad, e[2] - pad, e[3] + pad}, 10, 10, -0.001 * size);
 }
 
 void PlanarPointsScene::SetTime(double t) {

@@ -277,12 +277,12 @@ bool PicksProp(vtkRenderer* renderer, int x, int y, vtkProp* prop) {
   return picker->PickProp(x, y, renderer, candidates) && picker->GetViewProp() == prop;
 }
 
-void SetGridLines(vtkPolyData* data, const std::array<double, 4>& rect, int nx, int ny,
-                  double z) {
+void SetGridLines(vtkPolyData* data, const std::array<double, 4>& rect, int nx, int ny, double z) {
   auto points = vtkSmartPointer<vtkPoints>::New();
   auto lines = vtkSmartPointer<vtkCellArray>::New();
   auto add_line = [&](double ax, double ay, double bx, double by) {
-    const vtkIdType ids[2] = {points->InsertNextPoint(ax, ay, z), points->InsertNextPoint(bx, by, z)};
+    const vtkIdType ids[2] = {points->InsertNextPoint(ax, ay, z),
+                              points->InsertNextPoint(bx, by, z)};
     lines->InsertNextCell(2, ids);
   };
   const auto [x0, x1, y0, y1] = rect;
@@ -301,8 +301,7 @@ void SetGridLines(vtkPolyData* data, const std::array<double, 4>& rect, int nx, 
   data->Modified();
 }
 
-vtkSmartPointer<vtkPolyData> GlobeLines(double radius, int meridians, int parallels,
-                                        int segments) {
+vtkSmartPointer<vtkPolyData> GlobeLines(double radius, int meridians, int parallels, int segments) {
   auto points = vtkSmartPointer<vtkPoints>::New();
   auto lines = vtkSmartPointer<vtkCellArray>::New();
   auto circle = [&](auto point_at) {

@@ -418,8 +418,9 @@ void ScenesGuiTest::groundFillingTheViewIsTheClearColour() {
       if (delta > 2) ++differing;
     }
   }
-  const QString report = QString("ground as clear colour vs drawn: %1 of %2 px differ by > 2, max "
-                                 "channel difference %3")
+  const QString report = QString(
+                             "ground as clear colour vs drawn: %1 of %2 px differ by > 2, max "
+                             "channel difference %3")
                              .arg(differing)
                              .arg(drawn.width() * drawn.height())
                              .arg(max_delta);
@@ -446,7 +447,8 @@ void ScenesGuiTest::groundFillingTheViewIsTheClearColour() {
   QVERIFY(far.save(OutputPath("scenes_ground_far.png")));
   QVERIFY2(!view->ground_substituted(), "the ground no longer fills the view; it must be drawn");
   const auto rgb = [](const dirac::ui::Color& c) {
-    return qRgb(static_cast<int>(std::lround(255 * c[0])), static_cast<int>(std::lround(255 * c[1])),
+    return qRgb(static_cast<int>(std::lround(255 * c[0])),
+                static_cast<int>(std::lround(255 * c[1])),
                 static_cast<int>(std::lround(255 * c[2])));
   };
   int sky = 0, ground = 0;

@@ -658,9 +658,10 @@ view:
   QCOMPARE(window->last_good_run(), good);
   // The last good run, still drawn (at the chart's decimation).
   const std::string column = window->plot_panel()->PlotColumns(0).front().toStdString();
-  QCOMPARE(window->plot_panel()->SeriesPoints(0, 0),
-           dirac::ui::DecimateMinMax(good->trajectory->Column("t"), good->trajectory->Column(column),
-                                     window->plot_panel()->displayed_points(0)));
+  QCOMPARE(
+      window->plot_panel()->SeriesPoints(0, 0),
+      dirac::ui::DecimateMinMax(good->trajectory->Column("t"), good->trajectory->Column(column),
+                                window->plot_panel()->displayed_points(0)));
   QVERIFY(!shown.isEmpty());
   QVERIFY2(window->plot_panel()->note().contains("stale"),
            qPrintable(window->plot_panel()->note()));
