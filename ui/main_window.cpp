@@ -45,6 +45,7 @@
 #include "scene_view.hpp"
 #include "simulation_controller.hpp"
 #include "studio_application.hpp"
+#include "symbolic_lock.hpp"
 #include "workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -190,6 +191,9 @@ void MainWindow::BuildDocks() {
 bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides) {
   dirac::Scenario scenario;
   try {
+    // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
+    // worker derives or destroys a model (GiNaC's reference counts are not thread-safe).
+    std::lock_guard symbolic(SymbolicMutex());
     scenario = dirac::LoadScenario(path.toStdString());
     for (const QString& assignment : overrides)
       dirac::ApplyOverride(scenario, assignment.toStdString());

@@ -12,8 +12,10 @@
 #include <QVBoxLayout>
 
 #include <exception>
+#include <mutex>
 
 #include "dirac/scenario.hpp"
+#include "symbolic_lock.hpp"
 
 namespace dirac::ui {
 
@@ -73,7 +75,10 @@ ScenarioBrowser::ScenarioBrowser(const QString& folder, QWidget* parent) : QDial
   for (const QFileInfo& file : files) {
     QString name = file.completeBaseName(), description;
     try {
-      const dirac::Scenario scenario = dirac::LoadScenario(file.absoluteFilePath().toStdString());
+      const dirac::Scenario scenario = [&] {
+        std::lock_guard symbolic(SymbolicMutex());  // the expression checks use GiNaC
+        return dirac::LoadScenario(file.absoluteFilePath().toStdString());
+      }();
       if (!scenario.name.empty()) name = QString::fromStdString(scenario.name);
       description = QString::fromStdString(scenario.description).trimmed();
       if (description.isEmpty()) description = LeadingComment(file.absoluteFilePath());

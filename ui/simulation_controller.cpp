@@ -493,6 +493,9 @@ void SimulationController::OnModelDerived(std::uint64_t scenario_id,
     Retire(std::move(model));
     return;
   }
+  // A re-derived model of the same scenario: the old one is destroyed on the worker, under the
+  // symbolic lock, like every model (see Retire).
+  Retire(std::move(model_));
   model_ = std::move(model);
   emit modelReady();
 }
