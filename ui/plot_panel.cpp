@@ -735,6 +735,8 @@ void PlotPanel::SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> 
 void PlotPanel::SetOverlay(Overlay overlay, std::shared_ptr<const dirac::Trajectory> trajectory,
                            const QString& label) {
   OverlayData& data = overlays_[overlay];
+  // Nothing changed (e.g. no comparison before nor after a run): no refill of every chart.
+  if (trajectory == data.trajectory && label == data.label) return;
   const bool had = data.trajectory != nullptr;
   // Rebuild when the overlay appears, goes, is renamed or brings other columns.
   bool rebuild = had != (trajectory != nullptr) || label != data.label;

@@ -1,6 +1,7 @@
 #include "scene_view.hpp"
 
 #include <QMouseEvent>
+#include <QPainter>
 #include <QTimer>
 #include <QWheelEvent>
 
@@ -42,8 +43,6 @@ constexpr int kSettleMs = 180;    // rest before the smooth frame
 
 SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setObjectName("sceneView");
-  setAttribute(Qt::WA_NativeWindow);
-  setAttribute(Qt::WA_PaintOnScreen);
   setAttribute(Qt::WA_NoSystemBackground);
   setAttribute(Qt::WA_OpaquePaintEvent);
   setFocusPolicy(Qt::StrongFocus);
@@ -53,6 +52,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
   // every frame, 7-9 ms of CPU per frame with software OpenGL (ui/README.md, Playback).
   renderer_->SetBackground(kBackground[0], kBackground[1], kBackground[2]);
+  renderer_->SetBackgroundAlpha(1.0);  // opaque frames: they are read back as RGB32
   // Text overlays (the time, messages, the scenes' legends) live in a second layer drawn at full
   // resolution after the 3D layer, also when a fast frame reduced the 3D layer's resolution.
   overlay_ = vtkSmartPointer<vtkRenderer>::New();
@@ -60,6 +60,18 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   overlay_->InteractiveOff();
   render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
   render_window_->SetNumberOfLayers(2);
+  // Off screen: VTK draws into its framebuffer objects, ReadFrame() copies the result, Qt paints
+  // it. No blit to a window's back buffer and no buffer swap, the two full-frame passes that
+  // made up most of a frame's cost with software OpenGL.
+  render_window_->OffScreenRenderingOn();
+  read_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  read_callback_->SetClientData(this);
+  read_callback_->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+    auto* view = static_cast<SceneView*>(client);
+    view->ReadFrame();
+    if (!view->painting_frame_) view->update();  // the interactor's own renders
+  });
+  render_window_->AddObserver(vtkCommand::EndEvent, read_callback_);
   render_window_->AddRenderer(renderer_);
   render_window_->AddRenderer(overlay_);
   upscale_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
@@ -128,9 +140,7 @@ bool SceneView::EnsureWindow() {
   if (window_ready_) return true;
   if (!isVisible() || width() <= 0 || height() <= 0) return false;
   const qreal ratio = devicePixelRatioF();
-  // Size first: vtkXOpenGLRenderWindow::SetSize talks to the X display once a window id is set.
   render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
-  render_window_->SetWindowId(reinterpret_cast<void*>(winId()));
   interactor_->Initialize();
   window_ready_ = true;
   return true;
@@ -241,10 +251,33 @@ void SceneView::Render(int samples) {
   if (fast) renderer_->SetPass(fast_pass_);
   stretch_pending_ = fast && fast_scale_ < 1.0;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
+  painting_frame_ = true;
   render_window_->Render();
+  painting_frame_ = false;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
+  repaint();  // on screen now: edits time their latency up to here
+}
+
+void SceneView::ReadFrame() {
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(render_window_);
+  if (!window || !window->GetDisplayFramebuffer()) return;
+  const int* size = window->GetSize();
+  const int w = size[0], h = size[1];
+  if (w <= 0 || h <= 0) return;
+  if (frame_.width() != w || frame_.height() != h) frame_ = QImage(w, h, QImage::Format_RGB32);
+  window->MakeCurrent();
+  vtkOpenGLState* state = window->GetState();
+  state->PushReadFramebufferBinding();
+  window->GetDisplayFramebuffer()->Bind(GL_READ_FRAMEBUFFER);
+  window->GetDisplayFramebuffer()->ActivateReadBuffer(0);
+  // RGB32 is 0xffRRGGBB: B, G, R, A bytes in memory on this little-endian machine. The rows are
+  // 4 w bytes, so any pack alignment fits QImage's (4-byte aligned) scan lines.
+  glReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, frame_.bits());
+  state->PopReadFramebufferBinding();
+  frame_.mirror();  // GL rows go bottom-up
+  frame_.setDevicePixelRatio(devicePixelRatioF());
 }
 
 void SceneView::SubstituteGround() {
@@ -315,27 +348,32 @@ void SceneView::RenderFast() {
 QImage SceneView::GrabImage() {
   if (!EnsureWindow()) return {};
   RenderNow();
-  auto filter = vtkSmartPointer<vtkWindowToImageFilter>::New();
-  filter->SetInput(render_window_);
-  filter->SetInputBufferTypeToRGB();
-  filter->ReadFrontBufferOff();
-  filter->ShouldRerenderOn();
-  filter->Update();
-  vtkImageData* image = filter->GetOutput();
-  int dims[3] = {0, 0, 0};
-  image->GetDimensions(dims);
-  if (dims[0] <= 0 || dims[1] <= 0) return {};
-  QImage result(dims[0], dims[1], QImage::Format_RGB888);
-  const auto* pixels = static_cast<const unsigned char*>(image->GetScalarPointer());
-  for (int y = 0; y < dims[1]; ++y) {  // VTK rows go bottom-up
-    std::memcpy(result.scanLine(dims[1] - 1 - y),
-                pixels + static_cast<std::size_t>(y) * dims[0] * 3,
-                static_cast<std::size_t>(dims[0]) * 3);
-  }
-  return result;
+  if (frame_.isNull()) return {};
+  QImage image = frame_.convertToFormat(QImage::Format_RGB888);
+  image.setDevicePixelRatio(1.0);
+  return image;
 }
 
-void SceneView::paintEvent(QPaintEvent*) { RenderFast(); }
+void SceneView::paintEvent(QPaintEvent*) {
+  const qreal ratio = devicePixelRatioF();
+  const QSize wanted(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted)) {
+    // First show or a resize: render before painting (Render() repaints; not re-entered here).
+    if (!EnsureWindow()) return;
+    painting_frame_ = true;
+    if (render_window_->GetMultiSamples() != 0) render_window_->SetMultiSamples(0);
+    renderer_->ResetCameraClippingRange();
+    render_window_->Render();
+    painting_frame_ = false;
+    settle_.start();
+  }
+  QPainter painter(this);
+  if (frame_.isNull()) {
+    painter.fillRect(rect(), QColor::fromRgbF(kBackground[0], kBackground[1], kBackground[2]));
+    return;
+  }
+  painter.drawImage(QPointF(0, 0), frame_);
+}
 
 void SceneView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);

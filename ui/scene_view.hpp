@@ -1,7 +1,7 @@
 #pragma once
 /// @file scene_view.hpp
-/// The 3D view: a vtkRenderWindow embedded in a native child window (VTK's own Qt module on
-/// this platform is built for Qt 5, so it is not used).
+/// The 3D view: a vtkRenderWindow rendering off screen, its frame read back and painted by Qt
+/// (VTK's own Qt module on this platform is built for Qt 5, so it is not used).
 
 #include <QImage>
 #include <QTimer>
@@ -25,8 +25,10 @@ class vtkTextActor;
 
 namespace dirac::ui {
 
-/// Hosts one DrawnScene. Qt never paints this widget (WA_PaintOnScreen, no paint engine);
-/// VTK renders into its X window. Mouse input drives a trackball camera.
+/// Hosts one DrawnScene. VTK renders off screen (its framebuffer objects); each frame is read
+/// back into an image that this widget paints. With software OpenGL that is about 5 ms cheaper
+/// per frame than blitting VTK's framebuffer to a native window and swapping (ui/README.md,
+/// "VTK embedding"). Mouse input drives a trackball camera.
 class SceneView : public QWidget {
   Q_OBJECT
 
@@ -50,15 +52,15 @@ class SceneView : public QWidget {
   void ResetCamera();
   /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
   void FitCameraUnlessUserMoved();
-  /// Renders now (if the native window exists), smooth (multisampled).
+  /// Renders now (if the widget is shown), smooth (multisampled), and paints the frame.
   void RenderNow();
   /// Renders now without multisampling and with plain blended translucency (edits, playback,
   /// drags); a smooth frame follows once the view has rested for a moment.
   void RenderFast();
-  /// The rendered 3D image (via vtkWindowToImageFilter; QWidget::grab cannot see it).
+  /// The 3D image after a smooth render (RenderNow), as RGB888; null if the view is hidden.
   QImage GrabImage();
-
-  QPaintEngine* paintEngine() const override { return nullptr; }
+  /// The last frame read back from VTK (what the widget paints), in device pixels.
+  const QImage& frame() const { return frame_; }
 
   /// Resolution scale of the fast frames' 3D layer: 1 (full), or DIRAC_FAST_FRAME_SCALE=s
   /// (0 < s <= 1; the 3D layer drawn at s times the width and height and stretched to the view,
@@ -81,6 +83,9 @@ class SceneView : public QWidget {
  private:
   bool EnsureWindow();
   void Render(int samples);
+  /// After every render of the window (also the interactor's own): reads VTK's display
+  /// framebuffer into frame_, top row first.
+  void ReadFrame();
   /// After the 3D layer of a reduced fast frame: stretches it over the whole render buffer.
   void StretchReducedFrame();
   /// Before each frame (after the scene's own start observers, which may move the camera): the
@@ -98,6 +103,9 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkRenderer> overlay_;  // layer 1: text overlays, always at full resolution
   vtkSmartPointer<vtkCallbackCommand> upscale_callback_;
   vtkSmartPointer<vtkCallbackCommand> ground_callback_;
+  vtkSmartPointer<vtkCallbackCommand> read_callback_;
+  QImage frame_;                            // Format_RGB32, device pixels
+  bool painting_frame_ = false;             // inside Render(): it paints the frame itself
   vtkActor* substituted_ground_ = nullptr;  // hidden for the frame in progress
   bool ground_substitution_ = true;
   bool ground_substituted_ = false;  // in the last frame
