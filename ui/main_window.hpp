@@ -100,7 +100,8 @@ class MainWindow : public QMainWindow {
   /// Where the last edit's latency went [ms]: from the edit to its complete snapshot reaching
   /// the GUI thread (`arrived`: the run on the worker and the handoff), filling the charts'
   /// series (`plots`), the scene's SetSnapshot / SetTime and the status and toolbar (`scene`),
-  /// the 3D frame (`render`) and the charts' repaint (`paint`).
+  /// the 3D frame rendered by VTK and read back (`render`), and painting it with the charts'
+  /// new curves on screen (`paint`, one repaint of the window).
   struct EditTimes {
     double arrived = 0.0, plots = 0.0, scene = 0.0, render = 0.0, paint = 0.0;
   };

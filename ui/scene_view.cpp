@@ -1,5 +1,6 @@
 #include "scene_view.hpp"
 
+#include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QTimer>
@@ -252,7 +253,10 @@ void SceneView::Render(int samples) {
   stretch_pending_ = fast && fast_scale_ < 1.0;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
   painting_frame_ = true;
+  QElapsedTimer timer;
+  timer.start();
   render_window_->Render();
+  last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
   painting_frame_ = false;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;

@@ -59,6 +59,8 @@ class SceneView : public QWidget {
   void RenderFast();
   /// The 3D image after a smooth render (RenderNow), as RGB888; null if the view is hidden.
   QImage GrabImage();
+  /// Milliseconds the last Render() took in VTK (render and read back), before Qt painted it.
+  double last_render_ms() const { return last_render_ms_; }
   /// The last frame read back from VTK (what the widget paints), in device pixels.
   const QImage& frame() const { return frame_; }
 
@@ -106,6 +108,7 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkCallbackCommand> read_callback_;
   QImage frame_;                            // Format_RGB32, device pixels
   bool painting_frame_ = false;             // inside Render(): it paints the frame itself
+  double last_render_ms_ = 0.0;             // VTK part of the last Render()
   vtkActor* substituted_ground_ = nullptr;  // hidden for the frame in progress
   bool ground_substitution_ = true;
   bool ground_substituted_ = false;  // in the last frame

@@ -85,7 +85,7 @@ void LatencyBench::editToRedrawInTheWindow() {
   const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
   QStringList table{
       "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] | "
-      "arrived / plots / scene / 3D render / charts paint, medians [ms] | "
+      "arrived / plots / scene / 3D render / paint, medians [ms] | "
       "CPU per edit: process / GUI thread, median [ms] |",
       "| --- | --- | --- | ---: | ---: | ---: | --- | --- |"};
   for (const QString& file : files) {
