@@ -73,8 +73,7 @@ void GaugeGuiTest::gaugeTwoFormPlotsRecomputesAndIsOfferedOnlyWhereItApplies() {
   QVERIFY(gauge == window.gauge_action());
   QVERIFY(gauge->isCheckable() && !gauge->isChecked());
 
-  QVERIFY2(window.OpenScenario(ScenarioPath("heisenberg.yaml")), qPrintable(window.last_error()));
-  QVERIFY2(WaitForRun(window), qPrintable(window.last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(window, "heisenberg.yaml");
   QVERIFY(gauge->isEnabled());
   dirac::ui::PlotPanel* plots = window.plot_panel();
   const int base_plots = plots->plot_count();
@@ -136,8 +135,7 @@ void GaugeGuiTest::gaugeTwoFormPlotsRecomputesAndIsOfferedOnlyWhereItApplies() {
 
   // Not offered for a degenerate Lagrangian (constraint algorithm), even when checked before.
   gauge->trigger();
-  QVERIFY(window.OpenScenario(ScenarioPath("degenerate.yaml")));
-  QVERIFY2(WaitForRun(window), qPrintable(window.last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(window, "degenerate.yaml");
   QVERIFY(!gauge->isEnabled());
   QCOMPARE(plots->FindPlot(kGaugeTitle), -1);
   QVERIFY(!window.controller()->latest_gauge());

@@ -52,4 +52,21 @@ inline bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
       kRunTimeoutMs);
 }
 
+/// Opens the shipped scenario `file` in `window` and waits for its first complete run. Returns
+/// "" on success, else what failed (with the window's last error), for QVERIFY2.
+inline QString OpenAndRun(MainWindow& window, const QString& file) {
+  if (!window.OpenScenario(ScenarioPath(file)))
+    return "cannot open " + file + ": " + window.last_error();
+  if (!WaitForRun(window)) return "run of " + file + " did not finish: " + window.last_error();
+  return {};
+}
+
 }  // namespace dirac::ui::testing
+
+/// In a test function: opens the shipped scenario `file` in `window` (a MainWindow&) and waits
+/// for its first complete run, failing the test with what went wrong.
+#define DIRAC_VERIFY_OPEN_AND_RUN(window, file)                                      \
+  do {                                                                               \
+    const QString dirac_failed = ::dirac::ui::testing::OpenAndRun((window), (file)); \
+    QVERIFY2(dirac_failed.isEmpty(), qPrintable(dirac_failed));                      \
+  } while (false)

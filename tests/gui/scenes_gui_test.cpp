@@ -157,8 +157,7 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
   QFETCH(bool, planar);
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY2(window->OpenScenario(ScenarioPath(file)), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, file);
   QVERIFY2(window->last_error().isEmpty(), qPrintable(window->last_error()));
   dirac::ui::DrawnScene* scene = window->scene_view()->scene();
   QVERIFY2(scene, "no 3D scene");
@@ -250,9 +249,7 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
 void ScenesGuiTest::rollingDiskLeansOnItsContactPoint() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY2(window->OpenScenario(ScenarioPath("rolling_disk.yaml")),
-           qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "rolling_disk.yaml");
   auto* disk = dynamic_cast<RollingDiskScene*>(window->scene_view()->scene());
   QVERIFY2(disk, "rolling_disk.yaml is not drawn by the rolling_disk scene");
   QVERIFY(QString::fromStdString(disk->legend_text()).contains("contact point"));
@@ -394,9 +391,7 @@ void ScenesGuiTest::badSceneSpecsShowMessages() {
 void ScenesGuiTest::groundFillingTheViewIsTheClearColour() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY2(window->OpenScenario(ScenarioPath("elroys_beanie.yaml")),
-           qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable("run did not finish: " + window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "elroys_beanie.yaml");
   QVERIFY(PlayTo(*window, 3.0));
   dirac::ui::SceneView* view = window->scene_view();
   const QImage substituted = view->GrabImage();

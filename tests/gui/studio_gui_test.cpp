@@ -135,8 +135,7 @@ class StudioGuiTest : public QObject {
 void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY2(window->OpenScenario(ScenarioPath("heisenberg.yaml")), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable("first run did not finish: " + window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   QVERIFY(window->controller()->model());
 
   // Plots: one chart per scenario plot entry, filled from the trajectory.
@@ -493,8 +492,7 @@ void StudioGuiTest::constraintsPanelShowsTheChain() {
       {"lc_circuit.yaml", {"q4", "C4", "symplectic modulo the gauge", "fibre only"}, {"q4"}},
   };
   for (const Expectation& e : expectations) {
-    QVERIFY2(window->OpenScenario(ScenarioPath(e.file)), qPrintable(window->last_error()));
-    QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+    DIRAC_VERIFY_OPEN_AND_RUN(*window, e.file);
     auto* panel = window->findChild<QTextBrowser*>("constraints.panel");
     QVERIFY2(panel, "no widget named constraints.panel");
     QVERIFY(window->constraint_panel() == panel);

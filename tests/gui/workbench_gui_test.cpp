@@ -380,8 +380,7 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
 void WorkbenchGuiTest::chartsAnswer() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   PlotPanel* plots = window->plot_panel();
   const int p = 0;  // "Multiplier mu(t)"
   QTRY_VERIFY(LaidOut(*plots, p));
@@ -494,8 +493,7 @@ void WorkbenchGuiTest::unitsAndAxes() {
   QVERIFY(window);
   PlotPanel* plots = window->plot_panel();
   // Elroy's beanie: Position [x, y, theta] mixes a position with an angle in rad: two axes.
-  QVERIFY(window->OpenScenario(ScenarioPath("elroys_beanie.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "elroys_beanie.yaml");
   const int position = plots->FindPlot("Position");
   QVERIFY(position >= 0);
   QVERIFY(plots->axis(position, 2));
@@ -505,8 +503,7 @@ void WorkbenchGuiTest::unitsAndAxes() {
            qPrintable(plots->axis(position, 1)->titleText()));
 
   // Heisenberg: x, y, z in m, their velocities in m/s on the right axis when added.
-  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   QVERIFY(plots->AddColumn(0, "x"));
   QVERIFY(plots->AddColumn(0, "y"));
   QVERIFY(plots->AddColumn(0, "vx"));
@@ -518,8 +515,7 @@ void WorkbenchGuiTest::unitsAndAxes() {
   QVERIFY(plots->Readout(0, 0.0).contains("x = 1 m"));
 
   // Rigid body: the momentum legend names differ (not three identical truncated names).
-  QVERIFY(window->OpenScenario(ScenarioPath("rigid_body.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "rigid_body.yaml");
   const int momentum = plots->FindPlot("Spatial angular momentum R I w");
   QVERIFY(momentum >= 0);
   QStringList labels;
@@ -538,8 +534,7 @@ void WorkbenchGuiTest::unitsAndAxes() {
 
   // Four charts of the LC circuit: every axis title fits its axis (was "{q1,q2,q4}_dot [..."),
   // the unit of the currents included.
-  QVERIFY(window->OpenScenario(ScenarioPath("lc_circuit.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "lc_circuit.yaml");
   QTRY_VERIFY(AxisTitlesFit(*plots));
   const int currents = plots->FindPlot("Currents");
   QVERIFY(currents >= 0);
@@ -551,8 +546,7 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   auto window = OpenWindow();
   QVERIFY(window);
   PlotPanel* plots = window->plot_panel();
-  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   const SnapshotPtr pinned_run = window->controller()->latest();
   QVERIFY(window->PinCurrentRun());
   QVERIFY(plots->has_overlay(PlotPanel::kPinned));
@@ -641,8 +635,7 @@ view:
            qPrintable(window->last_error()));
 
   // A singular live edit (an inertia 0): the message, and the previous result kept, stale.
-  QVERIFY(window->OpenScenario(ScenarioPath("rigid_body.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "rigid_body.yaml");
   QVERIFY(window->last_error().isEmpty());
   const SnapshotPtr good = window->controller()->latest();
   const QList<QPointF> shown = window->plot_panel()->SeriesPoints(0, 0);
@@ -710,8 +703,7 @@ void WorkbenchGuiTest::cancelSaysSo() {
 void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   const double columns = static_cast<double>(window->controller()->model()->columns().size());
   // The estimate of the file's run: 50 / 0.01 + 1 samples.
   QVERIFY2(window->budget_text().contains("≈ 5001 samples, 400 kB"),
@@ -864,8 +856,7 @@ void WorkbenchGuiTest::desktopHabits() {
   QSettings().clear();
   auto window = OpenWindow();
   QVERIFY(window);
-  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml")));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
 
   // Shortcuts work with a spin box focused (it would keep Space, Ctrl+Left, ... otherwise).
   QDoubleSpinBox* kx = window->parameter_panel()->editor("kx");
