@@ -133,7 +133,7 @@ SceneView::~SceneView() {
   RestoreGround();
   scene_.reset();
   stretch_buffer_ = nullptr;
-  // Release the GL context while the native window still exists.
+  // Release the GL context and VTK's hidden window while the X display is still open.
   if (window_ready_) render_window_->Finalize();
 }
 

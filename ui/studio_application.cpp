@@ -33,8 +33,6 @@ QSize FitWindowToScreen(QWidget& window, QSize size) {
 
 void ConfigureApplication(QApplication& app) {
   InitStudioResources();
-  // The 3D view is a native child window; keep its siblings as ordinary (alien) widgets.
-  QApplication::setAttribute(Qt::AA_DontCreateNativeWidgetSiblings);
   app.setApplicationName("Dirac Studio");
   app.setApplicationVersion(DIRAC_STUDIO_VERSION);
   app.setOrganizationName("Dirac Studio");
