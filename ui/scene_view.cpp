@@ -13,7 +13,6 @@
 #include <vtkCamera.h>
 #include <vtkCameraPass.h>
 #include <vtkGenericRenderWindowInteractor.h>
-#include <vtkImageData.h>
 #include <vtkInteractorStyleTrackballCamera.h>
 #include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLRenderWindow.h>
@@ -23,13 +22,11 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
-#include <vtkWindowToImageFilter.h>
 #include <vtk_glew.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "scene_kit.hpp"
@@ -361,9 +358,8 @@ QImage SceneView::GrabImage() {
 void SceneView::paintEvent(QPaintEvent*) {
   const qreal ratio = devicePixelRatioF();
   const QSize wanted(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
-  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted)) {
+  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted) && EnsureWindow()) {
     // First show or a resize: render before painting (Render() repaints; not re-entered here).
-    if (!EnsureWindow()) return;
     painting_frame_ = true;
     if (render_window_->GetMultiSamples() != 0) render_window_->SetMultiSamples(0);
     renderer_->ResetCameraClippingRange();
