@@ -656,10 +656,6 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
     scene_view_->SetMessage(scene_error_);
     UpdateNote();
   }
-  plot_panel_->SetTimeSpan(snapshot->t_end);
-  plot_panel_->SetTrajectory(snapshot->trajectory);
-  plot_panel_->SetCursorTime(clock_->time());
-  if (answers_edit) times.plots = since_edit() - times.arrived;
   clock_->SetSpan(snapshot->t_end);
   clock_->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
   scene_view_->SetSnapshot(snapshot);
@@ -672,6 +668,17 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
   } else if (snapshot->complete) {
     scene_view_->FitCameraUnlessUserMoved();
   }
+  if (answers_edit) {
+    times.scene = since_edit() - times.arrived;
+    // Draw now (not at the next turn of the event loop) so the latency covers the drawing: the
+    // 3D frame renders on the view's render thread while this thread fills the charts.
+    scene_view_->StartFastFrame();
+  }
+  const double plots_start = answers_edit ? since_edit() : 0.0;
+  plot_panel_->SetTimeSpan(snapshot->t_end);
+  plot_panel_->SetTrajectory(snapshot->trajectory);
+  plot_panel_->SetCursorTime(clock_->time());
+  if (answers_edit) times.plots = since_edit() - plots_start;
   if (snapshot->complete) {
     ClearError();
     if (!snapshot->comparison_error.empty())
@@ -680,14 +687,13 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
   status_->ShowRun(*snapshot);
   toolbar_->Refresh();
   if (answers_edit) {
-    times.scene = since_edit() - times.arrived - times.plots;
-    // Draw now (not at the next turn of the event loop) so the latency covers the drawing.
-    // The 3D frame is rendered and read back, then the view's repaint paints it together with
-    // the charts' pending updates: one sync of the window's backing store (two cost ~2.5 ms).
-    scene_view_->RenderFast();
+    // The rest of the 3D frame, then one repaint for it and the charts' pending updates: one
+    // sync of the window's backing store (two cost ~2.5 ms).
+    const double waited_from = since_edit();
+    scene_view_->FinishFrame();
     last_edit_latency_ms_ = since_edit();
     times.render = scene_view_->last_render_ms();
-    times.paint = last_edit_latency_ms_ - times.arrived - times.plots - times.scene - times.render;
+    times.paint = last_edit_latency_ms_ - waited_from;
     last_edit_times_ = times;
     edit_timer_.invalidate();
     emit editDrawn(last_edit_latency_ms_);

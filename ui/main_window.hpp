@@ -98,10 +98,12 @@ class MainWindow : public QMainWindow {
   /// drawn in the 3D view and the plots (-1 before any).
   double last_edit_latency_ms() const { return last_edit_latency_ms_; }
   /// Where the last edit's latency went [ms]: from the edit to its complete snapshot reaching
-  /// the GUI thread (`arrived`: the run on the worker and the handoff), filling the charts'
-  /// series (`plots`), the scene's SetSnapshot / SetTime and the status and toolbar (`scene`),
-  /// the 3D frame rendered by VTK and read back (`render`), and painting it with the charts'
-  /// new curves on screen (`paint`, one repaint of the window).
+  /// the GUI thread (`arrived`: the run on the worker and the handoff), the scene's
+  /// SetSnapshot / SetTime and camera (`scene`), filling the charts' series (`plots`, while the
+  /// 3D frame renders on the view's render thread), the 3D frame itself (`render`: VTK's render
+  /// and the read back, overlapping `plots`), and from the end of the GUI thread's own work to
+  /// the window repainted (`paint`: the rest of the 3D frame, then one repaint of the 3D view and
+  /// the charts).
   struct EditTimes {
     double arrived = 0.0, plots = 0.0, scene = 0.0, render = 0.0, paint = 0.0;
   };

@@ -26,7 +26,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "scene_kit.hpp"
@@ -38,6 +42,59 @@ constexpr int kMultiSamples = 4;  // of the still (settled) frame
 constexpr int kSettleMs = 180;    // rest before the smooth frame
 
 }  // namespace
+
+// One job at a time on a thread of its own: the fast frame of an edit (StartFastFrame).
+class SceneView::RenderThread {
+ public:
+  RenderThread() : thread_([this] { Loop(); }) {}
+  ~RenderThread() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void Post(std::function<void()> job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = std::move(job);
+      done_ = false;
+    }
+    wake_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [this] { return done_; });
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || job_; });
+        if (stopping_) return;
+        job = std::move(job_);
+        job_ = nullptr;
+      }
+      job();
+      {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+      }
+      finished_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::function<void()> job_;
+  bool done_ = true;
+  bool stopping_ = false;
+  std::thread thread_;
+};
 
 SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setObjectName("sceneView");
@@ -124,9 +181,12 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   interactor_->SetRenderWindow(render_window_);
   auto style = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
   interactor_->SetInteractorStyle(style);
+  render_thread_ = std::make_unique<RenderThread>();
 }
 
 SceneView::~SceneView() {
+  WaitForFrame();
+  render_thread_.reset();
   RestoreGround();
   scene_.reset();
   stretch_buffer_ = nullptr;
@@ -135,6 +195,7 @@ SceneView::~SceneView() {
 }
 
 bool SceneView::EnsureWindow() {
+  WaitForFrame();
   if (window_ready_) return true;
   if (!isVisible() || width() <= 0 || height() <= 0) return false;
   const qreal ratio = devicePixelRatioF();
@@ -145,6 +206,7 @@ bool SceneView::EnsureWindow() {
 }
 
 void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
+  WaitForFrame();
   RestoreGround();
   scene_drag_ = false;
   renderer_->RemoveAllViewProps();
@@ -169,6 +231,7 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
 }
 
 void SceneView::SetMessage(const QString& message) {
+  WaitForFrame();
   // Wrap long messages (VTK text does not wrap) at ~44 characters per line.
   QStringList lines;
   for (const QString& paragraph : message.split('\n')) {
@@ -188,12 +251,14 @@ void SceneView::SetMessage(const QString& message) {
 }
 
 void SceneView::SetSnapshot(const SnapshotPtr& snapshot) {
+  WaitForFrame();
   if (!scene_) return;
   scene_->SetSnapshot(snapshot);
   RequestRender();
 }
 
 void SceneView::SetTime(double t) {
+  WaitForFrame();
   if (!scene_) return;
   scene_->SetTime(t);
   time_text_->SetInput(QStringLiteral("t = %1 s").arg(t, 0, 'f', 3).toUtf8().constData());
@@ -201,6 +266,7 @@ void SceneView::SetTime(double t) {
 }
 
 void SceneView::SetScenarioValues(const dirac::Scenario& scenario) {
+  WaitForFrame();
   if (scene_ && scene_->OnScenarioEdited(scenario)) RequestRender();
 }
 
@@ -209,6 +275,7 @@ void SceneView::FitCameraUnlessUserMoved() {
 }
 
 void SceneView::ResetCamera() {
+  WaitForFrame();
   camera_moved_by_user_ = false;
   std::array<double, 6> bounds{};
   if (!scene_ || !scene_->Bounds(bounds)) {
@@ -239,9 +306,10 @@ void SceneView::RequestRender() {
   });
 }
 
-void SceneView::Render(int samples) {
+bool SceneView::BeginFrame(int samples) {
+  WaitForFrame();
   render_pending_ = false;
-  if (!EnsureWindow()) return;
+  if (!EnsureWindow()) return false;
   if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
   renderer_->ResetCameraClippingRange();
   // Only for this frame: picking (vtkPropPicker) renders through the default path.
@@ -250,15 +318,55 @@ void SceneView::Render(int samples) {
   stretch_pending_ = fast && fast_scale_ < 1.0;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
   painting_frame_ = true;
-  QElapsedTimer timer;
-  timer.start();
-  render_window_->Render();
-  last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+  frame_ratio_ = devicePixelRatioF();
+  return true;
+}
+
+void SceneView::RestoreAfterFrame() const {
   painting_frame_ = false;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
+}
+
+void SceneView::Render(int samples) {
+  if (!BeginFrame(samples)) return;
+  QElapsedTimer timer;
+  timer.start();
+  render_window_->Render();
+  last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+  RestoreAfterFrame();
   repaint();  // on screen now: edits time their latency up to here
+}
+
+void SceneView::StartFastFrame() {
+  settle_.start();
+  if (!BeginFrame(0)) return;
+  // The context moves to the render thread for the frame (a context is current on one thread
+  // at a time); WaitForFrame() takes it back.
+  render_window_->ReleaseCurrent();
+  frame_in_flight_ = true;
+  render_thread_->Post([this] {
+    QElapsedTimer timer;
+    timer.start();
+    render_window_->Render();
+    last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+    render_window_->ReleaseCurrent();
+  });
+}
+
+void SceneView::WaitForFrame() const {
+  if (!frame_in_flight_) return;
+  render_thread_->Wait();
+  frame_in_flight_ = false;
+  render_window_->MakeCurrent();
+  RestoreAfterFrame();
+}
+
+void SceneView::FinishFrame() {
+  if (!frame_in_flight_) return;
+  WaitForFrame();
+  repaint();
 }
 
 void SceneView::ReadFrame() {
@@ -278,7 +386,7 @@ void SceneView::ReadFrame() {
   glReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, frame_.bits());
   state->PopReadFramebufferBinding();
   frame_.mirror();  // GL rows go bottom-up
-  frame_.setDevicePixelRatio(devicePixelRatioF());
+  frame_.setDevicePixelRatio(frame_ratio_);
 }
 
 void SceneView::SubstituteGround() {
@@ -347,6 +455,7 @@ void SceneView::RenderFast() {
 }
 
 QImage SceneView::GrabImage() {
+  WaitForFrame();
   if (!EnsureWindow()) return {};
   RenderNow();
   if (frame_.isNull()) return {};
@@ -356,6 +465,7 @@ QImage SceneView::GrabImage() {
 }
 
 void SceneView::paintEvent(QPaintEvent*) {
+  WaitForFrame();
   const qreal ratio = devicePixelRatioF();
   const QSize wanted(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
   if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted) && EnsureWindow()) {
@@ -376,6 +486,7 @@ void SceneView::paintEvent(QPaintEvent*) {
 }
 
 void SceneView::resizeEvent(QResizeEvent* event) {
+  WaitForFrame();
   QWidget::resizeEvent(event);
   if (!window_ready_) return;
   const qreal ratio = devicePixelRatioF();
@@ -418,6 +529,7 @@ void SceneView::ForwardButton(QMouseEvent* event, bool press) {
 }
 
 void SceneView::mousePressEvent(QMouseEvent* event) {
+  WaitForFrame();
   if (!EnsureWindow()) return;
   if (scene_ && event->button() == Qt::LeftButton) {
     const qreal ratio = devicePixelRatioF();
@@ -434,6 +546,7 @@ void SceneView::mousePressEvent(QMouseEvent* event) {
 }
 
 void SceneView::mouseReleaseEvent(QMouseEvent* event) {
+  WaitForFrame();
   if (!EnsureWindow()) return;
   if (scene_drag_) {
     if (event->button() == Qt::LeftButton) {
@@ -447,6 +560,7 @@ void SceneView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void SceneView::mouseMoveEvent(QMouseEvent* event) {
+  WaitForFrame();
   if (!EnsureWindow()) return;
   if (scene_drag_) {
     const qreal ratio = devicePixelRatioF();
@@ -461,6 +575,7 @@ void SceneView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void SceneView::wheelEvent(QWheelEvent* event) {
+  WaitForFrame();
   if (!EnsureWindow()) return;
   camera_moved_by_user_ = true;
   const qreal ratio = devicePixelRatioF();

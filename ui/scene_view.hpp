@@ -38,7 +38,10 @@ class SceneView : public QWidget {
 
   /// Replaces the scene (null: empty view) and renders.
   void SetScene(std::unique_ptr<DrawnScene> scene);
-  DrawnScene* scene() const { return scene_.get(); }
+  DrawnScene* scene() const {
+    WaitForFrame();
+    return scene_.get();
+  }
 
   /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
   void SetMessage(const QString& message);
@@ -57,12 +60,25 @@ class SceneView : public QWidget {
   /// Renders now without multisampling and with plain blended translucency (edits, playback,
   /// drags); a smooth frame follows once the view has rested for a moment.
   void RenderFast();
+  /// RenderFast() in two halves, so the GUI thread can work while the frame renders: starts the
+  /// fast frame on the view's render thread (the GL context moves there for the frame) and
+  /// returns at once; FinishFrame() waits for it and paints it. In between the GUI thread must
+  /// not touch the scene or VTK other than through this view: every member of the view waits for
+  /// a frame in flight first.
+  void StartFastFrame();
+  void FinishFrame();
   /// The 3D image after a smooth render (RenderNow), as RGB888; null if the view is hidden.
   QImage GrabImage();
   /// Milliseconds the last Render() took in VTK (render and read back), before Qt painted it.
-  double last_render_ms() const { return last_render_ms_; }
+  double last_render_ms() const {
+    WaitForFrame();
+    return last_render_ms_;
+  }
   /// The last frame read back from VTK (what the widget paints), in device pixels.
-  const QImage& frame() const { return frame_; }
+  const QImage& frame() const {
+    WaitForFrame();
+    return frame_;
+  }
 
   /// Resolution scale of the fast frames' 3D layer: 1 (full), or DIRAC_FAST_FRAME_SCALE=s
   /// (0 < s <= 1; the 3D layer drawn at s times the width and height and stretched to the view,
@@ -71,7 +87,10 @@ class SceneView : public QWidget {
 
   /// Whether the last frame cleared in the scene's ground colour instead of drawing the ground
   /// (DrawnScene::Ground); on by default, switchable for comparisons.
-  bool ground_substituted() const { return ground_substituted_; }
+  bool ground_substituted() const {
+    WaitForFrame();
+    return ground_substituted_;
+  }
   void set_ground_substitution(bool on) { ground_substitution_ = on; }
 
  protected:
@@ -83,8 +102,15 @@ class SceneView : public QWidget {
   void wheelEvent(QWheelEvent* event) override;
 
  private:
+  class RenderThread;
   bool EnsureWindow();
   void Render(int samples);
+  /// Sets up a frame (sample count, render pass, clipping range); false if the view has no
+  /// window yet. RestoreAfterFrame() undoes the frame's settings.
+  bool BeginFrame(int samples);
+  void RestoreAfterFrame() const;
+  /// Joins a frame in flight (StartFastFrame) and takes the GL context back.
+  void WaitForFrame() const;
   /// After every render of the window (also the interactor's own): reads VTK's display
   /// framebuffer into frame_, top row first.
   void ReadFrame();
@@ -106,15 +132,18 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkCallbackCommand> upscale_callback_;
   vtkSmartPointer<vtkCallbackCommand> ground_callback_;
   vtkSmartPointer<vtkCallbackCommand> read_callback_;
-  QImage frame_;                            // Format_RGB32, device pixels
-  bool painting_frame_ = false;             // inside Render(): it paints the frame itself
-  double last_render_ms_ = 0.0;             // VTK part of the last Render()
+  QImage frame_;                         // Format_RGB32, device pixels
+  mutable bool painting_frame_ = false;  // inside Render(): it paints the frame itself
+  double last_render_ms_ = 0.0;          // VTK part of the last frame (written by its thread)
+  qreal frame_ratio_ = 1.0;              // device pixel ratio of the frame being rendered
+  std::unique_ptr<RenderThread> render_thread_;
+  mutable bool frame_in_flight_ = false;    // StartFastFrame() without FinishFrame() yet
   vtkActor* substituted_ground_ = nullptr;  // hidden for the frame in progress
   bool ground_substitution_ = true;
   bool ground_substituted_ = false;  // in the last frame
   vtkSmartPointer<vtkOpenGLFramebufferObject> stretch_buffer_;
   std::array<int, 2> stretch_size_{0, 0};
-  bool stretch_pending_ = false;  // the render in progress is a reduced fast frame
+  mutable bool stretch_pending_ = false;  // the render in progress is a reduced fast frame
   double fast_scale_ = 1.0;
   vtkSmartPointer<vtkCameraPass> fast_pass_;  // the fast frames' render steps
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;

@@ -123,6 +123,7 @@ class StudioGuiTest : public QObject {
  private slots:
   void heisenbergRunParameterChangeExportAndScreenshot();
   void scrubPlaybackAndMouseDoNotCrash();
+  void editFrameReachesTheScreen();
   void longRunStreamsSnapshotsAndRestartsOnEdit();
   void badScenarioPathShowsError();
   void malformedScenarioAndUnknownOverrideShowErrors();
@@ -242,6 +243,57 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   QVERIFY2(in_window.orange >= 100, qPrintable("particle missing from the window grab: " + report));
   QVERIFY2(in_window.distinct_colors > 20, qPrintable("window grab looks blank: " + report));
   QVERIFY(window->last_error().isEmpty());
+}
+
+// An edit's 3D frame renders on the view's render thread while the charts fill
+// (SceneView::StartFastFrame / FinishFrame): once editDrawn is emitted, the window on screen shows
+// that frame (the grab of the view's rectangle equals the frame read back from VTK), and the
+// frame shows the edited run (it differs from the previous edit's frame: ky bends the trail).
+void StudioGuiTest::editFrameReachesTheScreen() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=10"}));
+  QVERIFY(WaitForRun(*window));
+  window->clock()->SetTime(5.0);
+  QTest::qWait(400);  // the smooth frame after the pause
+  dirac::ui::SceneView* view = window->scene_view();
+  auto* ky = window->parameter_panel()->editor("ky");
+  QVERIFY(ky);
+  QImage before;  // the previous edit's frame
+  for (int edit = 0; edit < 5; ++edit) {
+    bool drawn = false;
+    const auto connection =
+        connect(window.get(), &MainWindow::editDrawn, window.get(), [&](double) { drawn = true; });
+    ky->setValue(ky->value() + 0.25);
+    QVERIFY(QTest::qWaitFor([&] { return drawn; }, kRunTimeoutMs));
+    disconnect(connection);
+    // No event processed since the frame was painted: what is on screen is the edit's frame.
+    const QImage frame = view->frame().convertToFormat(QImage::Format_RGB888);
+    const QImage shot = window->GrabWindowImage().convertToFormat(QImage::Format_RGB888);
+    const QRect rect(view->mapTo(window.get(), QPoint(0, 0)), view->size());
+    QCOMPARE(frame.size(), rect.size());  // device pixel ratio 1 under Xvfb
+    double screen_vs_frame = 0.0, frame_vs_before = 0.0;
+    for (int y = 0; y < frame.height(); y += 3) {
+      for (int x = 0; x < frame.width(); x += 3) {
+        const QRgb a = frame.pixel(x, y), b = shot.pixel(rect.x() + x, rect.y() + y);
+        screen_vs_frame += std::abs(qGray(a) - qGray(b));
+        if (!before.isNull()) frame_vs_before += std::abs(qGray(a) - qGray(before.pixel(x, y)));
+      }
+    }
+    const double samples = std::ceil(frame.width() / 3.0) * std::ceil(frame.height() / 3.0);
+    screen_vs_frame /= samples;
+    frame_vs_before /= samples;
+    const QString report = QString(
+                               "edit %1: mean |grey difference| screen vs frame %2, frame vs "
+                               "the previous edit's %3")
+                               .arg(edit)
+                               .arg(screen_vs_frame)
+                               .arg(frame_vs_before);
+    qInfo("%s", qPrintable(report));
+    QVERIFY2(screen_vs_frame < 0.3, qPrintable(report));
+    if (!before.isNull()) QVERIFY2(frame_vs_before > 0.5, qPrintable(report));
+    before = frame;
+  }
 }
 
 void StudioGuiTest::scrubPlaybackAndMouseDoNotCrash() {
