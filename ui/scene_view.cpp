@@ -329,14 +329,22 @@ void SceneView::RestoreAfterFrame() const {
   renderer_->SetPass(nullptr);
 }
 
-void SceneView::Render(int samples) {
-  if (!BeginFrame(samples)) return;
+void SceneView::RenderTimed() {
   QElapsedTimer timer;
   timer.start();
   render_window_->Render();
   last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+}
+
+bool SceneView::DrawFrame(int samples) {
+  if (!BeginFrame(samples)) return false;
+  RenderTimed();
   RestoreAfterFrame();
-  repaint();  // on screen now: edits time their latency up to here
+  return true;
+}
+
+void SceneView::Render(int samples) {
+  if (DrawFrame(samples)) repaint();  // on screen now: edits time their latency up to here
 }
 
 void SceneView::StartFastFrame() {
@@ -347,10 +355,7 @@ void SceneView::StartFastFrame() {
   render_window_->ReleaseCurrent();
   frame_in_flight_ = true;
   render_thread_->Post([this] {
-    QElapsedTimer timer;
-    timer.start();
-    render_window_->Render();
-    last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+    RenderTimed();
     render_window_->ReleaseCurrent();
   });
 }
@@ -468,15 +473,9 @@ void SceneView::paintEvent(QPaintEvent*) {
   WaitForFrame();
   const qreal ratio = devicePixelRatioF();
   const QSize wanted(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
-  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted) && EnsureWindow()) {
-    // First show or a resize: render before painting (Render() repaints; not re-entered here).
-    painting_frame_ = true;
-    if (render_window_->GetMultiSamples() != 0) render_window_->SetMultiSamples(0);
-    renderer_->ResetCameraClippingRange();
-    render_window_->Render();
-    painting_frame_ = false;
+  // First show or a resize: a fast frame before painting (the smooth one follows at rest).
+  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted) && DrawFrame(0))
     settle_.start();
-  }
   QPainter painter(this);
   if (frame_.isNull()) {
     painter.fillRect(rect(), QColor::fromRgbF(kBackground[0], kBackground[1], kBackground[2]));

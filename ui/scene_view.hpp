@@ -109,6 +109,11 @@ class SceneView : public QWidget {
   /// window yet. RestoreAfterFrame() undoes the frame's settings.
   bool BeginFrame(int samples);
   void RestoreAfterFrame() const;
+  /// The render itself, timed into last_render_ms_ (on whichever thread holds the context).
+  void RenderTimed();
+  /// BeginFrame, RenderTimed, RestoreAfterFrame on this thread, without painting; false if the
+  /// view has no window yet.
+  bool DrawFrame(int samples);
   /// Joins a frame in flight (StartFastFrame) and takes the GL context back.
   void WaitForFrame() const;
   /// After every render of the window (also the interactor's own): reads VTK's display
