@@ -690,8 +690,10 @@ void MainWindow::OnSnapshot(const SnapshotPtr& snapshot) {
     // The rest of the 3D frame, then one repaint for it and the charts' pending updates: one
     // sync of the window's backing store (two cost ~2.5 ms).
     const double waited_from = since_edit();
+    plot_panel_->LayOutNow();
     scene_view_->FinishFrame();
     last_edit_latency_ms_ = since_edit();
+    plot_panel_->AbsorbPaintedChanges();
     times.render = scene_view_->last_render_ms();
     times.paint = last_edit_latency_ms_ - waited_from;
     last_edit_times_ = times;

@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -206,7 +207,10 @@ struct PlotPanel::Plot {
   std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
   bool zoomed = false;
   int displayed_points = 0;  // the decimation the curves were filled with (DisplayedPoints)
-  QString missing;           // columns the trajectory lacks
+  // Pixels per unit of the time, left and right axes the curves were simplified with (0: not
+  // simplified, e.g. zoomed or not laid out).
+  std::array<double, 3> pixels_per_unit{};
+  QString missing;  // columns the trajectory lacks
 };
 
 // The chart view of one plot: mouse and wheel to the panel.
@@ -381,6 +385,52 @@ QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<do
   }
   if (points.last().x() != x[n - 1]) points.append(QPointF(x[n - 1], y[n - 1]));
   return points;
+}
+
+QList<QPointF> SimplifyPolyline(const QList<QPointF>& points, double x_scale, double y_scale,
+                                double tolerance) {
+  const qsizetype n = points.size();
+  if (n < 3 || !(x_scale > 0.0) || !(y_scale > 0.0) || !std::isfinite(x_scale) ||
+      !std::isfinite(y_scale))
+    return points;
+  for (const QPointF& p : points)
+    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) return points;
+  // Douglas-Peucker in pixels: keep the point farthest from the chord of each piece while it is
+  // farther than the tolerance.
+  auto px = [&](qsizetype i) { return QPointF(points[i].x() * x_scale, points[i].y() * y_scale); };
+  std::vector<char> keep(static_cast<std::size_t>(n), 0);
+  keep.front() = keep.back() = 1;
+  std::vector<std::pair<qsizetype, qsizetype>> pieces{{0, n - 1}};
+  const double tolerance2 = tolerance * tolerance;
+  while (!pieces.empty()) {
+    const auto [first, last] = pieces.back();
+    pieces.pop_back();
+    if (last - first < 2) continue;
+    const QPointF a = px(first), d = px(last) - a;
+    const double length2 = QPointF::dotProduct(d, d);
+    double farthest = -1.0;
+    qsizetype at = first;
+    for (qsizetype i = first + 1; i < last; ++i) {
+      const QPointF v = px(i) - a;
+      const double along =
+          length2 > 0.0 ? std::clamp(QPointF::dotProduct(v, d) / length2, 0.0, 1.0) : 0.0;
+      const QPointF off = v - along * d;
+      const double distance2 = QPointF::dotProduct(off, off);
+      if (distance2 > farthest) {
+        farthest = distance2;
+        at = i;
+      }
+    }
+    if (farthest <= tolerance2) continue;
+    keep[static_cast<std::size_t>(at)] = 1;
+    pieces.push_back({first, at});
+    pieces.push_back({at, last});
+  }
+  QList<QPointF> kept;
+  kept.reserve(static_cast<qsizetype>(std::count(keep.begin(), keep.end(), 1)));
+  for (qsizetype i = 0; i < n; ++i)
+    if (keep[static_cast<std::size_t>(i)]) kept.append(points[i]);
+  return kept;
 }
 
 PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
@@ -569,7 +619,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     series->setObjectName(id + "." + name);
     series->setName(prefix.isEmpty() ? name : name.mid(prefix.size()));
     QPen pen(kSeriesColors[s % std::size(kSeriesColors)]);
-    pen.setWidthF(1.8);
+    pen.setWidthF(
+        1.0);  // one pixel: the raster engine's fast path (wider pens are stroked as polygons)
     series->setPen(pen);
     plot->chart->addSeries(series);
     series->attachAxis(plot->x_axis);
@@ -768,6 +819,19 @@ const dirac::Trajectory* PlotPanel::TrajectoryOf(const Plot& plot) const {
   return plot.auxiliary ? auxiliary_trajectory_.get() : trajectory_.get();
 }
 
+void PlotPanel::LayOutNow() {
+  for (auto& plot : plots_) QCoreApplication::sendPostedEvents(plot->chart, QEvent::LayoutRequest);
+}
+
+void PlotPanel::AbsorbPaintedChanges() {
+  for (auto& plot : plots_) {
+    const auto mode = plot->view->viewportUpdateMode();
+    plot->view->setViewportUpdateMode(QGraphicsView::NoViewportUpdate);
+    QCoreApplication::sendPostedEvents(plot->chart->scene(), QEvent::MetaCall);
+    plot->view->setViewportUpdateMode(mode);
+  }
+}
+
 int PlotPanel::DisplayedPoints(const Plot& plot) const {
   // A zoomed chart keeps the finer decimation (its curves are not re-decimated per zoom step).
   // So does a chart not laid out yet (its resize refills it if it turns out much narrower).
@@ -793,6 +857,9 @@ void PlotPanel::Fill(Plot& plot) {
   const dirac::Trajectory* trajectory = TrajectoryOf(plot);
   const int max_points = DisplayedPoints(plot);
   plot.displayed_points = max_points;
+  // The curves decimated for the chart's width: series s is curves[0][s], overlay o's
+  // curves[1 + o][s] (absent: no such series or no such column).
+  std::array<std::vector<std::optional<QList<QPointF>>>, 3> curves;
   QStringList missing;
   const std::vector<double> t =
       trajectory && !trajectory->empty() ? trajectory->Column("t") : std::vector<double>{};
@@ -800,27 +867,60 @@ void PlotPanel::Fill(Plot& plot) {
     const std::string& column = plot.spec.series[s];
     if (!trajectory || !trajectory->FindColumn(column)) {
       if (trajectory) missing << QString::fromStdString(column);
-      plot.series[s]->clear();
+      curves[0].emplace_back();
       continue;
     }
-    plot.series[s]->replace(DecimateMinMax(t, trajectory->Column(column), max_points));
+    curves[0].emplace_back(DecimateMinMax(t, trajectory->Column(column), max_points));
   }
-  for (int o = 0; o < 2; ++o) {
-    const dirac::Trajectory* overlay = overlays_[static_cast<std::size_t>(o)].trajectory.get();
-    for (std::size_t s = 0; s < plot.overlay[static_cast<std::size_t>(o)].size(); ++s) {
-      QLineSeries* series = plot.overlay[static_cast<std::size_t>(o)][s];
+  for (std::size_t o = 0; o < 2; ++o) {
+    const dirac::Trajectory* overlay = overlays_[o].trajectory.get();
+    for (std::size_t s = 0; s < plot.overlay[o].size(); ++s) {
+      const bool has = plot.overlay[o][s] && overlay && !overlay->empty() &&
+                       overlay->FindColumn(plot.spec.series[s]);
+      curves[1 + o].push_back(
+          has ? std::optional(DecimateMinMax(overlay->Column("t"),
+                                             overlay->Column(plot.spec.series[s]), max_points))
+              : std::nullopt);
+    }
+  }
+  auto series_of = [&plot](std::size_t c, std::size_t s) {
+    return c == 0 ? plot.series[s] : plot.overlay[c - 1][s];
+  };
+
+  // New ranges before new curves: a range change redraws every curve of the chart, so the old
+  // curves go first (drawing an empty curve is free) and the new ones are drawn once.
+  if (!plot.zoomed && FitRanges(plot, curves, /*apply=*/false)) {
+    for (std::size_t c = 0; c < curves.size(); ++c)
+      for (std::size_t s = 0; s < curves[c].size(); ++s)
+        if (QLineSeries* series = series_of(c, s); series && series->count() > 0) series->clear();
+    FitRanges(plot, curves, /*apply=*/true);
+  }
+
+  // Pixels per unit along each axis as filled (what DisplayedCurve simplifies with again).
+  const QRectF area = plot.chart->plotArea();
+  plot.pixels_per_unit = {0.0, 0.0, 0.0};
+  if (!plot.zoomed && plot.view->isVisible() && area.width() > 1.0 && area.height() > 1.0) {
+    plot.pixels_per_unit[0] = area.width() / (plot.x_axis->max() - plot.x_axis->min());
+    for (std::size_t a = 0; a < 2; ++a)
+      if (plot.y_axis[a])
+        plot.pixels_per_unit[1 + a] =
+            area.height() / (plot.y_axis[a]->max() - plot.y_axis[a]->min());
+  }
+  for (std::size_t c = 0; c < curves.size(); ++c) {
+    for (std::size_t s = 0; s < curves[c].size(); ++s) {
+      QLineSeries* series = series_of(c, s);
       if (!series) continue;
-      if (!overlay || overlay->empty() || !overlay->FindColumn(plot.spec.series[s])) {
+      if (!curves[c][s]) {
         series->clear();
         continue;
       }
-      series->replace(
-          DecimateMinMax(overlay->Column("t"), overlay->Column(plot.spec.series[s]), max_points));
+      const auto axis = static_cast<std::size_t>(plot.series_axis[s]);
+      series->replace(SimplifyPolyline(*curves[c][s], plot.pixels_per_unit[0],
+                                       plot.pixels_per_unit[1 + axis], kCurveTolerancePixels));
     }
   }
   plot.missing = missing.join(", ");
   UpdateTitle(plot);
-  if (!plot.zoomed) FitRanges(plot);
   UpdateCursor(plot);
   // New curves (and ranges) repaint the whole chart once: the graphics view's minimal updates
   // left fragments of the previous curves and tick labels on screen (seen after solves that
@@ -828,25 +928,23 @@ void PlotPanel::Fill(Plot& plot) {
   plot.view->viewport()->update();
 }
 
-void PlotPanel::FitRanges(Plot& plot) {
+bool PlotPanel::FitRanges(Plot& plot, const CurveSet& curves, bool apply) {
+  bool changes = false;
   for (std::size_t a = 0; a < 2; ++a) {
     QValueAxis* axis = plot.y_axis[a];
     if (!axis) continue;
     double y_min = std::numeric_limits<double>::infinity();
     double y_max = -std::numeric_limits<double>::infinity();
-    auto take = [&](const QLineSeries* series) {
-      if (!series) return;
-      for (const QPointF& p : series->points()) {
-        if (std::isfinite(p.y())) {
-          y_min = std::min(y_min, p.y());
-          y_max = std::max(y_max, p.y());
+    for (const auto& set : curves) {
+      for (std::size_t s = 0; s < set.size(); ++s) {
+        if (plot.series_axis[s] != static_cast<int>(a) || !set[s]) continue;
+        for (const QPointF& p : *set[s]) {
+          if (std::isfinite(p.y())) {
+            y_min = std::min(y_min, p.y());
+            y_max = std::max(y_max, p.y());
+          }
         }
       }
-    };
-    for (std::size_t s = 0; s < plot.series.size(); ++s) {
-      if (plot.series_axis[s] != static_cast<int>(a)) continue;
-      take(plot.series[s]);
-      for (const auto& overlay : plot.overlay) take(overlay[s]);
     }
     if (!(y_min <= y_max)) continue;
     // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
@@ -865,19 +963,23 @@ void PlotPanel::FitRanges(Plot& plot) {
     const double step = nice(nice(high - low, true) / 4.0, false);
     const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
     const int ticks = static_cast<int>(nice_high - nice_low) + 1;
-    plot.y_min[a] = nice_low * step;
-    plot.y_max[a] = nice_high * step;
+    const double lo = nice_low * step, hi = nice_high * step;
+    const double interval = (hi - lo) / std::max(1, ticks - 1);
+    const QString format = TickFormat(std::max(std::abs(lo), std::abs(hi)), interval);
+    const bool range_changes = axis->min() != lo || axis->max() != hi;
+    changes = changes || range_changes || axis->tickType() != QValueAxis::TicksFixed ||
+              axis->tickCount() != ticks || axis->labelFormat() != format;
+    if (!apply) continue;
+    plot.y_min[a] = lo;
+    plot.y_max[a] = hi;
     if (axis->tickType() != QValueAxis::TicksFixed) axis->setTickType(QValueAxis::TicksFixed);
     if (axis->tickCount() != ticks) axis->setTickCount(ticks);
-    if (axis->min() != plot.y_min[a] || axis->max() != plot.y_max[a])
-      axis->setRange(plot.y_min[a], plot.y_max[a]);
-    const double interval = (plot.y_max[a] - plot.y_min[a]) / std::max(1, ticks - 1);
-    const QString format =
-        TickFormat(std::max(std::abs(plot.y_min[a]), std::abs(plot.y_max[a])), interval);
+    if (range_changes) axis->setRange(lo, hi);
     if (axis->labelFormat() != format) axis->setLabelFormat(format);
   }
-  if (plot.x_axis->min() != 0.0 || plot.x_axis->max() != t_end_)
-    SetAxisRange(plot.x_axis, 0.0, t_end_);
+  const bool time_changes = plot.x_axis->min() != 0.0 || plot.x_axis->max() != t_end_;
+  if (apply && time_changes) SetAxisRange(plot.x_axis, 0.0, t_end_);
+  return changes || time_changes;
 }
 
 void PlotPanel::UpdateTitle(Plot& plot) {
@@ -1183,6 +1285,16 @@ QLineSeries* PlotPanel::FindSeries(const QString& object_name) const {
     }
   }
   return nullptr;
+}
+
+QList<QPointF> PlotPanel::DisplayedCurve(int plot, int series, const std::vector<double>& t,
+                                         const std::vector<double>& y) const {
+  if (plot < 0 || plot >= plot_count()) return {};
+  const Plot& p = *plots_[static_cast<std::size_t>(plot)];
+  if (series < 0 || series >= static_cast<int>(p.series.size())) return {};
+  const auto axis = static_cast<std::size_t>(p.series_axis[static_cast<std::size_t>(series)]);
+  return SimplifyPolyline(DecimateMinMax(t, y, p.displayed_points), p.pixels_per_unit[0],
+                          p.pixels_per_unit[1 + axis], kCurveTolerancePixels);
 }
 
 QList<QPointF> PlotPanel::SeriesPoints(int plot, int series) const {

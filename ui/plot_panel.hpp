@@ -14,6 +14,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,11 @@ class PlotPanel : public QWidget {
   /// most kMaxDisplayedPoints, which a zoomed chart gets.
   static constexpr int kMaxDisplayedPoints = 1200;
   static constexpr int kMinDisplayedPoints = 128;
+  /// Curves are simplified (Douglas-Peucker) to within this many pixels of the decimated
+  /// samples: a smooth curve keeps a few dozen points of its ~2 per pixel column, so Qt Charts
+  /// strokes (for its hit shape) and draws far fewer segments; below a quarter pixel nothing on
+  /// screen changes.
+  static constexpr double kCurveTolerancePixels = 0.25;
   /// No chart gets smaller than this [px]: with many charts the panel grows and the dock
   /// scrolls, so tick labels never collapse.
   static constexpr int kMinChartHeight = 220;
@@ -85,6 +91,13 @@ class PlotPanel : public QWidget {
   bool has_overlay(Overlay overlay) const { return overlays_[overlay].trajectory != nullptr; }
   /// Moves the time cursor [s].
   void SetCursorTime(double t);
+  /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
+  /// of the event loop, after the window's repaint, and paint the charts a second time).
+  void LayOutNow();
+  /// After a window repaint that drew every chart whole (LayOutNow, then QWidget::repaint): lets
+  /// the charts' scenes take in their items' changes now without painting them again (a
+  /// scene does that at the next turn of the event loop and repaints the changed regions).
+  void AbsorbPaintedChanges();
   /// A note shown above the charts (QLabel "plotPanel.note", e.g. "stale: re-solving"); ""
   /// hides it.
   void SetNote(const QString& note);
@@ -98,6 +111,10 @@ class PlotPanel : public QWidget {
   /// The series named `object_name` ("plot.<i>.<column>", "plot.<i>.<column>.pinned", ...), or
   /// null. (A QChart is no QObject child of its view: QObject::findChild cannot see series.)
   QLineSeries* FindSeries(const QString& object_name) const;
+  /// Series `series` of plot `plot` drawn from samples (t, y): decimated and simplified as the
+  /// chart's last fill did (what its curve shows for that run).
+  QList<QPointF> DisplayedCurve(int plot, int series, const std::vector<double>& t,
+                                const std::vector<double>& y) const;
   /// Displayed points of series `series` of plot `plot` (empty if out of range).
   QList<QPointF> SeriesPoints(int plot, int series) const;
   /// Columns shown in plot `plot` (its series, in order).
@@ -163,7 +180,11 @@ class PlotPanel : public QWidget {
   int DisplayedPoints(const Plot& plot) const;
   /// Refills the chart's curves when its width changed enough to change DisplayedPoints.
   void RefillIfResolutionChanged(const ChartView* view);
-  void FitRanges(Plot& plot);
+  /// The decimated curves of a chart: [0] its series, [1 + o] overlay o's (nullopt: none).
+  using CurveSet = std::array<std::vector<std::optional<QList<QPointF>>>, 3>;
+  /// Fits the value axes to `curves` (nice numbers) and the time axis to [0, t_end]; with
+  /// `apply` false only says whether anything would change.
+  bool FitRanges(Plot& plot, const CurveSet& curves, bool apply);
   void UpdateCursor(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
@@ -192,6 +213,12 @@ class PlotPanel : public QWidget {
 /// maximum in time order so peaks survive. Returns all points when there are few enough.
 QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
                               int max_points);
+
+/// `points` without the points within `tolerance` pixels of the polyline through the others
+/// (Douglas-Peucker; x and y scaled by x_scale, y_scale pixels per unit). Keeps the first and last
+/// point; returns `points` unchanged if a scale is not positive or a point is not finite.
+QList<QPointF> SimplifyPolyline(const QList<QPointF>& points, double x_scale, double y_scale,
+                                double tolerance);
 
 /// "a, b, c", or "prefix_{a,b,c}" when the names share a prefix ending in '_' (axis titles).
 QString CompactNames(const QStringList& names);

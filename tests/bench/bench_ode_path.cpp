@@ -14,7 +14,8 @@
 namespace {
 
 void RunHeisenberg20s(benchmark::State& state, const char* method) {
-  dirac::Scenario s = dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/heisenberg.yaml");
+  dirac::Scenario s =
+      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/heisenberg.yaml");
   for (const char* set : {"kx=1", "ky=2", "t_end=20", "rtol=1e-12", "atol=1e-12"})
     dirac::ApplyOverride(s, set);
   dirac::ApplyOverride(s, std::string("method=") + method);
@@ -32,5 +33,27 @@ void BM_Heisenberg20sIdas(benchmark::State& state) { RunHeisenberg20s(state, "id
 BENCHMARK(BM_Heisenberg20sAdams)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Heisenberg20sBdf)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Heisenberg20sIdas)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+namespace {
+
+// A shipped scenario at its own settings (tolerances, span, output step), as the window runs it
+// after an edit: the run part of gui_latency's edit-to-redraw time.
+void RunShipped(benchmark::State& state, const char* file) {
+  const dirac::Scenario s =
+      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/" + file);
+  const auto model = dirac::BuildModel(s);
+  const auto input = dirac::SimulationInput::FromScenario(s);
+  dirac::SimulationReport report;
+  for (auto _ : state) benchmark::DoNotOptimize(model->Simulate(input, {}, &report));
+  state.counters["steps"] = static_cast<double>(report.internal_steps);
+  state.counters["rhs"] = static_cast<double>(report.rhs_evaluations);
+}
+
+void BM_RollingDiskShipped(benchmark::State& state) { RunShipped(state, "rolling_disk.yaml"); }
+void BM_HeisenbergShipped(benchmark::State& state) { RunShipped(state, "heisenberg.yaml"); }
+BENCHMARK(BM_RollingDiskShipped)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_HeisenbergShipped)->Unit(benchmark::kMillisecond);
 
 }  // namespace

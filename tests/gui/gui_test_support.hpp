@@ -2,11 +2,17 @@
 // Shared by the GUI tests: paths, opening the workbench window, waiting for runs, colours.
 
 #include <QColor>
+#include <QList>
+#include <QPointF>
 #include <QString>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <vector>
 
 #include "main_window.hpp"
 #include "simulation_controller.hpp"
@@ -15,6 +21,44 @@
 namespace dirac::ui::testing {
 
 /// A shipped scenario file.
+/// The drawn curve `c` (piecewise linear through its points, t = x increasing) at time `t`.
+inline double CurveAt(const QList<QPointF>& c, double t) {
+  const auto after =
+      std::upper_bound(c.begin(), c.end(), t, [](double x, const QPointF& p) { return x < p.x(); });
+  if (after == c.begin()) return c.front().y();
+  if (after == c.end()) return c.back().y();
+  const QPointF& p = *(after - 1);
+  const QPointF& q = *after;
+  return q.x() > p.x() ? p.y() + (q.y() - p.y()) * (t - p.x()) / (q.x() - p.x()) : q.y();
+}
+
+/// Largest |a(t) - b(t)| between two drawn curves over the times both span, taken at every
+/// point of either (the charts simplify curves, so two runs' curves keep different samples).
+/// NaN if they share no span.
+inline double CurveDifference(const QList<QPointF>& a, const QList<QPointF>& b) {
+  if (a.isEmpty() || b.isEmpty()) return std::numeric_limits<double>::quiet_NaN();
+  const double t0 = std::max(a.front().x(), b.front().x());
+  const double t1 = std::min(a.back().x(), b.back().x());
+  if (!(t0 <= t1)) return std::numeric_limits<double>::quiet_NaN();
+  double d = 0.0;
+  for (const auto* curve : {&a, &b})
+    for (const QPointF& p : *curve)
+      if (p.x() >= t0 && p.x() <= t1)
+        d = std::max(d, std::abs(CurveAt(a, p.x()) - CurveAt(b, p.x())));
+  return d;
+}
+
+/// CurveDifference's largest value over the pairs of curves (a[s], b[s]) that share a span.
+inline double CurveDifference(const std::vector<QList<QPointF>>& a,
+                              const std::vector<QList<QPointF>>& b) {
+  double d = 0.0;
+  for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s) {
+    const double ds = CurveDifference(a[s], b[s]);
+    if (std::isfinite(ds)) d = std::max(d, ds);
+  }
+  return d;
+}
+
 inline QString ScenarioPath(const QString& file) {
   return QStringLiteral(DIRAC_SCENARIO_DIR "/") + file;
 }

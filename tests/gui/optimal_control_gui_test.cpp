@@ -46,6 +46,7 @@ using dirac::ui::MainWindow;
 using dirac::ui::RigidBodyScene;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::SolveStatus;
+using dirac::ui::testing::CurveDifference;
 using dirac::ui::testing::IsOrange;
 using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
@@ -89,19 +90,6 @@ std::vector<QList<QPointF>> AllSeries(const MainWindow& window) {
     for (std::size_t k = 0; k < plots[i].series.size(); ++k)
       all.push_back(window.plot_panel()->SeriesPoints(static_cast<int>(i), static_cast<int>(k)));
   return all;
-}
-
-double MaxDifference(const std::vector<QList<QPointF>>& a, const std::vector<QList<QPointF>>& b) {
-  double d = 0.0;
-  for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s) {
-    QHash<double, double> b_at;
-    for (const QPointF& p : b[s]) b_at.insert(p.x(), p.y());
-    for (const QPointF& p : a[s]) {
-      const auto it = b_at.constFind(p.x());
-      if (it != b_at.constEnd()) d = std::max(d, std::abs(p.y() - it.value()));
-    }
-  }
-  return d;
 }
 
 // The residual the chip shows ("residual 1.23e-14"), or +inf if it shows none.
@@ -249,7 +237,7 @@ void OptimalControlGuiTest::opensSolvedAndReSolvesOnBoundaryEdit() {
   const double cost_after = second->solve->cost;
   QVERIFY2(std::abs(cost_after - cost_before) > 1e-6,
            qPrintable(QString("cost %1 -> %2").arg(cost_before).arg(cost_after)));
-  const double change = MaxDifference(before_plots, AllSeries(*window));
+  const double change = CurveDifference(before_plots, AllSeries(*window));
   QVERIFY2(change > 1e-4, qPrintable(QString("plots unchanged: %1").arg(change)));
   if (column.isEmpty()) {
     const double error = AttitudeError(*window, TargetOf(controller->scenario()));
@@ -332,7 +320,7 @@ void OptimalControlGuiTest::targetAttitudeTurnedThroughTheScene() {
   QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
   QVERIFY(AttitudeError(*window, expected) < 1e-8);
   QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
-  QVERIFY(MaxDifference(plots_before, AllSeries(*window)) > 1e-4);
+  QVERIFY(CurveDifference(plots_before, AllSeries(*window)) > 1e-4);
 
   // A mouse drag that starts on the target ghost (it surrounds the origin, drawn at the view's
   // centre) turns the target instead of the camera, re-solving as the pointer moves.
@@ -439,7 +427,7 @@ void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
   QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
   QVERIFY(std::abs(FinalValue(*window, "psi") - 0.9) < 1e-8);
   QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
-  QVERIFY(MaxDifference(plots_before, AllSeries(*window)) > 1e-4);
+  QVERIFY(CurveDifference(plots_before, AllSeries(*window)) > 1e-4);
   // The drawn outline: the main body's theta(T) of the optimum plus the new psi(T).
   const auto pose = scene->target_pose(1);
   QVERIFY(pose);

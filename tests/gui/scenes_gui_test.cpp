@@ -37,6 +37,7 @@ using dirac::ui::PlanarBodiesScene;
 using dirac::ui::RigidBodyScene;
 using dirac::ui::RollingDiskScene;
 using dirac::ui::SnapshotPtr;
+using dirac::ui::testing::CurveDifference;
 using dirac::ui::testing::IsOrange;
 using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
@@ -83,20 +84,6 @@ std::vector<QList<QPointF>> AllSeries(const MainWindow& window) {
     }
   }
   return all;
-}
-
-// Largest |a.y - b.y| over the sample times both series display, over all series.
-double MaxDifference(const std::vector<QList<QPointF>>& a, const std::vector<QList<QPointF>>& b) {
-  double d = 0.0;
-  for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s) {
-    QHash<double, double> b_at;
-    for (const QPointF& p : b[s]) b_at.insert(p.x(), p.y());
-    for (const QPointF& p : a[s]) {
-      const auto it = b_at.constFind(p.x());
-      if (it != b_at.constEnd()) d = std::max(d, std::abs(p.y() - it.value()));
-    }
-  }
-  return d;
 }
 
 void SendMouse(QWidget* w, QEvent::Type type, QPointF pos, Qt::MouseButton button,
@@ -210,7 +197,7 @@ void ScenesGuiTest::scenarioPlaysEditsAndRenders() {
            qPrintable("run after the I2 change did not finish: " + window->last_error()));
   const auto& scenario = window->controller()->scenario();
   QCOMPARE(scenario.parameters[*scenario.FindParameter("I2")].value, editor->value());
-  const double change = MaxDifference(before, AllSeries(*window));
+  const double change = CurveDifference(before, AllSeries(*window));
   QVERIFY2(change > 1e-6, qPrintable(QString("plots unchanged by I2: max diff %1").arg(change)));
   QVERIFY(window->last_error().isEmpty());
 
