@@ -315,6 +315,9 @@ bool SceneView::BeginFrame(int samples) {
   // Only for this frame: picking (vtkPropPicker) renders through the default path.
   const bool fast = samples == 0;
   if (fast) renderer_->SetPass(fast_pass_);
+  // No copy into the display framebuffer (Frame() does one when it swaps buffers): ReadFrame
+  // reads the single-sampled frame from the render framebuffer.
+  if (fast) render_window_->SetSwapBuffers(0);
   stretch_pending_ = fast && fast_scale_ < 1.0;
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
   painting_frame_ = true;
@@ -327,6 +330,7 @@ void SceneView::RestoreAfterFrame() const {
   if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
   stretch_pending_ = false;
   renderer_->SetPass(nullptr);
+  render_window_->SetSwapBuffers(1);
 }
 
 void SceneView::RenderTimed() {
@@ -376,7 +380,13 @@ void SceneView::FinishFrame() {
 
 void SceneView::ReadFrame() {
   auto* window = vtkOpenGLRenderWindow::SafeDownCast(render_window_);
-  if (!window || !window->GetDisplayFramebuffer()) return;
+  if (!window) return;
+  // A fast frame (single-sampled, no buffer swap: BeginFrame) is read where it was drawn; any
+  // other frame from the display framebuffer, where Frame() resolved it.
+  vtkOpenGLFramebufferObject* source = render_window_->GetSwapBuffers()
+                                           ? window->GetDisplayFramebuffer()
+                                           : window->GetRenderFramebuffer();
+  if (!source) return;
   const int* size = window->GetSize();
   const int w = size[0], h = size[1];
   if (w <= 0 || h <= 0) return;
@@ -384,13 +394,18 @@ void SceneView::ReadFrame() {
   window->MakeCurrent();
   vtkOpenGLState* state = window->GetState();
   state->PushReadFramebufferBinding();
-  window->GetDisplayFramebuffer()->Bind(GL_READ_FRAMEBUFFER);
-  window->GetDisplayFramebuffer()->ActivateReadBuffer(0);
+  source->Bind(GL_READ_FRAMEBUFFER);
+  source->ActivateReadBuffer(0);
+  // GL rows go bottom-up: Mesa returns them top-down itself (GL_MESA_pack_invert, in the copy
+  // it makes anyway), else the image is mirrored afterwards (one more pass over the frame).
+  const bool invert = GLEW_MESA_pack_invert;
+  if (invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_TRUE);
   // RGB32 is 0xffRRGGBB: B, G, R, A bytes in memory on this little-endian machine. The rows are
   // 4 w bytes, so any pack alignment fits QImage's (4-byte aligned) scan lines.
   glReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, frame_.bits());
+  if (invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_FALSE);
   state->PopReadFramebufferBinding();
-  frame_.mirror();  // GL rows go bottom-up
+  if (!invert) frame_.mirror();
   frame_.setDevicePixelRatio(frame_ratio_);
 }
 
