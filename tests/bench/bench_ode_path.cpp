@@ -13,18 +13,27 @@
 
 namespace {
 
-void RunHeisenberg20s(benchmark::State& state, const char* method) {
-  dirac::Scenario s =
-      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/heisenberg.yaml");
-  for (const char* set : {"kx=1", "ky=2", "t_end=20", "rtol=1e-12", "atol=1e-12"})
-    dirac::ApplyOverride(s, set);
-  dirac::ApplyOverride(s, std::string("method=") + method);
+// Model::Simulate of scenario `s`, derived once outside the loop; steps and right-hand sides
+// as counters.
+void RunScenario(benchmark::State& state, const dirac::Scenario& s) {
   const auto model = dirac::BuildModel(s);
   const auto input = dirac::SimulationInput::FromScenario(s);
   dirac::SimulationReport report;
   for (auto _ : state) benchmark::DoNotOptimize(model->Simulate(input, {}, &report));
   state.counters["steps"] = static_cast<double>(report.internal_steps);
   state.counters["rhs"] = static_cast<double>(report.rhs_evaluations);
+}
+
+dirac::Scenario Shipped(const char* file) {
+  return dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/" + file);
+}
+
+void RunHeisenberg20s(benchmark::State& state, const char* method) {
+  dirac::Scenario s = Shipped("heisenberg.yaml");
+  for (const char* set : {"kx=1", "ky=2", "t_end=20", "rtol=1e-12", "atol=1e-12"})
+    dirac::ApplyOverride(s, set);
+  dirac::ApplyOverride(s, std::string("method=") + method);
+  RunScenario(state, s);
 }
 
 void BM_Heisenberg20sAdams(benchmark::State& state) { RunHeisenberg20s(state, "adams"); }
@@ -34,25 +43,14 @@ BENCHMARK(BM_Heisenberg20sAdams)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Heisenberg20sBdf)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Heisenberg20sIdas)->Unit(benchmark::kMillisecond);
 
-}  // namespace
-
-namespace {
-
-// A shipped scenario at its own settings (tolerances, span, output step), as the window runs it
-// after an edit: the run part of gui_latency's edit-to-redraw time.
-void RunShipped(benchmark::State& state, const char* file) {
-  const dirac::Scenario s =
-      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/" + file);
-  const auto model = dirac::BuildModel(s);
-  const auto input = dirac::SimulationInput::FromScenario(s);
-  dirac::SimulationReport report;
-  for (auto _ : state) benchmark::DoNotOptimize(model->Simulate(input, {}, &report));
-  state.counters["steps"] = static_cast<double>(report.internal_steps);
-  state.counters["rhs"] = static_cast<double>(report.rhs_evaluations);
+// Shipped scenarios at their own settings (tolerances, span, output step), as the window runs
+// them after an edit: the run part of gui_latency's edit-to-redraw time.
+void BM_RollingDiskShipped(benchmark::State& state) {
+  RunScenario(state, Shipped("rolling_disk.yaml"));
 }
-
-void BM_RollingDiskShipped(benchmark::State& state) { RunShipped(state, "rolling_disk.yaml"); }
-void BM_HeisenbergShipped(benchmark::State& state) { RunShipped(state, "heisenberg.yaml"); }
+void BM_HeisenbergShipped(benchmark::State& state) {
+  RunScenario(state, Shipped("heisenberg.yaml"));
+}
 BENCHMARK(BM_RollingDiskShipped)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_HeisenbergShipped)->Unit(benchmark::kMillisecond);
 
