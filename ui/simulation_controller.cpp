@@ -531,6 +531,7 @@ void SimulationController::DeliverSnapshot(SnapshotPtr snapshot) {
       status.state = SolveStatus::State::kSolved;
       status.residual = solve.report.residual;
       status.iterations = solve.report.iterations;
+      status.stored_jacobian_iterations = solve.report.stored_jacobian_iterations;
       status.cost = solve.cost;
       status.seconds = snapshot->wall_seconds;
       status.warm_started = solve.report.warm_started;

@@ -35,11 +35,12 @@ struct SolveStatus {
   double residual = 0.0;      ///< solving: max |F| after the last iteration; solved: at the optimum
   double continuation = 1.0;  ///< solving: homotopy parameter of the last iteration
   int iterations = 0;         ///< solved: Newton iterations in all
-  double cost = 0.0;          ///< solved: cost of the optimum
-  double seconds = 0.0;       ///< solved: worker wall time from the request to the sampled optimum
-  bool warm_started = false;  ///< solved: from the previous optimum
-  std::string message;        ///< failed: why (the engine's message, or "cancelled")
-  bool stale = false;         ///< the optimum shown is of earlier values (not solving / failed)
+  int stored_jacobian_iterations = 0;  ///< solved: of them, quasi-Newton on the stored Jacobian
+  double cost = 0.0;                   ///< solved: cost of the optimum
+  double seconds = 0.0;        ///< solved: worker wall time from the request to the sampled optimum
+  bool warm_started = false;   ///< solved: from the previous optimum
+  std::string message;         ///< failed: why (the engine's message, or "cancelled")
+  bool stale = false;          ///< the optimum shown is of earlier values (not solving / failed)
   bool showing_guess = false;  ///< failed before any optimum: the unsolved initial guess is shown
 };
 

@@ -190,11 +190,16 @@ QString SolveStatusText(const SolveStatus& status) {
         text += QObject::tr(" (continuation s = %1)").arg(status.continuation, 0, 'f', 3);
       break;
     case State::kSolved:
+      // "4 iterations, warm start (4 on the stored Jacobian)": how the re-solve went.
       text = QObject::tr("solved (cost %1, residual %2, %3 iterations%4, %5 ms)")
                  .arg(status.cost, 0, 'g', 8)
                  .arg(status.residual, 0, 'e', 2)
                  .arg(status.iterations)
-                 .arg(status.warm_started ? QObject::tr(", warm start") : QString())
+                 .arg(!status.warm_started ? QString()
+                      : status.stored_jacobian_iterations > 0
+                          ? QObject::tr(", warm start (%1 on the stored Jacobian)")
+                                .arg(status.stored_jacobian_iterations)
+                          : QObject::tr(", warm start"))
                  .arg(status.seconds * 1e3, 0, 'f', 0);
       break;
     case State::kFailed:

@@ -26,6 +26,8 @@ void Cold(benchmark::State& state, const char* file) {
     const auto solution = dirac::SolveOptimalControl(*model, s, Quiet());
     if (!solution.report.converged) state.SkipWithError(solution.report.message.c_str());
     state.counters["iterations"] = solution.report.iterations;
+    state.counters["steps"] = solution.report.integrator_steps;
+    state.counters["rhs"] = solution.report.rhs_evaluations;
   }
 }
 
@@ -42,6 +44,8 @@ void Warm(benchmark::State& state, const char* file, const char* name, double de
     const auto solution = dirac::SolveOptimalControl(*model, changed, options);
     if (!solution.report.converged) state.SkipWithError(solution.report.message.c_str());
     state.counters["iterations"] = solution.report.iterations;
+    state.counters["steps"] = solution.report.integrator_steps;
+    state.counters["rhs"] = solution.report.rhs_evaluations;
   }
 }
 

@@ -167,6 +167,7 @@ struct JacobianCheck {
   double error = 0.0;
   std::string worst;  // where the largest difference is
   int unknowns = 0;
+  Eigen::MatrixXd jacobian;  // the exact (sensitivity) Jacobian checked
 };
 
 JacobianCheck CheckJacobian(const char* file, const Scenario& s, int intervals,
@@ -199,6 +200,7 @@ JacobianCheck CheckJacobian(const char* file, const Scenario& s, int intervals,
   const double h = 1e-4;
   JacobianCheck out;
   out.unknowns = static_cast<int>(n);
+  out.jacobian = J;
   double worst = -1.0;
   for (Eigen::Index k = 0; k < n; ++k) {
     const Vector Dh = central(k, h), Dh2 = central(k, h / 2);
@@ -617,10 +619,20 @@ TEST(OptimalControl, SensitivityJacobianMatchesCentralDifferences) {
     const JacobianCheck at_guess = CheckJacobian(c.file, c.s, sol.report.nodes, nullptr);
     EXPECT_LT(at_solution.error, 1e-6) << "at the solution: " << at_solution.worst;
     EXPECT_LT(at_guess.error, 1e-6) << "at the initial guess: " << at_guess.worst;
+    // The warm start carries the inverse of the Jacobian at the solution (for the quasi-Newton
+    // iterations of a re-solve), in the same layout.
+    const auto n = static_cast<Eigen::Index>(at_solution.unknowns);
+    ASSERT_EQ(sol.warm_start.inverse_jacobian.size(), static_cast<std::size_t>(n * n));
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        H(sol.warm_start.inverse_jacobian.data(), n, n);
+    const double inverse_error =
+        (H * at_solution.jacobian - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff();
+    EXPECT_LT(inverse_error, 1e-6);
     std::printf(
         "[ measured ] %s: %d intervals, %d unknowns, Jacobian vs central differences: "
-        "%.2e at the solution, %.2e at the initial guess\n",
-        c.label.c_str(), sol.report.nodes, at_solution.unknowns, at_solution.error, at_guess.error);
+        "%.2e at the solution, %.2e at the initial guess; |H J - I| = %.2e\n",
+        c.label.c_str(), sol.report.nodes, at_solution.unknowns, at_solution.error, at_guess.error,
+        inverse_error);
   }
 }
 
@@ -673,15 +685,70 @@ TEST(OptimalControl, WarmStartsResolveSmallChangesInAFewIterations) {
     ExpectOptimum(w, "warm, " + label);
     ExpectOptimum(cold, "cold, " + label);
     EXPECT_TRUE(w.report.warm_started);
-    EXPECT_LE(w.report.iterations, 3);
+    // A small change is re-solved on the stored Jacobian alone: quasi-Newton iterates that
+    // integrate the motion without its variational equations, no exact Newton iteration.
+    EXPECT_GT(w.report.stored_jacobian_iterations, 0);
+    EXPECT_EQ(w.report.iterations, w.report.stored_jacobian_iterations);
+    EXPECT_LE(w.report.iterations, 10);
+    for (const NewtonIterate& it : w.report.history) EXPECT_TRUE(it.stored_jacobian);
     EXPECT_EQ(w.report.continuation_steps, 0);
     EXPECT_NEAR(w.cost, cold.cost, 1e-9);
     EXPECT_GT(std::abs(w.cost - first.cost), 1e-3) << "the change matters";
+    // Its own Jacobian goes on to the next re-solve (Broyden-updated).
+    EXPECT_EQ(w.warm_start.inverse_jacobian.size(), first.warm_start.inverse_jacobian.size());
+    EXPECT_EQ(w.warm_start.layout, first.warm_start.layout);
     std::printf(
-        "[ measured ] warm start after %s: %d iterations (cold: %d), |cost warm - cold| "
-        "= %.2e, %.2f ms warm vs %.2f ms cold\n",
+        "[ measured ] warm start after %s: %d iterations on the stored Jacobian (cold: %d "
+        "Newton), |cost warm - cold| = %.2e, %.2f ms warm vs %.2f ms cold\n",
         label.c_str(), w.report.iterations, cold.report.iterations, std::abs(w.cost - cold.cost),
         1e3 * w.report.seconds, 1e3 * cold.report.seconds);
+  }
+}
+
+// A change too large for the stored Jacobian hands over to Newton from the point the
+// quasi-Newton iterates reached; a warm start of another layout (other intervals, or a layout
+// string that does not match) is not iterated on at all. All reach the cold optimum.
+TEST(OptimalControl, StoredJacobianGivesWayToNewton) {
+  const So3Data base;
+  const OptimalControlSolution first = Solve(kSo3File, So3Scenario(base));
+  ASSERT_TRUE(first.report.converged);
+  So3Data far = base;
+  far.inertia = Vec3(3, 1, 2);
+  far.wT = Vec3(0.5, 0.4, -0.3);
+  const Scenario s = So3Scenario(far);
+  const OptimalControlSolution cold = Solve(kSo3File, s);
+  ExpectOptimum(cold, "cold, far");
+  SolveOptions warm;
+  warm.warm_start = &first.warm_start;
+  const OptimalControlSolution w = Solve(kSo3File, s, warm);
+  ExpectOptimum(w, "warm, far");
+  EXPECT_TRUE(w.report.warm_started);
+  EXPECT_GT(w.report.iterations - w.report.stored_jacobian_iterations, 0) << "Newton finished it";
+  EXPECT_NEAR(w.cost, cold.cost, 1e-9);
+  std::printf(
+      "[ measured ] far change: %d quasi-Newton iterations on the stored Jacobian, then %d "
+      "Newton; |cost warm - cold| = %.2e\n",
+      w.report.stored_jacobian_iterations,
+      w.report.iterations - w.report.stored_jacobian_iterations, std::abs(w.cost - cold.cost));
+
+  So3Data near = base;
+  near.rT = base.rT + Vec3(0.02, 0.0, -0.01);
+  const Scenario sn = So3Scenario(near);
+  const OptimalControlSolution near_cold = Solve(kSo3File, sn);
+  WarmStart other = first.warm_start;
+  other.layout += "; another problem";
+  SolveOptions mismatched;
+  mismatched.warm_start = &other;
+  SolveOptions two_intervals;
+  two_intervals.warm_start = &first.warm_start;
+  two_intervals.nodes = first.report.nodes + 1;
+  for (const SolveOptions* o : {&mismatched, &two_intervals}) {
+    const OptimalControlSolution r = Solve(kSo3File, sn, *o);
+    ExpectOptimum(r, "another layout");
+    EXPECT_TRUE(r.report.warm_started);
+    EXPECT_EQ(r.report.stored_jacobian_iterations, 0);
+    EXPECT_GT(r.report.iterations, 0);
+    EXPECT_NEAR(r.cost, near_cold.cost, 1e-9);
   }
 }
 

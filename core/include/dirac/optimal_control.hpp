@@ -8,7 +8,9 @@
 /// (Armijo line search on |F|^2 / 2) solves node continuity, boundary values and
 /// transversality conditions. A cold start that fails is continued from the uncontrolled motion
 /// (homotopy in the boundary data, secant predictor); a warm start re-solves from a previous
-/// solution (tangent predictor for parameter steps). Layer: control.
+/// solution: first by quasi-Newton iterations on that solution's stored inverse Jacobian
+/// (Broyden updates, F only: no variational equations), and if those do not contract, by
+/// Newton from where they left (tangent predictor for parameter steps). Layer: control.
 
 #include <atomic>
 #include <functional>
@@ -29,6 +31,8 @@ struct NewtonIterate {
   double residual = 0.0;      ///< max |F| after the step
   double step_norm = 0.0;     ///< max |step| (scaled by the step length)
   double step_length = 1.0;   ///< line-search factor lambda in (0, 1]
+  /// True for a quasi-Newton iteration on a warm start's stored Jacobian (F only).
+  bool stored_jacobian = false;
 };
 
 /// How a solve went.
@@ -36,7 +40,8 @@ struct SolveReport {
   bool converged = false;
   std::string message;                 ///< why it stopped (empty on success)
   std::vector<NewtonIterate> history;  ///< every Newton iteration
-  int iterations = 0;                  ///< Newton iterations in all
+  int iterations = 0;                  ///< Newton iterations in all (both kinds below)
+  int stored_jacobian_iterations = 0;  ///< of them, quasi-Newton ones on a stored Jacobian
   int continuation_steps = 0;          ///< homotopy steps taken (0: solved directly)
   int nodes = 0;                       ///< shooting intervals
   int unknowns = 0;                    ///< size of the Newton system
@@ -56,6 +61,11 @@ struct WarmStart {
   std::vector<std::vector<double>> node_states;  ///< x at each node (flow state order)
   std::vector<std::vector<double>> node_groups;  ///< 3x3 row-major group element per node
   std::vector<double> parameters;                ///< parameter values of that solution
+  /// Inverse of the shooting Jacobian dF/dw at that solution (row-major, unknowns square; empty
+  /// if none), Broyden-updated by the quasi-Newton iterations that reached it, and the layout
+  /// of unknowns and residual rows it belongs to: a re-solve uses it only for the same layout.
+  std::vector<double> inverse_jacobian;
+  std::string layout;
   bool valid() const { return !node_states.empty(); }
 };
 

@@ -93,27 +93,33 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
     in[0] = t;
     std::copy(Y, Y + d, in.begin() + 1);
     flow_.rates.Evaluate(in.data(), f.data(), scratch.data());
-    flow_.rates_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
-    const Eigen::Map<const RowMajor> J(jac.data(), d, d);
-    const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
     std::copy(f.begin(), f.end(), Yd);
-    Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
-    dS.noalias() = J.lazyProduct(S);  // small sizes: no GEMM packing
+    if (cols > 0) {
+      flow_.rates_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+      const Eigen::Map<const RowMajor> J(jac.data(), d, d);
+      const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
+      Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
+      dS.noalias() = J.lazyProduct(S);  // small sizes: no GEMM packing
+    }
     if (with_p && P > 0) {
+      Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
       flow_.parameter_jacobian.Evaluate(in.data(), fp.data(), scratch.data());
       dS.col(cols - 1) += Eigen::Map<const RowMajor>(fp.data(), d, P) * dp;
     }
     if (group) {
       flow_.body_velocity.Evaluate(in.data(), xi.data(), scratch.data());
-      flow_.body_velocity_jacobian.Evaluate(in.data(), dxi.data(), scratch.data());
       const Eigen::Vector3d v(xi[0], xi[1], xi[2]);
       const Eigen::Map<const Eigen::Matrix3d> G(Y + off_g);
       const Eigen::Matrix3d hat = geometry::Hat(kind, v);
       Eigen::Map<Eigen::Matrix3d>(Yd + off_g).noalias() = G * hat;
-      const Eigen::Map<const Eigen::MatrixXd> eta(Y + off_eta, 3, cols);
-      Eigen::Map<Eigen::MatrixXd> deta(Yd + off_eta, 3, cols);
-      deta.noalias() = -geometry::Ad(kind, v) * eta;
-      deta.noalias() += Eigen::Map<const RowMajor>(dxi.data(), 3, d).lazyProduct(S);
+      if (cols > 0) {
+        flow_.body_velocity_jacobian.Evaluate(in.data(), dxi.data(), scratch.data());
+        const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
+        const Eigen::Map<const Eigen::MatrixXd> eta(Y + off_eta, 3, cols);
+        Eigen::Map<Eigen::MatrixXd> deta(Yd + off_eta, 3, cols);
+        deta.noalias() = -geometry::Ad(kind, v) * eta;
+        deta.noalias() += Eigen::Map<const RowMajor>(dxi.data(), 3, d).lazyProduct(S);
+      }
     }
     flow_.running_cost.Evaluate(in.data(), c.data(), scratch.data());
     Yd[off_cost] = flow_.running_cost.num_outputs() ? c[0] : 0.0;
@@ -171,10 +177,16 @@ bool MultipleShooting::Evaluate(const ShootingPoint& point, Eigen::VectorXd& F, 
   };
   // Initial rows, with derivatives along the unknowns of t = 0.
   const std::vector<double> x0 = InitialState(point);
-  Eigen::MatrixXd S0 = Eigen::MatrixXd::Zero(d, m0_), eta0 = Eigen::MatrixXd::Zero(3, m0_);
-  for (std::size_t k = 0; k < n_u; ++k) S0(unknown_index_[k], k) = 1.0;
-  if (problem_.g0_unknown) eta0.rightCols(3).setIdentity();
-  Eigen::MatrixXd rows_jac = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns_), m0_);
+  // Without J (or dF/dp) no variational equations are integrated: the sensitivities have no
+  // columns, and the motion alone is integrated.
+  const bool sensitivities = J || dF_dp;
+  const std::size_t m0 = sensitivities ? m0_ : 0, columns = sensitivities ? block : 0;
+  Eigen::MatrixXd S0 = Eigen::MatrixXd::Zero(d, m0), eta0 = Eigen::MatrixXd::Zero(3, m0);
+  if (sensitivities) {
+    for (std::size_t k = 0; k < n_u; ++k) S0(unknown_index_[k], k) = 1.0;
+    if (problem_.g0_unknown) eta0.rightCols(3).setIdentity();
+  }
+  Eigen::MatrixXd rows_jac = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(unknowns_), m0);
   EndRows(problem_.initial, problem_, flow_, 0.0, x0.data(), point.g0, S0, eta0, parameters_, F,
           rows_jac, 0);
   if (J) J->block(0, 0, rows0, m0_) = rows_jac.topRows(rows0);
@@ -188,10 +200,12 @@ bool MultipleShooting::Evaluate(const ShootingPoint& point, Eigen::VectorXd& F, 
     if (j > 0) {
       x = point.x[j - 1];
       g = point.g[j - 1];
-      S = Eigen::MatrixXd::Zero(d, block);
-      S.leftCols(d).setIdentity();
-      eta = Eigen::MatrixXd::Zero(3, block);
-      if (gd) eta.rightCols(3).setIdentity();
+      S = Eigen::MatrixXd::Zero(d, columns);
+      eta = Eigen::MatrixXd::Zero(3, columns);
+      if (sensitivities) {
+        S.leftCols(d).setIdentity();
+        if (gd) eta.rightCols(3).setIdentity();
+      }
     }
     try {
       Integrate(times_[j], times_[j + 1], x, g, S, eta, parameter_step, seg);
@@ -325,8 +339,25 @@ bool MultipleShooting::FromWarmStart(const WarmStart& warm, ShootingPoint* point
   return true;
 }
 
+std::string MultipleShooting::Layout() const {
+  std::ostringstream out;
+  out << "n " << unknowns_ << "; intervals " << intervals_ << "; x0 ";
+  for (bool unknown : problem_.x0_unknown) out << (unknown ? '?' : '=');
+  out << "; g0 " << (problem_.g0_unknown ? '?' : '=');
+  for (const EndConditions* end : {&problem_.initial, &problem_.final}) {
+    out << " | rows " << end->num_rows() << ":";
+    for (const auto& [index, value] : end->coordinates) out << " z" << index;
+    out << (end->group_all ? " G" : "") << (end->se2_translation ? " xy" : "")
+        << (end->se2_angle ? " theta" : "") << " p0";
+    for (std::size_t index : end->zero_costates) out << " " << index;
+    out << " N" << end->transversality_rows;
+  }
+  return out.str();
+}
+
 WarmStart MultipleShooting::ToWarmStart(const ShootingPoint& point) const {
   WarmStart warm;
+  warm.layout = Layout();
   warm.node_times = times_;
   warm.parameters = parameters_;
   auto store = [&](const std::vector<double>& x, const Eigen::Matrix3d& g) {

@@ -55,7 +55,8 @@ class MultipleShooting {
   const ExplicitFlow& flow() const { return flow_; }
 
   /// F at `point`; J (num_unknowns square) when asked; dF/dp along `parameter_step` when asked.
-  /// Returns false (with the reason) if an integration fails; throws Cancelled.
+  /// Without J and dF/dp the motion alone is integrated (no variational equations: a fraction
+  /// of the work). Returns false (with the reason) if an integration fails; throws Cancelled.
   bool Evaluate(const ShootingPoint& point, Eigen::VectorXd& F, Eigen::MatrixXd* J,
                 std::string* failure, const Eigen::VectorXd* parameter_step = nullptr,
                 Eigen::VectorXd* dF_dp = nullptr);
@@ -66,6 +67,10 @@ class MultipleShooting {
   /// Nodes interpolated from a previous solution (same flow); false if it does not fit.
   bool FromWarmStart(const WarmStart& warm, ShootingPoint* point);
   WarmStart ToWarmStart(const ShootingPoint& point) const;
+  /// The arrangement of unknowns and residual rows (which values are unknown, which rows each
+  /// end has, the intervals), without the target values: two problems with the same layout
+  /// have Jacobians of the same meaning, entry by entry.
+  std::string Layout() const;
 
   /// x(0), g(0) of a point.
   std::vector<double> InitialState(const ShootingPoint& point) const;

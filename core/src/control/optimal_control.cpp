@@ -11,6 +11,7 @@
 
 #include "control/boundary_conditions.hpp"
 #include "control/multiple_shooting.hpp"
+#include "control/stored_jacobian_iteration.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 
@@ -20,6 +21,10 @@ namespace {
 using control::MultipleShooting;
 using control::ShootingPoint;
 using Clock = std::chrono::steady_clock;
+using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Quasi-Newton iterations a warm start may spend on its stored Jacobian before Newton.
+constexpr int kStoredJacobianIterations = 12;
 
 double MaxAbs(const Eigen::VectorXd& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
 
@@ -57,6 +62,7 @@ class Newton {
 
   // Solves from `point` (updated in place); returns false with report_.message set.
   bool Solve(ShootingPoint& point, double s) {
+    jacobian_.resize(0, 0);
     s_ = s;
     Eigen::VectorXd F, trial_F;
     Eigen::MatrixXd J, trial_J;
@@ -69,7 +75,7 @@ class Newton {
     if (MaxAbs(F) < kSwitchResidual && !Tighten(point, F, J)) return false;
     Note(MaxAbs(F));
     for (int it = 0; it < max_iterations_; ++it) {
-      if (MaxAbs(F) <= tolerance_ && Tight()) return true;
+      if (MaxAbs(F) <= tolerance_ && Tight()) return Converged(J);
       Cancelled();
       Eigen::FullPivLU<Eigen::MatrixXd> lu(J);
       if (lu.rank() < J.rows())
@@ -105,7 +111,7 @@ class Newton {
       if (!std::isfinite(iterate.residual) || iterate.residual > 1e12)
         return Fail("Newton diverges");
     }
-    if (MaxAbs(F) <= tolerance_ && Tight()) return true;
+    if (MaxAbs(F) <= tolerance_ && Tight()) return Converged(J);
     return Fail("no convergence in " + std::to_string(max_iterations_) + " iterations");
   }
 
@@ -117,6 +123,10 @@ class Newton {
     std::string failure;
     if (!ms_.Evaluate(point, F, &J, &failure))
       return Fail("the integration fails at the tight tolerance: " + failure);
+    return true;
+  }
+  bool Converged(const Eigen::MatrixXd& J) {
+    jacobian_ = J;
     return true;
   }
   bool Fail(const std::string& why) {
@@ -142,6 +152,11 @@ class Newton {
   double tolerance_;
   int max_iterations_;
   double s_ = 1.0;
+  Eigen::MatrixXd jacobian_;  // at the point of the last successful Solve (tight tolerance)
+
+ public:
+  // dF/dw at the solution of the last Solve that converged (empty otherwise).
+  const Eigen::MatrixXd& jacobian() const { return jacobian_; }
 };
 
 int DefaultIntervals(const Scenario& s, const SolveOptions& options) {
@@ -272,14 +287,28 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   report.unknowns = static_cast<int>(ms.num_unknowns());
   Newton newton(ms, options, report, settings.tolerance, settings.max_iterations);
   ShootingPoint point;
-  bool converged = false;
+  bool converged = false, solved_on_stored = false;
+  Eigen::MatrixXd inverse_jacobian;  // of the solution, for the next warm start
   try {
     if (options.warm_start && ms.FromWarmStart(*options.warm_start, &point)) {
       report.warm_started = true;
-      // Tangent predictor for a parameter step: one Newton step of the joint system in (w, p)
-      // at the old solution, dw = -J^-1 (F(w, p_old) + dF/dp dp).
-      const std::vector<double>& old = options.warm_start->parameters;
-      if (old.size() == input.parameters.size() && old != input.parameters) {
+      const WarmStart& warm = *options.warm_start;
+      const auto n = static_cast<Eigen::Index>(ms.num_unknowns());
+      if (warm.layout == ms.Layout() && warm.inverse_jacobian.size() == std::size_t(n * n)) {
+        inverse_jacobian = Eigen::Map<const RowMajor>(warm.inverse_jacobian.data(), n, n);
+        // To a tenth of the tolerance: a quasi-Newton iterate stops just under its target,
+        // where Newton's quadratic last step lands far below; the margin keeps the residual
+        // reported at the final (tighter) integration under the tolerance too.
+        converged =
+            control::IterateOnStoredJacobian(ms, inverse_jacobian, point, 0.1 * settings.tolerance,
+                                             kStoredJacobianIterations, options, report);
+      }
+      // Tangent predictor for a parameter step (unless the stored Jacobian has moved the
+      // point): one Newton step of the joint system in (w, p) at the old solution,
+      // dw = -J^-1 (F(w, p_old) + dF/dp dp).
+      const std::vector<double>& old = warm.parameters;
+      if (!converged && report.stored_jacobian_iterations == 0 &&
+          old.size() == input.parameters.size() && old != input.parameters) {
         MultipleShooting at_old(*flow, ms.problem(), ms.intervals(), old, options.cancel);
         at_old.set_step_budget(settings.max_steps);
         Eigen::VectorXd F, dF;
@@ -298,11 +327,18 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
     } else {
       point = ms.FromInitialGuess();
     }
-    converged = newton.Solve(point, 1.0);
+    solved_on_stored = converged;
+    if (!converged) converged = newton.Solve(point, 1.0);
     if (!converged && options.continuation) {
       const std::string direct = report.message;
       converged = Continue(ms, newton, point, report);
       if (!converged) report.message = "from the initial guess: " + direct + "; " + report.message;
+    }
+    if (converged && !solved_on_stored) {
+      // The next re-solve starts from this Jacobian (exact, at the solution).
+      inverse_jacobian.resize(0, 0);
+      Eigen::FullPivLU<Eigen::MatrixXd> lu(newton.jacobian());
+      if (newton.jacobian().rows() > 0 && lu.isInvertible()) inverse_jacobian = lu.inverse();
     }
   } catch (const control::Cancelled&) {
     report.message = "cancelled";
@@ -330,6 +366,11 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
       report.residual = MaxAbs(F);
       solution.cost = ms.cost();
       solution.warm_start = ms.ToWarmStart(point);
+      if (inverse_jacobian.rows() == static_cast<Eigen::Index>(ms.num_unknowns())) {
+        solution.warm_start.inverse_jacobian.resize(inverse_jacobian.size());
+        Eigen::Map<RowMajor>(solution.warm_start.inverse_jacobian.data(), inverse_jacobian.rows(),
+                             inverse_jacobian.cols()) = inverse_jacobian;
+      }
     }
   } catch (const control::Cancelled&) {
     // A newer edit cancelled the final quadrature (integrator callbacks now carry the
@@ -382,6 +423,9 @@ std::string FormatSolveReport(const SolveReport& report, double cost) {
   out.precision(6);
   out << (report.converged ? "converged" : "not converged") << ": " << report.iterations
       << " Newton iterations";
+  if (report.stored_jacobian_iterations)
+    out << " (" << report.stored_jacobian_iterations
+        << " of them quasi-Newton on the stored Jacobian)";
   if (report.continuation_steps) out << " (" << report.continuation_steps << " continuation steps)";
   if (report.warm_started) out << ", warm start";
   out << ", " << report.nodes << " shooting intervals, " << report.unknowns
@@ -390,11 +434,12 @@ std::string FormatSolveReport(const SolveReport& report, double cost) {
       << report.rhs_evaluations << " right-hand sides), " << report.seconds * 1e3 << " ms";
   if (report.converged) out << "\n  cost = " << std::setprecision(17) << cost;
   if (!report.message.empty()) out << "\n  " << report.message;
-  out << "\n  iter      s        max|F|       |step|    lambda";
+  out << "\n  iter      s        max|F|       |step|    lambda  Jacobian";
   for (const NewtonIterate& it : report.history) {
     char line[128];
-    std::snprintf(line, sizeof line, "\n  %4d  %6.3f  %11.3e  %11.3e  %7.4f", it.iteration,
-                  it.continuation, it.residual, it.step_norm, it.step_length);
+    std::snprintf(line, sizeof line, "\n  %4d  %6.3f  %11.3e  %11.3e  %7.4f  %s", it.iteration,
+                  it.continuation, it.residual, it.step_norm, it.step_length,
+                  it.stored_jacobian ? "stored" : "exact");
     out << line;
   }
   return out.str();
@@ -422,6 +467,7 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
   else
     out << "null";
   out << ", \"iterations\": " << report.iterations
+      << ", \"stored_jacobian_iterations\": " << report.stored_jacobian_iterations
       << ", \"continuation_steps\": " << report.continuation_steps
       << ", \"warm_started\": " << (report.warm_started ? "true" : "false")
       << ", \"nodes\": " << report.nodes << ", \"unknowns\": " << report.unknowns
@@ -432,7 +478,8 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
     const NewtonIterate& it = report.history[k];
     out << (k ? ", " : "") << "{\"iteration\": " << it.iteration << ", \"s\": " << it.continuation
         << ", \"residual\": " << it.residual << ", \"step_norm\": " << it.step_norm
-        << ", \"step_length\": " << it.step_length << "}";
+        << ", \"step_length\": " << it.step_length
+        << ", \"stored_jacobian\": " << (it.stored_jacobian ? "true" : "false") << "}";
   }
   out << "]}";
   return out.str();
