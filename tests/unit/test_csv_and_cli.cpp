@@ -137,7 +137,8 @@ TEST(Cli, SolveWritesTheOptimumAndAConvergenceReport) {
   const std::string scenario = testing::SourcePath("scenarios/so3_spline.yaml");
   const auto result = RunCommand(std::string(DIRAC_CLI) + " solve " + scenario +
                                  " --set final.R.x=0.4 --set final.R.y=0 --set final.R.z=0 "
-                                 "--set I1=1 --csv " + csv.string());
+                                 "--set I1=1 --csv " +
+                                 csv.string());
   ASSERT_EQ(result.exit_code, 0) << result.output;
   // A rest-to-rest turn of 0.4 rad about the principal axis e1 with I1 = 1 is the single-axis
   // cubic: cost 6 theta^2 / T^3 = 0.12 for T = 2.
@@ -154,8 +155,8 @@ TEST(Cli, SolveWritesTheOptimumAndAConvergenceReport) {
 
   const auto json = RunCommand(std::string(DIRAC_CLI) + " solve -q --json " + scenario);
   ASSERT_EQ(json.exit_code, 0) << json.output;
-  for (const char* key : {"\"converged\": true", "\"history\": [", "\"residual\": ",
-                          "\"step_norm\": ", "\"iterations\": ", "\"seconds\": "})
+  for (const char* key : {"\"converged\": true", "\"history\": [",
+                          "\"residual\": ", "\"step_norm\": ", "\"iterations\": ", "\"seconds\": "})
     EXPECT_NE(json.output.find(key), std::string::npos) << key << " in " << json.output;
   fs::remove_all(dir);
 }
@@ -164,10 +165,9 @@ TEST(Cli, SolveThatCannotConvergeExitsWithTheReasonAndWritesNothing) {
   const fs::path dir = TempDir();
   const fs::path csv = dir / "never.csv";
   // The unactuated v4 is conserved (zero here): v4(T) = 1 cannot be reached.
-  const auto result =
-      RunCommand(std::string(DIRAC_CLI) + " solve " +
-                 testing::SourcePath("scenarios/elroys_beanie_ocp.yaml") +
-                 " --set final.v4=1 --csv " + csv.string());
+  const auto result = RunCommand(std::string(DIRAC_CLI) + " solve " +
+                                 testing::SourcePath("scenarios/elroys_beanie_ocp.yaml") +
+                                 " --set final.v4=1 --csv " + csv.string());
   EXPECT_EQ(result.exit_code, 1) << result.output;
   EXPECT_NE(result.output.find("did not converge"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("best max |F|"), std::string::npos) << result.output;

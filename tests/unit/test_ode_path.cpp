@@ -168,7 +168,8 @@ TEST(OdePath, RigidBodyMatchesEulersEquationsAndTheDaePath) {
           x[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
       }
     for (std::size_t i = 0; i < 3; ++i)
-      worst_w = std::max(worst_w, std::abs(ode.at(r, ode.ColumnIndex("w" + std::to_string(i + 1))) - x[i]));
+      worst_w = std::max(worst_w,
+                         std::abs(ode.at(r, ode.ColumnIndex("w" + std::to_string(i + 1))) - x[i]));
     for (std::size_t i = 0; i < 9; ++i)
       worst_R = std::max(worst_R, std::abs(ode.at(r, ode.ColumnIndex(R[i])) - x[3 + i]));
   }
@@ -208,8 +209,8 @@ TEST(OdePath, ElroysBeanieReducedAndUnreducedAgreeWithEachOtherAndWithIdas) {
 
 // df/dx through the saddle system vs central differences of f, at random states.
 TEST(OdePath, ExactJacobianMatchesFiniteDifferences) {
-  for (const char* file : {"heisenberg.yaml", "elroys_beanie.yaml", "suslov.yaml",
-                           "elroys_beanie_unreduced.yaml"}) {
+  for (const char* file :
+       {"heisenberg.yaml", "elroys_beanie.yaml", "suslov.yaml", "elroys_beanie_unreduced.yaml"}) {
     const Scenario s = Load(file);
     const auto system = LagrangeDiracSystem::Derive(s);
     const SimulationInput input = SimulationInput::FromScenario(s);

@@ -37,8 +37,8 @@ struct SimulationInput {
 /// Diagnostics of a finished (or cancelled) run.
 struct SimulationReport {
   bool cancelled = false;
-  std::string method;                    ///< the integrator used, e.g. "CVODES Adams (ODE, ...)"
-  std::string tape;  ///< how the tapes ran, e.g. "native (cached)", "interpreter (...)"
+  std::string method;  ///< the integrator used, e.g. "CVODES Adams (ODE, ...)"
+  std::string tape;    ///< how the tapes ran, e.g. "native (cached)", "interpreter (...)"
   long internal_steps = 0;
   long rhs_evaluations = 0;              ///< right-hand sides (ODE path; 0 for IDAS)
   long projections = 0;                  ///< restarts after projecting a drifted state (Adams)

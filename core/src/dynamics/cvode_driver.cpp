@@ -111,8 +111,8 @@ struct CvodeDriver::Impl {
       if (std::abs(f[i]) > std::abs(f[worst])) worst = i;
     }
     std::ostringstream out;
-    out << "; " << (finite ? "largest" : "non-finite") << " rate there |y'| = " << std::abs(f[worst])
-        << " in the equation of "
+    out << "; " << (finite ? "largest" : "non-finite")
+        << " rate there |y'| = " << std::abs(f[worst]) << " in the equation of "
         << (worst < ode.names.size() ? ode.names[worst] : "component " + std::to_string(worst));
     return out.str();
   }

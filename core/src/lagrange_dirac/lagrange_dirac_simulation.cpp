@@ -12,8 +12,8 @@
 #include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
-#include "lagrange_dirac/saddle_system.hpp"
 #include "lagrange_dirac/constraint_rank.hpp"
+#include "lagrange_dirac/saddle_system.hpp"
 
 namespace dirac {
 
@@ -37,9 +37,9 @@ std::size_t Max(std::size_t a, std::size_t b) { return a > b ? a : b; }
 void CheckInputSizes(const InputLayout& layout, const SimulationInput& input) {
   if (input.q0.size() != layout.n || input.v0.size() != layout.k ||
       input.parameters.size() != layout.num_parameters)
-    throw ModelError("simulation input sizes do not match the system (" +
-                     std::to_string(layout.n) + " coordinates, " + std::to_string(layout.k) +
-                     " velocities, " + std::to_string(layout.num_parameters) + " parameters)");
+    throw ModelError("simulation input sizes do not match the system (" + std::to_string(layout.n) +
+                     " coordinates, " + std::to_string(layout.k) + " velocities, " +
+                     std::to_string(layout.num_parameters) + " parameters)");
 }
 
 // One sample row from the state x = (q, y): t, q, y, the exact multipliers (the saddle system at
@@ -156,8 +156,8 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
   // residual_<constraint>...).
   const InputLayout& layout = dae.layout;
   const std::size_t n = layout.n, k = layout.k, m = layout.m, N = layout.dae_size();
-  std::vector<double> in(layout.size(), 0.0), scratch(std::max(dae.mass_matrix.scratch_size(),
-                                                               dae.constraint_matrix.scratch_size()));
+  std::vector<double> in(layout.size(), 0.0),
+      scratch(std::max(dae.mass_matrix.scratch_size(), dae.constraint_matrix.scratch_size()));
   std::copy(parameters.begin(), parameters.end(), in.begin() + layout.parameters());
   std::copy(q0.data(), q0.data() + n, in.begin() + layout.q());
   std::copy(v0.data(), v0.data() + k, in.begin() + layout.v());

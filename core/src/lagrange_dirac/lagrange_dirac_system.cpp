@@ -327,8 +327,8 @@ const CompiledDae& LagrangeDiracSystem::tapes(TapeMode mode, std::string* descri
 void ForEachTape(CompiledDae& dae, const std::function<void(CompiledFunction&)>& f) {
   for (CompiledFunction* tape :
        {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
-        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor,
-        &dae.body_velocity, &dae.fibre_momentum})
+        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
+        &dae.fibre_momentum})
     f(*tape);
 }
 
@@ -349,8 +349,8 @@ Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
   const CompiledDae& dae = tapes(input.spec.tape, &tape);
   SimulationReport local;
   SimulationReport* out = report != nullptr ? report : &local;
-  Trajectory trajectory = lagrange_dirac::Simulate(dae, impl_->reconstruction,
-                                                   TrajectoryColumns(), input, progress, out);
+  Trajectory trajectory = lagrange_dirac::Simulate(dae, impl_->reconstruction, TrajectoryColumns(),
+                                                   input, progress, out);
   out->tape = std::move(tape);
   return trajectory;
 }

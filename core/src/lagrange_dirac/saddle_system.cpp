@@ -18,10 +18,10 @@ SaddleSystem::SaddleSystem(const CompiledDae& dae, const std::vector<double>& pa
   std::copy(parameters.begin(), parameters.end(), input_.begin() + L.parameters());
   input_[L.stabilization()] = 0.0;  // the physical system: no Baumgarte term
   std::size_t scratch = 0;
-  for (const CompiledFunction* f : {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values,
-                                    &dae.energy, &dae.constraints, &dae.constraint_matrix,
-                                    &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
-                                    &dae.fibre_momentum})
+  for (const CompiledFunction* f :
+       {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
+        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
+        &dae.fibre_momentum})
     scratch = std::max(scratch, f->scratch_size());
   scratch_.assign(scratch, 0.0);
   residual_.assign(N_, 0.0);

@@ -26,10 +26,14 @@ std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec) {
 
 const char* IntegrationMethodName(IntegrationMethod method) {
   switch (method) {
-    case IntegrationMethod::kAuto: return "auto";
-    case IntegrationMethod::kAdams: return "adams";
-    case IntegrationMethod::kBdf: return "bdf";
-    case IntegrationMethod::kIdas: return "idas";
+    case IntegrationMethod::kAuto:
+      return "auto";
+    case IntegrationMethod::kAdams:
+      return "adams";
+    case IntegrationMethod::kBdf:
+      return "bdf";
+    case IntegrationMethod::kIdas:
+      return "idas";
   }
   return "auto";
 }
@@ -43,9 +47,12 @@ std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& na
 
 const char* TapeModeName(TapeMode mode) {
   switch (mode) {
-    case TapeMode::kAuto: return "auto";
-    case TapeMode::kNative: return "native";
-    case TapeMode::kInterpreter: return "interpreter";
+    case TapeMode::kAuto:
+      return "auto";
+    case TapeMode::kNative:
+      return "native";
+    case TapeMode::kInterpreter:
+      return "interpreter";
   }
   return "auto";
 }

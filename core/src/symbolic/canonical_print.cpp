@@ -137,7 +137,8 @@ void NormaliseFactor(const ex& f, numeric& coefficient, std::vector<Factor>& fac
 template <typename Context>
 numeric NormaliseFactors(const ex& e, std::vector<Factor>& factors) {
   numeric coefficient = 1;
-  for (std::size_t i = 0; i < e.nops(); ++i) NormaliseFactor<Context>(e.op(i), coefficient, factors);
+  for (std::size_t i = 0; i < e.nops(); ++i)
+    NormaliseFactor<Context>(e.op(i), coefficient, factors);
   return coefficient;
 }
 
