@@ -11,9 +11,11 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "boundary_values.hpp"
 
@@ -37,11 +39,34 @@ double SliderValue(int position, double min, double max) {
   return min + (max - min) * static_cast<double>(position) / kSliderSteps;
 }
 
+// The wheel over the panel scrolls the panel: an editor the pointer merely passes over must not
+// take the wheel and change its value (QAbstractSpinBox and QSlider do by default), only the
+// editor the user has clicked or tabbed into. Unfocused, the event is ignored and goes on to
+// the scroll area.
+template <typename Editor>
+class WheelWhenFocused : public Editor {
+ public:
+  template <typename... Args>
+  explicit WheelWhenFocused(Args&&... args) : Editor(std::forward<Args>(args)...) {
+    this->setFocusPolicy(Qt::StrongFocus);  // not Qt::WheelFocus: the wheel does not focus it
+  }
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override {
+    if (this->hasFocus())
+      Editor::wheelEvent(event);
+    else
+      event->ignore();
+  }
+};
+
+using PanelSlider = WheelWhenFocused<QSlider>;
+
 // A spin box that also takes scientific notation ("1e9", "2.5E-3"): a plain QDoubleSpinBox
 // drops the 'e' and reads "1e9" as 19.
-class NumberSpinBox : public QDoubleSpinBox {
+class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
  public:
-  using QDoubleSpinBox::QDoubleSpinBox;
+  using WheelWhenFocused<QDoubleSpinBox>::WheelWhenFocused;
 
   QValidator::State validate(QString& input, int& pos) const override {
     const QString text = Number(input);
@@ -326,7 +351,7 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
   tip += tr("\nrange %1 … %2, default %3").arg(min).arg(max).arg(parameter.default_value);
   label->setToolTip(tip.trimmed());
 
-  auto* slider = new QSlider(Qt::Horizontal, group);
+  auto* slider = new PanelSlider(Qt::Horizontal, group);
   slider->setObjectName("parameter." + name + ".slider");
   slider->setRange(0, kSliderSteps);
   slider->setValue(SliderPosition(parameter.value, min, max));

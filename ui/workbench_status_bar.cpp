@@ -189,19 +189,24 @@ QString SolveStatusText(const SolveStatus& status) {
       if (status.continuation < 1.0)
         text += QObject::tr(" (continuation s = %1)").arg(status.continuation, 0, 'f', 3);
       break;
-    case State::kSolved:
-      // "4 iterations, warm start (4 on the stored Jacobian)": how the re-solve went.
-      text = QObject::tr("solved (cost %1, residual %2, %3 iterations%4, %5 ms)")
+    case State::kSolved: {
+      // "6 quasi-Newton iterations, warm start": a re-solve on the previous optimum's Jacobian
+      // (iterates without variational equations); "7 iterations (3 quasi-Newton)" when Newton
+      // finished it.
+      const int quasi = status.stored_jacobian_iterations;
+      const QString iterations =
+          quasi == 0 ? QObject::tr("%1 iterations").arg(status.iterations)
+          : quasi == status.iterations
+              ? QObject::tr("%1 quasi-Newton iterations").arg(quasi)
+              : QObject::tr("%1 iterations (%2 quasi-Newton)").arg(status.iterations).arg(quasi);
+      text = QObject::tr("solved (cost %1, residual %2, %3%4, %5 ms)")
                  .arg(status.cost, 0, 'g', 8)
                  .arg(status.residual, 0, 'e', 2)
-                 .arg(status.iterations)
-                 .arg(!status.warm_started ? QString()
-                      : status.stored_jacobian_iterations > 0
-                          ? QObject::tr(", warm start (%1 on the stored Jacobian)")
-                                .arg(status.stored_jacobian_iterations)
-                          : QObject::tr(", warm start"))
+                 .arg(iterations)
+                 .arg(status.warm_started ? QObject::tr(", warm start") : QString())
                  .arg(status.seconds * 1e3, 0, 'f', 0);
       break;
+    }
     case State::kFailed:
       text = QObject::tr("failed: %1").arg(QString::fromStdString(status.message));
       if (status.showing_guess) text += QObject::tr(" — showing the unsolved initial guess");

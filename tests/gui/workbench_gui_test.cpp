@@ -29,6 +29,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -909,6 +910,34 @@ void WorkbenchGuiTest::desktopHabits() {
   clock->Play();
   QVERIFY(QTest::qWaitFor([&] { return clock->time() < 1.0 && clock->playing(); }, 5000));
   clock->Pause();
+
+  // The wheel over an editor the user has not clicked into is the panel's (it scrolls), not the
+  // editor's: the value stays. Once the editor has focus, the wheel steps it.
+  QDoubleSpinBox* ky = window->parameter_panel()->editor("ky");
+  auto* ky_slider = window->findChild<QSlider*>("parameter.ky.slider");
+  QVERIFY(ky && ky_slider);
+  window->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(window.get()));
+  kx->setFocus();
+  QVERIFY(QTest::qWaitFor([&] { return kx->hasFocus(); }, 2000));
+  auto wheel_up = [](QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent event(at, w->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w, &event);
+  };
+  const double ky_before = ky->value();
+  const int ky_slider_before = ky_slider->value();
+  wheel_up(ky);
+  wheel_up(ky_slider);
+  QCOMPARE(ky->value(), ky_before);
+  QCOMPARE(ky_slider->value(), ky_slider_before);
+  QVERIFY(kx->hasFocus());  // the wheel did not take the focus either
+  ky->setFocus();
+  QVERIFY(QTest::qWaitFor([&] { return ky->hasFocus(); }, 2000));
+  wheel_up(ky);
+  QVERIFY2(ky->value() > ky_before, qPrintable(QString::number(ky->value())));
+  ky->setValue(ky_before);
 
   // Help lists the shortcuts.
   const QStringList shortcuts = dirac::ui::ShortcutList(window->actions());
