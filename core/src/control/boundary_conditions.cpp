@@ -348,33 +348,37 @@ void EndRows(const EndConditions& end, const BoundaryProblem& problem, const Exp
              Eigen::VectorXd& rows, Eigen::MatrixXd& jac, std::size_t offset) {
   const std::size_t d = flow.dimension();
   const auto m = S.cols();
+  // Without sensitivities (m = 0: F alone) the rows only; `jac` has no columns then.
+  const bool derivatives = m > 0;
   const std::vector<double> z = Eval(flow.coordinate_values, t, x, d, parameters);
-  const std::vector<double> dz = Eval(flow.coordinate_jacobian, t, x, d, parameters);
-  const Eigen::Map<const RowMajor> Dz(dz.data(), static_cast<Eigen::Index>(z.size()),
-                                      static_cast<Eigen::Index>(d));
+  const std::vector<double> dz =
+      derivatives ? Eval(flow.coordinate_jacobian, t, x, d, parameters) : std::vector<double>{};
+  const Eigen::Map<const RowMajor> Dz(dz.data(),
+                                      derivatives ? static_cast<Eigen::Index>(z.size()) : 0,
+                                      derivatives ? static_cast<Eigen::Index>(d) : 0);
   auto r = static_cast<Eigen::Index>(offset);
   auto coordinate_row = [&](std::size_t index, double target) {
     rows(r) = z[index] - target;
-    jac.row(r) = Dz.row(static_cast<Eigen::Index>(index)) * S;
+    if (derivatives) jac.row(r) = Dz.row(static_cast<Eigen::Index>(index)) * S;
     ++r;
   };
   for (const auto& [index, value] : end.coordinates) coordinate_row(index, value);
   if (end.group_all) {
     const Eigen::Vector3d res = geometry::Log(problem.group, G.inverse() * end.group_target);
-    const Eigen::Matrix3d Jinv = geometry::LeftJacobian(problem.group, res).inverse();
     rows.segment<3>(r) = res;
-    jac.middleRows(r, 3) = -Jinv * eta;
+    if (derivatives)
+      jac.middleRows(r, 3) = -geometry::LeftJacobian(problem.group, res).inverse() * eta;
     r += 3;
   }
   if (end.se2_translation) {
     rows(r) = G(0, 2) - end.translation.x();
     rows(r + 1) = G(1, 2) - end.translation.y();
-    jac.middleRows(r, 2) = G.topLeftCorner<2, 2>() * eta.topRows(2);
+    if (derivatives) jac.middleRows(r, 2) = G.topLeftCorner<2, 2>() * eta.topRows(2);
     r += 2;
   }
   if (end.se2_angle) {
     rows(r) = WrapAngle(std::atan2(G(1, 0), G(0, 0)) - end.angle);
-    jac.row(r) = eta.row(2);
+    if (derivatives) jac.row(r) = eta.row(2);
     ++r;
   }
   for (std::size_t index : end.zero_costates) coordinate_row(index, 0.0);
@@ -387,11 +391,11 @@ void EndRows(const EndConditions& end, const BoundaryProblem& problem, const Exp
     for (std::size_t a = 0; a < k; ++a) {
       const std::size_t index = *IndexOf(flow.coordinates, flow.section_costates[a]);
       p(a) = z[index];
-      dp.row(a) = Dz.row(static_cast<Eigen::Index>(index)) * S;
+      if (derivatives) dp.row(a) = Dz.row(static_cast<Eigen::Index>(index)) * S;
     }
     const auto count = static_cast<Eigen::Index>(end.transversality_rows);
     rows.segment(r, count) = N.leftCols(count).transpose() * p;
-    jac.middleRows(r, count) = N.leftCols(count).transpose() * dp;
+    if (derivatives) jac.middleRows(r, count) = N.leftCols(count).transpose() * dp;
     r += count;
   }
 }

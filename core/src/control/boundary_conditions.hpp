@@ -57,7 +57,7 @@ BoundaryProblem ResolveBoundaryProblem(const Scenario& scenario, const ExplicitF
                                        std::vector<double> x0);
 
 /// Evaluates the rows of `end` at (x, G) with derivatives along (S, eta); `rows` and `jac`
-/// (num_rows x m) are filled from row `offset`.
+/// (num_rows x m) are filled from row `offset`. With m = 0 (no sensitivities) only `rows`.
 void EndRows(const EndConditions& end, const BoundaryProblem& problem, const ExplicitFlow& flow,
              double t, const double* x, const Eigen::Matrix3d& G, const Eigen::MatrixXd& S,
              const Eigen::MatrixXd& eta, const std::vector<double>& parameters,
