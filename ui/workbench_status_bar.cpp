@@ -116,17 +116,17 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
   if (snapshot.solve) {
     const SolveResult& solve = *snapshot.solve;
     const dirac::SolveReport& r = solve.report;
-    QString text =
-        solve.converged
-            ? tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3 shooting intervals, %4 "
-                 "unknowns   ·   %5 samples   ·   %6 s")
-                  .arg(r.residual, 0, 'e', 2)
-                  .arg(solve.hamiltonian_drift, 0, 'e', 2)
-                  .arg(r.nodes)
-                  .arg(r.unknowns)
-                  .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
-                  .arg(snapshot.wall_seconds, 0, 'f', 3)
-            : tr("not solved: showing the motion from the initial guess");
+    QString text = solve.converged
+                       ? tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3, %4 "
+                            "unknowns   ·   %5 samples   ·   %6 s")
+                             .arg(r.residual, 0, 'e', 2)
+                             .arg(solve.hamiltonian_drift, 0, 'e', 2)
+                             .arg(r.nodes == 1 ? tr("1 shooting interval")
+                                               : tr("%1 shooting intervals").arg(r.nodes))
+                             .arg(r.unknowns)
+                             .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
+                             .arg(snapshot.wall_seconds, 0, 'f', 3)
+                       : tr("not solved: showing the motion from the initial guess");
     diagnostics_->setText(text);
     diagnostics_->setToolTip(QString::fromStdString(dirac::FormatSolveReport(r, solve.cost)));
     return;
@@ -194,11 +194,15 @@ QString SolveStatusText(const SolveStatus& status) {
       // (iterates without variational equations); "7 iterations (3 quasi-Newton)" when Newton
       // finished it.
       const int quasi = status.stored_jacobian_iterations;
+      auto count = [](int n, const QString& kind) {
+        return n == 1 ? QObject::tr("1 %1iteration").arg(kind)
+                      : QObject::tr("%1 %2iterations").arg(n).arg(kind);
+      };
       const QString iterations =
-          quasi == 0 ? QObject::tr("%1 iterations").arg(status.iterations)
+          quasi == 0 ? count(status.iterations, QString())
           : quasi == status.iterations
-              ? QObject::tr("%1 quasi-Newton iterations").arg(quasi)
-              : QObject::tr("%1 iterations (%2 quasi-Newton)").arg(status.iterations).arg(quasi);
+              ? count(quasi, QStringLiteral("quasi-Newton "))
+              : count(status.iterations, QString()) + QObject::tr(" (%1 quasi-Newton)").arg(quasi);
       text = QObject::tr("solved (cost %1, residual %2, %3%4, %5 ms)")
                  .arg(status.cost, 0, 'g', 8)
                  .arg(status.residual, 0, 'e', 2)

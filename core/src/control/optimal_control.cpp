@@ -422,13 +422,14 @@ std::string FormatSolveReport(const SolveReport& report, double cost) {
   std::ostringstream out;
   out.precision(6);
   out << (report.converged ? "converged" : "not converged") << ": " << report.iterations
-      << " Newton iterations";
+      << (report.iterations == 1 ? " Newton iteration" : " Newton iterations");
   if (report.stored_jacobian_iterations)
     out << " (" << report.stored_jacobian_iterations
         << " of them quasi-Newton on the stored Jacobian)";
   if (report.continuation_steps) out << " (" << report.continuation_steps << " continuation steps)";
   if (report.warm_started) out << ", warm start";
-  out << ", " << report.nodes << " shooting intervals, " << report.unknowns
+  out << ", " << report.nodes
+      << (report.nodes == 1 ? " shooting interval, " : " shooting intervals, ") << report.unknowns
       << " unknowns, max |F| = " << report.residual << ", " << report.integrations
       << " interval integrations (" << report.integrator_steps << " steps, "
       << report.rhs_evaluations << " right-hand sides), " << report.seconds * 1e3 << " ms";
