@@ -94,15 +94,14 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
     std::copy(Y, Y + d, in.begin() + 1);
     flow_.rates.Evaluate(in.data(), f.data(), scratch.data());
     std::copy(f.begin(), f.end(), Yd);
+    // Without sensitivities (cols = 0) the motion alone: no Jacobian tapes are evaluated.
+    const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
+    Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
     if (cols > 0) {
       flow_.rates_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
-      const Eigen::Map<const RowMajor> J(jac.data(), d, d);
-      const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
-      Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
-      dS.noalias() = J.lazyProduct(S);  // small sizes: no GEMM packing
+      dS.noalias() = Eigen::Map<const RowMajor>(jac.data(), d, d).lazyProduct(S);  // no GEMM
     }
     if (with_p && P > 0) {
-      Eigen::Map<Eigen::MatrixXd> dS(Yd + off_S, d, cols);
       flow_.parameter_jacobian.Evaluate(in.data(), fp.data(), scratch.data());
       dS.col(cols - 1) += Eigen::Map<const RowMajor>(fp.data(), d, P) * dp;
     }
@@ -114,7 +113,6 @@ void MultipleShooting::Integrate(double t0, double t1, const std::vector<double>
       Eigen::Map<Eigen::Matrix3d>(Yd + off_g).noalias() = G * hat;
       if (cols > 0) {
         flow_.body_velocity_jacobian.Evaluate(in.data(), dxi.data(), scratch.data());
-        const Eigen::Map<const Eigen::MatrixXd> S(Y + off_S, d, cols);
         const Eigen::Map<const Eigen::MatrixXd> eta(Y + off_eta, 3, cols);
         Eigen::Map<Eigen::MatrixXd> deta(Yd + off_eta, 3, cols);
         deta.noalias() = -geometry::Ad(kind, v) * eta;

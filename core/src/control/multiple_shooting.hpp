@@ -30,6 +30,9 @@ struct ShootingPoint {
   std::vector<Eigen::Matrix3d> g;      ///< interior node group elements
 };
 
+/// max |v_i| (0 for an empty vector): the residual measure of a shooting system.
+inline double MaxAbs(const Eigen::VectorXd& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
+
 /// Thrown out of an integration when the caller's cancel flag is set.
 struct Cancelled {};
 

@@ -18,6 +18,7 @@
 namespace dirac {
 namespace {
 
+using control::MaxAbs;
 using control::MultipleShooting;
 using control::ShootingPoint;
 using Clock = std::chrono::steady_clock;
@@ -25,8 +26,6 @@ using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 // Quasi-Newton iterations a warm start may spend on its stored Jacobian before Newton.
 constexpr int kStoredJacobianIterations = 12;
-
-double MaxAbs(const Eigen::VectorXd& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
 
 // The tangent-space difference a - b of two iterates (charts: Log(b^-1 a)).
 Eigen::VectorXd Difference(const MultipleShooting& ms, const ShootingPoint& a,
@@ -59,6 +58,9 @@ class Newton {
         report_(report),
         tolerance_(tolerance),
         max_iterations_(max_iterations) {}
+
+  // dF/dw at the solution of the last Solve that converged (empty otherwise).
+  const Eigen::MatrixXd& jacobian() const { return jacobian_; }
 
   // Solves from `point` (updated in place); returns false with report_.message set.
   bool Solve(ShootingPoint& point, double s) {
@@ -153,10 +155,6 @@ class Newton {
   int max_iterations_;
   double s_ = 1.0;
   Eigen::MatrixXd jacobian_;  // at the point of the last successful Solve (tight tolerance)
-
- public:
-  // dF/dw at the solution of the last Solve that converged (empty otherwise).
-  const Eigen::MatrixXd& jacobian() const { return jacobian_; }
 };
 
 int DefaultIntervals(const Scenario& s, const SolveOptions& options) {

@@ -20,8 +20,6 @@ double IntegrationTolerance(double residual) {
                     kLooseTolerance);
 }
 
-double MaxAbs(const Eigen::VectorXd& v) { return v.size() ? v.cwiseAbs().maxCoeff() : 0.0; }
-
 void NoteResidual(SolveReport& report, double residual) {
   report.residual = residual;
   if (!(report.best_residual > 0) || residual < report.best_residual)
