@@ -136,6 +136,8 @@ class LagrangeDiracSystem : public Model {
   const std::vector<InitialValueInfo>& initial_values() const override;
   /// Derived with the model for a Lagrangian on TQ (nullptr on an algebroid, or when the
   /// accelerations and multipliers do not solve symbolically: more than 8 unknowns).
+  bool offers_gauge_two_form() const override;
+  /// Derived on the first call (GiNaC: the caller holds the symbolic lock, as for BuildModel).
   const GaugeTwoForm* gauge_two_form() const override;
   /// Integrates from t = 0 to spec.t_end, sampling every spec.output_step (and at t_end).
   /// Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic change).

@@ -3,6 +3,7 @@
 #include <ginac/ginac.h>
 
 #include <algorithm>
+#include <mutex>
 #include <sstream>
 
 #include "base/foreign_errors.hpp"
@@ -41,7 +42,12 @@ struct LagrangeDiracSystem::Impl {
   std::unique_ptr<model::NativeTapeSet<CompiledDae>> native;  // machine code of `dae`
   std::vector<ColumnInfo> columns;
   std::vector<InitialValueInfo> initial_values;
-  std::shared_ptr<const GaugeTwoForm> gauge;
+  // The gauge two-form, derived on first request (gauge_two_form()), from this copy of the
+  // scenario; offered only where it does not vanish identically and may solve symbolically.
+  bool gauge_offered = false;
+  Scenario scenario;
+  mutable std::once_flag gauge_once;
+  mutable std::shared_ptr<const GaugeTwoForm> gauge;
   symbolic::GenericRank regularity;  // rank of W and how it was decided
 
   std::size_t n() const { return q.size(); }
@@ -138,17 +144,11 @@ std::vector<InitialValueInfo> InitialValues(const LagrangeDiracSystem::Impl& s) 
   return values;
 }
 
-// The gauge two-form of a Lagrangian flow on TQ (zero without constraints, Remark 2.9), when
-// its accelerations and multipliers solve symbolically (the size bound of the solved equations).
-std::shared_ptr<const GaugeTwoForm> GaugeCapability(const Scenario& scenario,
-                                                    const LagrangeDiracSystem::Impl& s) {
-  // Without constraints B_t vanishes identically (seed D Remark 2.9): nothing to derive.
-  if (s.algebroid || s.m() == 0 || s.k() + s.m() > 8) return nullptr;
-  try {
-    return lagrange_dirac::DeriveGaugeTwoForm(scenario);
-  } catch (const ModelError&) {
-    return nullptr;
-  }
+// Whether the gauge two-form is offered: a Lagrangian flow on TQ with constraints (without them
+// B_t vanishes identically, seed D Remark 2.9) whose accelerations and multipliers may solve
+// symbolically (at most 8 unknowns). Deciding it derives nothing.
+bool OffersGaugeTwoForm(const LagrangeDiracSystem::Impl& s) {
+  return !s.algebroid && s.m() > 0 && s.k() + s.m() <= 8;
 }
 
 }  // namespace
@@ -335,7 +335,8 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);
-  s.gauge = GaugeCapability(scenario, s);
+  s.gauge_offered = OffersGaugeTwoForm(s);
+  if (s.gauge_offered) s.scenario = scenario;
   s.native = std::make_unique<model::NativeTapeSet<CompiledDae>>(s.dae, &ForEachTape);
 
   auto system = std::shared_ptr<LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
@@ -408,7 +409,19 @@ const std::vector<InitialValueInfo>& LagrangeDiracSystem::initial_values() const
   return impl_->initial_values;
 }
 
-const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const { return impl_->gauge.get(); }
+bool LagrangeDiracSystem::offers_gauge_two_form() const { return impl_->gauge_offered; }
+
+const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const {
+  if (!impl_->gauge_offered) return nullptr;
+  std::call_once(impl_->gauge_once, [this] {
+    try {
+      impl_->gauge = lagrange_dirac::DeriveGaugeTwoForm(impl_->scenario);
+    } catch (const ModelError&) {
+      impl_->gauge = nullptr;  // too large to solve symbolically: not offered after all
+    }
+  });
+  return impl_->gauge.get();
+}
 
 std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
     double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
