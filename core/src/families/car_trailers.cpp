@@ -92,9 +92,7 @@ std::string CarTrailers(int n) {
     text += "  - {name: " + Indexed("knife", k) + ", form: \"" + form +
             "\", multiplier: " + Indexed("lam", k) + "}\n";
   }
-  text +=
-      "simulation: {t_end: 10, output_step: 0.01, rtol: 1.0e-12, atol: 1.0e-12, "
-      "stabilization: 10}\n";
+  text += Simulation(10.0, 0.01, ", stabilization: 10");
   std::vector<std::string> headings, residuals;
   for (int k = 0; k <= n && k < 6; ++k) {
     headings.push_back(th(k));

@@ -54,9 +54,9 @@ std::string Header(std::string_view family, int n, std::string_view name) {
          std::string(name) + "\n";
 }
 
-std::string Simulation(double t_end, double output_step) {
+std::string Simulation(double t_end, double output_step, std::string_view extra) {
   return "simulation: {t_end: " + Number(t_end) + ", output_step: " + Number(output_step) +
-         ", rtol: 1.0e-12, atol: 1.0e-12}\n";
+         ", rtol: 1.0e-12, atol: 1.0e-12" + std::string(extra) + "}\n";
 }
 
 std::string Plots(const std::vector<std::pair<std::string, std::vector<std::string>>>& charts) {

@@ -27,8 +27,8 @@ std::string Join(const std::vector<std::string>& items, std::string_view separat
 std::string FoldedExpression(std::string_view key, const std::vector<std::string>& terms);
 /// The file's first lines: a comment saying how the file was generated, then the name.
 std::string Header(std::string_view family, int n, std::string_view name);
-/// `simulation:` with rtol = atol = 1e-12.
-std::string Simulation(double t_end, double output_step);
+/// `simulation:` with rtol = atol = 1e-12 and `extra` keys (e.g. ", stabilization: 10").
+std::string Simulation(double t_end, double output_step, std::string_view extra = "");
 /// `view: plots:` with one chart per (title, series) pair.
 std::string Plots(const std::vector<std::pair<std::string, std::vector<std::string>>>& charts);
 
