@@ -573,17 +573,14 @@ int Sweep(const Options& o) {
 }
 
 int Analyze(const Options& o) {
-  dirac::Scenario scenario = LoadWithOverrides(o);
-  if (scenario.formulation == dirac::Formulation::kAuto ||
-      scenario.formulation == dirac::Formulation::kLagrangeDirac)
-    scenario.formulation = dirac::Formulation::kConstraintAlgorithm;  // analyse even regular L
+  const dirac::Scenario scenario = LoadWithOverrides(o);
   SetStage("running the constraint algorithm");
-  const auto system = dirac::ConstrainedSystem::Analyze(scenario);
+  const dirac::ConstraintChain chain = dirac::AnalyzeChain(scenario);
   if (o.json) {
-    std::fputs(dirac::ChainToJson(system->chain()).c_str(), stdout);
+    std::fputs(dirac::ChainToJson(chain).c_str(), stdout);
   } else {
     std::printf("# %s\n", scenario.name.c_str());
-    std::fputs(dirac::FormatChain(system->chain()).c_str(), stdout);
+    std::fputs(dirac::FormatChain(chain).c_str(), stdout);
   }
   return 0;
 }

@@ -76,7 +76,19 @@ struct ConstraintChain {
   std::vector<GaugeDirection> gauge;
   std::vector<DerivedEquation> dynamics;  ///< z' = f(z, lambda) on M_f
   NumericCrossCheck check;
+  /// True when the chain came from the exact symbolic elimination; false when it was read off
+  /// generic ranks (large systems: AnalyzeChain), which has no symbolic verdict to cross-check.
+  bool exact = true;
+  /// How each verdict was reached: "regularity of W (40 x 40): rank 40, numeric (...)", or the
+  /// exact elimination; printed last by FormatChain and in the JSON report.
+  std::vector<std::string> decisions;
 };
+
+/// The chain `dirac analyze` reports: above the exact algorithm's size, from generic ranks when
+/// the scenario is a regular Lagrange–Dirac system or a Lagrangian affine in the velocities
+/// (no symbolic elimination; see constraints/generic_rank_chain.hpp), else the exact
+/// Gotay–Nester–Hinds algorithm (ConstrainedSystem::Analyze). Throws as ConstrainedSystem::Analyze.
+ConstraintChain AnalyzeChain(const Scenario& scenario);
 
 /// Plain-text report of a chain (what `dirac analyze` prints).
 std::string FormatChain(const ConstraintChain& chain);

@@ -71,10 +71,16 @@ std::string FormatChain(const ConstraintChain& c) {
   }
   out << "Dynamics on M_f:\n";
   for (const auto& eq : c.dynamics) out << "  " << eq.label << " = " << eq.text << "\n";
-  out << "Numeric cross-check: " << c.check.points << " points sampled on M_f, ranks "
-      << (c.check.ranks_agree ? "agree" : "DISAGREE")
-      << " with the symbolic verdict, max |phi| = " << c.check.max_constraint_value << "\n";
-  for (const auto& m : c.check.messages) out << "  " << m << "\n";
+  if (c.exact)
+    out << "Numeric cross-check: " << c.check.points << " points sampled on M_f, ranks "
+        << (c.check.ranks_agree ? "agree" : "DISAGREE")
+        << " with the symbolic verdict, max |phi| = " << c.check.max_constraint_value << "\n";
+  if (c.exact)
+    for (const auto& m : c.check.messages) out << "  " << m << "\n";
+  if (!c.decisions.empty()) {
+    out << "How the verdicts were reached:\n";
+    for (const auto& d : c.decisions) out << "  " << d << "\n";
+  }
   return out.str();
 }
 
@@ -146,6 +152,9 @@ std::string ChainToJson(const ConstraintChain& c) {
       << c.check.max_constraint_value << YAML::Key << "messages" << YAML::Value;
   strings(c.check.messages);
   out << YAML::EndMap;
+  out << YAML::Key << "exact" << YAML::Value << c.exact;
+  out << YAML::Key << "decisions" << YAML::Value;
+  strings(c.decisions);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }

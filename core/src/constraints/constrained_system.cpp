@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/foreign_errors.hpp"
+#include "constraints/generic_rank_chain.hpp"
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/error.hpp"
@@ -800,6 +801,9 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
     impl->covectors = symbolic::CompileExpressions(entries, in);
   }
   impl->RunAlgorithm(max_steps);
+  impl->chain.decisions.push_back(
+      "exact: the Gotay-Nester-Hinds algorithm by symbolic elimination (M_0 of dimension " +
+      std::to_string(impl->chain.coordinates.size()) + ")");
   if (impl->chain.outcome == ChainOutcome::kStabilized) {
     impl->SolveDynamics(scenario);
     impl->CrossCheck();
@@ -1041,6 +1045,20 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   Trajectory trajectory =
       run(driver, bdf ? "CVODES BDF (ODE on M_f)" : "CVODES Adams (ODE on M_f)");
   return trajectory;
+}
+
+ConstraintChain AnalyzeChain(const Scenario& scenario) try {
+  const bool large = constraints::AboveExactChainSize(scenario);
+  if (large)
+    if (auto found = constraints::GenericRankChain(scenario)) return std::move(found->first);
+  Scenario copy = scenario;
+  if (copy.formulation == Formulation::kAuto || copy.formulation == Formulation::kLagrangeDirac)
+    copy.formulation = Formulation::kConstraintAlgorithm;  // analyse even regular L
+  // At this size the exact chain is the report (its solved forms and validity conditions); an
+  // elimination that grows past the work bound stops with the bound's message.
+  return ConstrainedSystem::Analyze(copy)->chain();
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "running the constraint algorithm");
 }
 
 }  // namespace dirac

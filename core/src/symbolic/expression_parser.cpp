@@ -324,6 +324,10 @@ std::size_t NodeCount(const GiNaC::ex& e, std::size_t cap) {
   return std::min(CountNodes(e, cap, count), cap);
 }
 
+bool IsWorkBoundError(const std::exception& e) {
+  return std::string(e.what()).find(kWorkBoundExceeded) != std::string::npos;
+}
+
 std::size_t SymbolicWorkBound() {
   if (const char* text = std::getenv("DIRAC_SYMBOLIC_WORK_BOUND")) {
     char* end = nullptr;
@@ -338,7 +342,7 @@ void RequireBoundedSize(const GiNaC::ex& e, const std::string& step) {
   const std::size_t bound = SymbolicWorkBound();
   const bool too_many_nodes = NodeCount(e, bound + 1) > bound;
   if (too_many_nodes || ExpandedTermsImpl(e) > static_cast<double>(bound))
-    throw ModelError("the symbolic work bound was exceeded while " + step +
+    throw ModelError(std::string(kWorkBoundExceeded) + " while " + step +
                      ": an intermediate expression of the exact symbolic elimination grew past " +
                      std::to_string(bound) + (too_many_nodes ? " nodes" : " terms once expanded") +
                      " (expand/normal on it could run for minutes); raise the bound with the "

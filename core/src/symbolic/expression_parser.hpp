@@ -56,6 +56,11 @@ double ExpandedTermsEstimate(const GiNaC::ex& e);
 /// 803 nodes (suslov), 104 terms (elroys_beanie_ocp).
 inline constexpr std::size_t kMaxIntermediateNodes = 50000;
 
+/// The start of every work-bound message, and whether an error is one: callers with a method
+/// that needs no symbolic elimination fall back to it.
+inline constexpr const char* kWorkBoundExceeded = "the symbolic work bound was exceeded";
+bool IsWorkBoundError(const std::exception& e);
+
 /// The work bound in force: kMaxIntermediateNodes, or the environment variable
 /// DIRAC_SYMBOLIC_WORK_BOUND (an integer in [1000, 1e9]) when set.
 std::size_t SymbolicWorkBound();
