@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "main_window.hpp"
-#include "scripted_capture.hpp"
-#include "studio_application.hpp"
+#include "window/main_window.hpp"
+#include "window/scripted_capture.hpp"
+#include "window/studio_application.hpp"
 
 int main(int argc, char** argv) {
   // --help and --version print text; they must work without a display (no QApplication).
