@@ -1,4 +1,5 @@
 // dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
+#include <QAction>
 #include <QApplication>
 #include <QTextStream>
 
@@ -42,8 +43,8 @@ int main(int argc, char** argv) {
   // A user's session comes back (window layout, playback speed, loop) and is saved on close;
   // a scripted capture uses neither, so the same command line gives the same picture.
   if (!scripted) window.RestoreSettings();
-  window.SetCompare(options->compare);
-  window.SetGaugeTwoForm(options->gauge);
+  window.compare_action()->setChecked(options->compare);
+  window.gauge_action()->setChecked(options->gauge);
   window.show();
 
   const QString path =

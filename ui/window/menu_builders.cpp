@@ -19,6 +19,7 @@
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/main_window.hpp"
+#include "window/shown_result.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -119,20 +120,25 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
   PlaybackClock* clock = window.clock();
   SimulationController* controller = window.controller();
   QObject::connect(a.open, &QAction::triggered, &window, &MainWindow::OpenScenarioDialog);
-  QObject::connect(a.save_scenario, &QAction::triggered, &window, &MainWindow::SaveScenarioDialog);
-  QObject::connect(a.export_csv, &QAction::triggered, &window, &MainWindow::ExportCsvDialog);
+  QObject::connect(a.save_scenario, &QAction::triggered, &window, [&window] {
+    window.scenario_saver().SaveDialog(&window, window.scenario_path());
+  });
+  QObject::connect(a.export_csv, &QAction::triggered, &window, [&window] {
+    window.csv_export().ExportDialog(&window, window.scenario_path());
+  });
   QObject::connect(a.screenshot, &QAction::triggered, &window, &MainWindow::SaveScreenshotDialog);
   QObject::connect(a.quit, &QAction::triggered, &window, &QWidget::close);
   QObject::connect(a.play, &QAction::triggered, clock, &PlaybackClock::TogglePlay);
   QObject::connect(a.step, &QAction::triggered, clock, &PlaybackClock::Step);
   QObject::connect(a.reset, &QAction::triggered, clock, &PlaybackClock::Reset);
   QObject::connect(a.rerun, &QAction::triggered, controller, &SimulationController::Restart);
-  QObject::connect(a.cancel, &QAction::triggered, &window, &MainWindow::CancelRun);
+  QObject::connect(a.cancel, &QAction::triggered, &window,
+                   [&window] { window.shown_result().CancelRun(); });
   QObject::connect(a.step_back, &QAction::triggered, clock, &PlaybackClock::StepBack);
   QObject::connect(a.loop, &QAction::toggled, clock, &PlaybackClock::SetLoop);
   QObject::connect(a.browse, &QAction::triggered, &window, &MainWindow::BrowseScenarios);
-  QObject::connect(a.pin_run, &QAction::triggered, &window, [&window] { window.PinCurrentRun(); });
-  QObject::connect(a.clear_pin, &QAction::triggered, &window, &MainWindow::ClearPinnedRun);
+  QObject::connect(a.pin_run, &QAction::triggered, &window, [&window] { window.pins().Pin(); });
+  QObject::connect(a.clear_pin, &QAction::triggered, &window, [&window] { window.pins().Clear(); });
   // The speed box lives in the toolbar, made after the actions: looked up when used.
   auto step_speed = [&window](int delta) {
     if (auto* box = window.findChild<QComboBox*>("playback.speed"))
@@ -143,8 +149,6 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
   QObject::connect(controller, &SimulationController::busyChanged, a.cancel, &QAction::setEnabled);
   QObject::connect(a.reset_camera, &QAction::triggered, window.scene_view(),
                    &SceneView::ResetCamera);
-  QObject::connect(a.compare, &QAction::toggled, &window, &MainWindow::UpdateComparison);
-  QObject::connect(a.gauge, &QAction::toggled, &window, &MainWindow::UpdateGaugeTwoForm);
   QAction* play = a.play;
   QObject::connect(clock, &PlaybackClock::playingChanged, play,
                    [play](bool playing) { ShowPlayState(play, playing); });

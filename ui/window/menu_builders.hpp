@@ -58,10 +58,11 @@ struct WorkbenchActions {
 };
 
 /// Creates the actions with their icons, shortcuts and tooltips, children of `window`, and
-/// connects them: File actions to the window's dialog slots, playback to window.clock(),
-/// rerun and cancel to window.controller() (cancel follows busyChanged), reset camera to
-/// window.scene_view(), compare and gauge to the window's UpdateComparison and
-/// UpdateGaugeTwoForm; the play action follows the clock's playing state.
+/// connects them: File actions to the window's dialogs and behaviours (CSV export, Save
+/// scenario as), playback to window.clock(), rerun to window.controller(), cancel to the shown
+/// result's CancelRun (enabled while the controller is busy), pin and clear to window.pins(),
+/// reset camera to window.scene_view(); the play action follows the clock's playing state.
+/// Compare and gauge are followed by the window's CompareReaction and GaugeView.
 WorkbenchActions CreateWorkbenchActions(MainWindow& window);
 
 /// Open, Browse scenarios, Open recent (filled from `recent()` each time it opens; choosing one

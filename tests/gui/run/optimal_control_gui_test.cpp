@@ -40,6 +40,7 @@
 #include "scenes/scene_kit.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/main_window.hpp"
+#include "window/solve_chip.hpp"
 #include "window/studio_application.hpp"
 
 using dirac::ui::MainWindow;
@@ -111,7 +112,7 @@ bool WaitForOptimum(MainWindow& window, std::uint64_t after_run) {
       kRunTimeoutMs);
   const SnapshotPtr s = c->latest();
   if (!done || !s || !s->solve || !s->solve->converged || s->run <= after_run) {
-    qWarning("no optimum: %s", qPrintable(window.solve_status_text()));
+    qWarning("no optimum: %s", qPrintable(window.solve_chip().text()));
     return false;
   }
   return true;
@@ -189,7 +190,7 @@ void OptimalControlGuiTest::opensSolvedAndReSolvesOnBoundaryEdit() {
 
   // Opens solved: the chip, the residual, the boundary value met.
   const SnapshotPtr first = controller->latest();
-  QString chip = window->solve_status_text();
+  QString chip = window->solve_chip().text();
   qInfo("%s opened: %s", qPrintable(file), qPrintable(chip));
   QVERIFY2(chip.startsWith("solved"), qPrintable(chip));
   QVERIFY2(!chip.contains("stale"), qPrintable(chip));
@@ -217,7 +218,7 @@ void OptimalControlGuiTest::opensSolvedAndReSolvesOnBoundaryEdit() {
   const SolveStatus& status = controller->solve_status();
   QCOMPARE(static_cast<int>(status.state), static_cast<int>(SolveStatus::State::kSolving));
   QVERIFY(status.stale);
-  QVERIFY2(window->solve_status_text().contains("stale"), qPrintable(window->solve_status_text()));
+  QVERIFY2(window->solve_chip().text().contains("stale"), qPrintable(window->solve_chip().text()));
   QVERIFY(window->plot_panel()->note().contains("stale"));
   auto* note = window->findChild<QLabel*>("plotPanel.note");
   QVERIFY(note && note->isVisible() && note->text().contains("stale"));
@@ -226,7 +227,7 @@ void OptimalControlGuiTest::opensSolvedAndReSolvesOnBoundaryEdit() {
 
   QVERIFY(WaitForOptimum(*window, first->run));
   const SnapshotPtr second = controller->latest();
-  chip = window->solve_status_text();
+  chip = window->solve_chip().text();
   qInfo("%s after %s = %g: %s (edit -> drawn %.1f ms)", qPrintable(file), qPrintable(boundary),
         value, qPrintable(chip), window->last_edit_latency_ms());
   QVERIFY2(chip.startsWith("solved") && !chip.contains("stale"), qPrintable(chip));
@@ -316,8 +317,8 @@ void OptimalControlGuiTest::targetAttitudeTurnedThroughTheScene() {
   QCOMPARE(rz->value(),
            std::round(*dirac::CurrentValue(controller->scenario(), "final.R.z") * 1e4) / 1e4);
   QVERIFY(WaitForOptimum(*window, run));
-  qInfo("turned by the scene: %s", qPrintable(window->solve_status_text()));
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  qInfo("turned by the scene: %s", qPrintable(window->solve_chip().text()));
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
   QVERIFY(AttitudeError(*window, expected) < 1e-8);
   QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
   QVERIFY(CurveDifference(plots_before, AllSeries(*window)) > 1e-4);
@@ -342,8 +343,8 @@ void OptimalControlGuiTest::targetAttitudeTurnedThroughTheScene() {
   QVERIFY2(moved > 0.05, qPrintable(QString("the drag turned the target by %1").arg(moved)));
   QVERIFY(WaitForOptimum(*window, run));
   QVERIFY(AttitudeError(*window, *scene->target_rotation()) < 1e-8);
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
-  qInfo("dragged: %s", qPrintable(window->solve_status_text()));
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
+  qInfo("dragged: %s", qPrintable(window->solve_chip().text()));
 }
 
 void OptimalControlGuiTest::geodesicEndPointMovedThroughTheScene() {
@@ -364,7 +365,7 @@ void OptimalControlGuiTest::geodesicEndPointMovedThroughTheScene() {
   for (const auto& [column, wanted] : {std::pair{"x", 0.8}, {"y", 0.3}, {"z", 0.25}})
     QVERIFY2(std::abs(FinalValue(*window, column) - wanted) < 1e-8, column);
   QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
 
   // By the mouse: press on the target ghost (where the camera projects it), drag.
   window->clock()->SetTime(controller->scenario().simulation.t_end);
@@ -397,7 +398,7 @@ void OptimalControlGuiTest::geodesicEndPointMovedThroughTheScene() {
   QVERIFY(WaitForOptimum(*window, run));
   for (const auto& [column, k] : {std::pair{"x", 0}, {"y", 1}, {"z", 2}})
     QVERIFY2(std::abs(FinalValue(*window, column) - after[k]) < 1e-8, column);
-  qInfo("end point dragged by %.3f: %s", moved, qPrintable(window->solve_status_text()));
+  qInfo("end point dragged by %.3f: %s", moved, qPrintable(window->solve_chip().text()));
 }
 
 void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
@@ -423,8 +424,8 @@ void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
   QCOMPARE(*dirac::CurrentValue(controller->scenario(), "final.psi"), 0.9);
   QCOMPARE(window->findChild<QDoubleSpinBox*>("boundary.final.psi")->value(), 0.9);
   QVERIFY(WaitForOptimum(*window, run));
-  qInfo("psi(T) turned by the scene: %s", qPrintable(window->solve_status_text()));
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  qInfo("psi(T) turned by the scene: %s", qPrintable(window->solve_chip().text()));
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
   QVERIFY(std::abs(FinalValue(*window, "psi") - 0.9) < 1e-8);
   QVERIFY(std::abs(controller->latest()->solve->cost - cost_before) > 1e-6);
   QVERIFY(CurveDifference(plots_before, AllSeries(*window)) > 1e-4);
@@ -471,7 +472,7 @@ void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
   QCOMPARE(*dirac::CurrentValue(controller->scenario(), "final.psi"), psi_after);
   QVERIFY(WaitForOptimum(*window, run));
   QVERIFY(std::abs(FinalValue(*window, "psi") - psi_after) < 1e-8);
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
 
   // Steer theta instead: free psi(T), fix theta(T) in the panel; both outlines then turn theta.
   run = controller->latest()->run;
@@ -488,9 +489,9 @@ void OptimalControlGuiTest::beanieTargetsTurnedThroughTheScene() {
   QVERIFY(!scene->SetTargetAngle("psi", 1.0));  // free now
   QVERIFY(WaitForOptimum(*window, run));
   qInfo("theta(T) = %.4f set by the scene: %s", theta_target,
-        qPrintable(window->solve_status_text()));
+        qPrintable(window->solve_chip().text()));
   QVERIFY(std::abs(FinalValue(*window, "theta") - theta_target) < 1e-8);
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
 }
 
 void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
@@ -531,7 +532,7 @@ void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
         "far target R.x = %g: cancelled solves %d -> %d (worker free %.2f ms after the newer "
         "edit), then %s",
         far, cancelled_before, controller->cancelled_solves(), controller->last_cancel_latency_ms(),
-        qPrintable(window->solve_status_text()));
+        qPrintable(window->solve_chip().text()));
     published.clear();
     if (controller->cancelled_solves() > cancelled_before) {
       QVERIFY2(controller->last_cancel_latency_ms() < 50.0,
@@ -549,8 +550,8 @@ void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
   QVERIFY(!controller->busy());
   QCOMPARE(static_cast<int>(controller->solve_status().state),
            static_cast<int>(SolveStatus::State::kFailed));
-  QVERIFY(window->solve_status_text().contains("cancelled"));
-  QVERIFY(window->solve_status_text().contains("stale"));
+  QVERIFY(window->solve_chip().text().contains("cancelled"));
+  QVERIFY(window->solve_chip().text().contains("stale"));
   QTest::qWait(300);
   QCOMPARE(controller->latest()->run, before);
   controller->Restart();
@@ -575,10 +576,10 @@ void OptimalControlGuiTest::freedBoundaryValueAndSaveScenario() {
   QVERIFY(!dirac::CurrentValue(controller->scenario(), "final.w3"));
   QVERIFY(WaitForOptimum(*window, run));
   const double cost_free = controller->latest()->solve->cost;
-  qInfo("w3(T) free: %s", qPrintable(window->solve_status_text()));
+  qInfo("w3(T) free: %s", qPrintable(window->solve_chip().text()));
   QVERIFY2(cost_free < cost_before - 1e-6,
            qPrintable(QString("cost %1 -> %2").arg(cost_before).arg(cost_free)));
-  QVERIFY(ShownResidual(window->solve_status_text()) <= 1e-10);
+  QVERIFY(ShownResidual(window->solve_chip().text()) <= 1e-10);
 
   // A new horizon and a new target, then save: the file keeps the boundary values.
   run = controller->latest()->run;
@@ -589,7 +590,7 @@ void OptimalControlGuiTest::freedBoundaryValueAndSaveScenario() {
   QVERIFY(std::abs(controller->latest()->last_time() - 2.5) < 1e-9);
   QTemporaryDir dir;
   const QString path = dir.filePath("so3_tweaked.yaml");
-  QVERIFY(window->SaveScenarioAs(path));
+  QVERIFY(window->scenario_saver().SaveAs(path));
   const dirac::Scenario saved = dirac::LoadScenario(path.toStdString());
   QVERIFY(!dirac::CurrentValue(saved, "final.w3"));
   QCOMPARE(*dirac::CurrentValue(saved, "final.R.y"), -0.2);

@@ -30,6 +30,7 @@
 #include "run/boundary_values.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/main_window.hpp"
+#include "window/solve_chip.hpp"
 #include "window/studio_application.hpp"
 
 using dirac::ui::MainWindow;
@@ -122,7 +123,7 @@ void LatencyBench::editToRedrawInTheWindow() {
                             ? 0.01
                             : 0.01 * (editor->maximum() - editor->minimum());
     std::vector<double> latency, worker, process_cpu, thread_cpu;
-    std::vector<double> parts[5];  // MainWindow::EditTimes
+    std::vector<double> parts[5];  // dirac::ui::RunPresenter::EditTimes
     for (int i = 0; i < kEdits; ++i) {
       const int k = i % 10;
       const double value = base + step * (k < 5 ? k + 1 : 9 - k);
@@ -143,10 +144,10 @@ void LatencyBench::editToRedrawInTheWindow() {
       QVERIFY2(drawn >= 0, qPrintable(QString("%1: edit %2 never drawn: %3")
                                           .arg(file)
                                           .arg(i)
-                                          .arg(window->solve_status_text())));
+                                          .arg(window->solve_chip().text())));
       latency.push_back(drawn);
       worker.push_back(1e3 * controller->latest()->wall_seconds);
-      const MainWindow::EditTimes& times = window->last_edit_times();
+      const dirac::ui::RunPresenter::EditTimes& times = window->last_edit_times();
       const double piece[5] = {times.arrived, times.plots, times.scene, times.render, times.paint};
       for (int k = 0; k < 5; ++k) parts[k].push_back(piece[k]);
       QTest::qWait(5);  // what the event loop has left (queued repaints) before the next edit

@@ -172,7 +172,7 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
   QTemporaryDir dir;
   QVERIFY(dir.isValid());
   const QString csv = dir.filePath("heisenberg.csv");
-  QVERIFY2(window->ExportCsv(csv), qPrintable(window->last_error()));
+  QVERIFY2(window->csv_export().Export(csv), qPrintable(window->last_error()));
   const dirac::Trajectory read = dirac::ReadCsv(csv.toStdString());
   const SnapshotPtr second = window->controller()->latest();
   QVERIFY(read.columns() == window->controller()->model()->TrajectoryColumns());
@@ -195,7 +195,7 @@ void StudioGuiTest::heisenbergRunParameterChangeExportAndScreenshot() {
 
   // Save the tweaked scenario and reopen it: the ky edit is kept.
   const QString saved = dir.filePath("heisenberg_tweaked.yaml");
-  QVERIFY2(window->SaveScenarioAs(saved), qPrintable(window->last_error()));
+  QVERIFY2(window->scenario_saver().SaveAs(saved), qPrintable(window->last_error()));
   const dirac::Scenario reloaded = dirac::LoadScenario(saved.toStdString());
   QCOMPARE(reloaded.parameters[*reloaded.FindParameter("ky")].value, ky->value());
 
@@ -361,7 +361,7 @@ void StudioGuiTest::longRunStreamsSnapshotsAndRestartsOnEdit() {
   QVERIFY(!controller->busy());
   QTest::qWait(300);
   QVERIFY(!controller->latest()->complete);
-  QVERIFY(window->ExportCsv(OutputPath("partial_run.csv")));
+  QVERIFY(window->csv_export().Export(OutputPath("partial_run.csv")));
 
   window->clock()->Pause();
   controller->Restart();
@@ -392,8 +392,8 @@ void StudioGuiTest::badScenarioPathShowsError() {
   QVERIFY(WaitForRun(*window));
   // Exporting to an unwritable place is an error message, not a crash.
   window->set_error_dialogs(false);
-  QVERIFY(!window->ExportCsv("/nonexistent-folder/out.csv"));
-  QVERIFY(!window->SaveScenarioAs("/nonexistent-folder/x.yaml"));
+  QVERIFY(!window->csv_export().Export("/nonexistent-folder/out.csv"));
+  QVERIFY(!window->scenario_saver().SaveAs("/nonexistent-folder/x.yaml"));
   QVERIFY(!window->last_error().isEmpty());
 }
 
@@ -411,7 +411,7 @@ void StudioGuiTest::malformedScenarioAndUnknownOverrideShowErrors() {
 
   QVERIFY(!window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"no_such_symbol=1"}));
   QVERIFY2(window->last_error().contains("no_such_symbol"), qPrintable(window->last_error()));
-  QVERIFY(!window->ExportCsv(dir.filePath("nothing.csv")));  // nothing computed: an error
+  QVERIFY(!window->csv_export().Export(dir.filePath("nothing.csv")));  // nothing computed: an error
 
   // An unknown scene type: the 3D view explains itself, the rest of the window works.
   QFile original(ScenarioPath("heisenberg.yaml"));
@@ -428,7 +428,7 @@ void StudioGuiTest::malformedScenarioAndUnknownOverrideShowErrors() {
   QVERIFY(WaitForRun(*window));
   QVERIFY2(window->last_error().contains("no_such_scene"), qPrintable(window->last_error()));
   QVERIFY(window->plot_panel()->SeriesPoints(0, 0).size() > 10);
-  QVERIFY(window->ExportCsv(dir.filePath("unknown_scene.csv")));
+  QVERIFY(window->csv_export().Export(dir.filePath("unknown_scene.csv")));
 }
 
 void StudioGuiTest::everyShippedScenarioOpensPlaysAndRenders() {

@@ -62,6 +62,7 @@
 #include "window/main_window.hpp"
 #include "window/menu_builders.hpp"
 #include "window/scripted_capture.hpp"
+#include "window/shown_result.hpp"
 #include "window/studio_application.hpp"
 
 using dirac::ui::MainWindow;
@@ -349,7 +350,7 @@ void WorkbenchGuiTest::everyScenarioFromTheBrowser() {
 
     // Export the CSV with the parameters in a header comment and parse it back.
     const QString csv = dir_.filePath(base + ".csv");
-    QVERIFY(window->ExportCsv(csv, MainWindow::CsvParameters::kHeaderComment));
+    QVERIFY(window->csv_export().Export(csv, dirac::ui::CsvParameters::kHeaderComment));
     const dirac::Trajectory back = dirac::ReadCsv(csv.toStdString());
     QCOMPARE(back.columns(), b.columns());
     QCOMPARE(back.num_rows(), b.num_rows());
@@ -549,7 +550,7 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
   PlotPanel* plots = window->plot_panel();
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   const SnapshotPtr pinned_run = window->controller()->latest();
-  QVERIFY(window->PinCurrentRun());
+  QVERIFY(window->pins().Pin());
   QVERIFY(plots->has_overlay(PlotPanel::kPinned));
   const std::uint64_t before = window->controller()->latest()->run;
   window->parameter_panel()->editor("ky")->setValue(3.0);
@@ -561,12 +562,12 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
                                                          pinned_run->trajectory->Column("mu"));
   QCOMPARE(pinned->points(), mu_pinned);
   QVERIFY(plots->SeriesPoints(0, 0) != mu_pinned);  // the new run differs
-  window->ClearPinnedRun();
+  window->pins().Clear();
   QVERIFY(!window->plot_panel()->FindSeries("plot.0.mu.pinned"));
 
   // Compare: the nonholonomic motion of the vakonomic scenario in the plots (y = 0 line).
   QVERIFY(window->OpenScenario(ScenarioPath("vakonomic_heisenberg.yaml")));
-  window->SetCompare(true);
+  window->compare_action()->setChecked(true);
   QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
   QVERIFY(QTest::qWaitFor([&] { return window->controller()->latest()->comparison != nullptr; },
                           kRunTimeoutMs));
@@ -591,7 +592,7 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
     return labels;
   };
   QTRY_COMPARE(entries(), QStringList({"x", "y", "z", "nonholonomic"}));
-  window->SetCompare(false);
+  window->compare_action()->setChecked(false);
 }
 
 void WorkbenchGuiTest::badInputIsExplained() {
@@ -639,7 +640,7 @@ view:
   QVERIFY(window->last_error().isEmpty());
   const SnapshotPtr good = window->controller()->latest();
   const QList<QPointF> shown = window->plot_panel()->SeriesPoints(0, 0);
-  QVERIFY(!window->showing_stale());
+  QVERIFY(!window->shown_result().stale());
   QVERIFY(window->controller()->SetValue("I1", 0.0));
   QVERIFY(QTest::qWaitFor([&] { return !window->last_error().isEmpty(); }, kRunTimeoutMs));
   QVERIFY2(window->last_error().contains("singular"), qPrintable(window->last_error()));
@@ -647,8 +648,8 @@ view:
   // The long message does not widen the window (the status bar elides it).
   QVERIFY2(window->minimumSizeHint().width() <= 1600,
            qPrintable(QString::number(window->minimumSizeHint().width())));
-  QVERIFY(window->showing_stale());
-  QCOMPARE(window->last_good_run(), good);
+  QVERIFY(window->shown_result().stale());
+  QCOMPARE(window->shown_result().last_good(), good);
   // The last good run, still drawn (at the chart's decimation).
   const std::string column = window->plot_panel()->PlotColumns(0).front().toStdString();
   QCOMPARE(window->plot_panel()->SeriesPoints(0, 0),
@@ -665,7 +666,7 @@ view:
   // A good value again: fresh, not stale.
   QVERIFY(window->controller()->SetValue("I1", 1.0));
   QVERIFY(WaitForRun(*window, good->run));
-  QVERIFY(!window->showing_stale());
+  QVERIFY(!window->shown_result().stale());
   QVERIFY(window->plot_panel()->note().isEmpty());
 
   // A first run that fails after streaming samples (q1 ~ e^t overflows near t = 710 s): its
@@ -705,8 +706,8 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   const double columns = static_cast<double>(window->controller()->model()->columns().size());
   // The estimate of the file's run: 50 / 0.01 + 1 samples.
-  QVERIFY2(window->budget_text().contains("≈ 5001 samples, 400 kB"),
-           qPrintable(window->budget_text()));
+  QVERIFY2(window->run_budget().text().contains("≈ 5001 samples, 400 kB"),
+           qPrintable(window->run_budget().text()));
   const std::uint64_t before = window->controller()->latest()->run;
 
   // The final time box takes 1e9: the stored samples are decimated under the bound.
@@ -756,7 +757,7 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   // result kept (each output step of 2000 s may take more than IDAS's 500000 steps).
   const SnapshotPtr partial = window->controller()->latest();
   const bool running = window->controller()->busy();
-  QVERIFY2(running || (window->showing_stale() && window->last_error().contains("IDAS")),
+  QVERIFY2(running || (window->shown_result().stale() && window->last_error().contains("IDAS")),
            qPrintable(window->last_error()));
   const double peak = PeakResidentBytes();
   qInfo("t_end 1e9: output step %g s, %s, %zu rows of run %llu, peak RSS %.0f MB, %d ticks: %s",
@@ -768,7 +769,7 @@ void WorkbenchGuiTest::hugeFinalTimeIsBounded() {
   // The UI thread answers at once: the time cursor moves.
   window->clock()->SetTime(0.5);
   QCOMPARE(window->clock()->time(), 0.5);
-  window->CancelRun();
+  window->shown_result().CancelRun();
   QVERIFY(!window->controller()->busy());
   auto* diagnostics = window->findChild<QLabel*>("status.diagnostics");
   QVERIFY2(diagnostics->text().startsWith(running ? "cancelled" : "run failed"),
@@ -822,7 +823,7 @@ view:
   window->parameter_panel()->editor("t_end")->setValue(7.5);
   QVERIFY(WaitForRun(*window));
   const QString saved = dir_.filePath("saved.yaml");
-  QVERIFY(window->SaveScenarioAs(saved));
+  QVERIFY(window->scenario_saver().SaveAs(saved));
   const QString text = ReadText(saved);
   // Every comment line and the layout are kept; only the three numbers changed.
   QStringList expected = original.split('\n');
@@ -951,8 +952,8 @@ void WorkbenchGuiTest::desktopHabits() {
 
   // Recent files, newest first.
   QVERIFY(window->OpenScenario(ScenarioPath("lc_circuit.yaml")));
-  QCOMPARE(window->recent_files().value(0), ScenarioPath("lc_circuit.yaml"));
-  QCOMPARE(window->recent_files().value(1), ScenarioPath("heisenberg.yaml"));
+  QCOMPARE(dirac::ui::WindowSettings::RecentFiles().value(0), ScenarioPath("lc_circuit.yaml"));
+  QCOMPARE(dirac::ui::WindowSettings::RecentFiles().value(1), ScenarioPath("heisenberg.yaml"));
 
   // A file dropped onto the window opens.
   QMimeData mime;
@@ -964,7 +965,7 @@ void WorkbenchGuiTest::desktopHabits() {
   QApplication::sendEvent(window.get(), &drop);
   QCOMPARE(QString::fromStdString(window->controller()->scenario().source_file),
            ScenarioPath("degenerate.yaml"));
-  QCOMPARE(window->recent_files().value(0), ScenarioPath("degenerate.yaml"));
+  QCOMPARE(dirac::ui::WindowSettings::RecentFiles().value(0), ScenarioPath("degenerate.yaml"));
   QMimeData text_mime;
   text_mime.setUrls({QUrl::fromLocalFile("/tmp/picture.png")});
   QDragEnterEvent refuse(QPoint(300, 300), Qt::CopyAction, &text_mime, Qt::LeftButton,
@@ -995,7 +996,7 @@ void WorkbenchGuiTest::gaugeScreenshotTwentyTimes() {
     MainWindow window;
     window.set_error_dialogs(false);
     window.resize(1280, 720);
-    window.SetGaugeTwoForm(true);
+    window.gauge_action()->setChecked(true);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(window.OpenScenario(ScenarioPath("heisenberg.yaml")));
