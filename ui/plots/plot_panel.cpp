@@ -1,30 +1,19 @@
 #include "plots/plot_panel.hpp"
 
-#include <QAbstractAxis>
-#include <QApplication>
 #include <QChart>
 #include <QChartView>
-#include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontMetricsF>
-#include <QImage>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QPen>
 #include <QRegularExpression>
-#include <QRubberBand>
 #include <QSettings>
-#include <QTransform>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -32,406 +21,18 @@
 #include <utility>
 #include <vector>
 
-#include "plots/svg_export.hpp"
-#include "scenes/scene_kit.hpp"
+#include "plots/axis_format.hpp"
+#include "plots/chart_export.hpp"
+#include "plots/chart_view.hpp"
+#include "plots/curve_reduction.hpp"
+#include "plots/plot_parts.hpp"
 
 namespace dirac::ui {
 namespace {
 
-// Series colours: distinguishable, print-friendly (Okabe–Ito palette without orange, which the
-// 3D view reserves for the particle).
-const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColor(204, 121, 167),
-                                QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
-// The comparison run is magenta, as in the 3D view.
-const QColor kComparisonColor(235, 60, 235);
-const char* const kOverlayNames[] = {"pinned", "comparison"};
-
-// A printf format that tells ticks `interval` apart for values up to `max_abs`: fixed-point for
-// moderate magnitudes, scientific for very large or very small ones.
-QString TickFormat(double max_abs, double interval) {
-  if (!(interval > 0.0)) return QStringLiteral("%.6g");
-  const int interval_exponent = static_cast<int>(std::floor(std::log10(interval)));
-  if (max_abs >= 1e5 || (max_abs > 0.0 && max_abs < 1e-3)) {
-    const int value_exponent = static_cast<int>(std::floor(std::log10(max_abs)));
-    return QStringLiteral("%.%1e").arg(std::clamp(value_exponent - interval_exponent, 1, 12));
-  }
-  return QStringLiteral("%.%1f").arg(std::clamp(-interval_exponent, 0, 12));
-}
-
-// About five ticks on [min, max] at a nice step, labelled so neighbours differ.
-void NiceTicks(QValueAxis* axis) {
-  const double span = axis->max() - axis->min();
-  if (!(span > 0.0) || !std::isfinite(span)) return;
-  const double step = NiceStep(span / 5.0);
-  // Interval before type: a dynamic axis lays out its ticks at once.
-  axis->setTickInterval(step);
-  axis->setTickAnchor(std::floor(axis->min() / step) * step);
-  axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setLabelFormat(TickFormat(std::max(std::abs(axis->min()), std::abs(axis->max())), step));
-}
-
-// Sets [lo, hi] without ever asking the axis for a huge number of ticks: Qt lays the ticks out
-// at once, with the interval it has, so a larger span gets its larger interval first (a span
-// of 1e9 s at the old 10 s interval would be 1e8 tick items), a smaller one after.
-void SetAxisRange(QValueAxis* axis, double lo, double hi) {
-  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return;
-  if (axis->tickType() != QValueAxis::TicksDynamic) {
-    axis->setRange(lo, hi);
-    return;
-  }
-  const double step = NiceStep((hi - lo) / 5.0);
-  if (step >= axis->tickInterval()) {
-    axis->setTickInterval(step);
-    axis->setTickAnchor(std::floor(lo / step) * step);
-    axis->setRange(lo, hi);
-  } else {
-    axis->setRange(lo, hi);
-    axis->setTickInterval(step);
-    axis->setTickAnchor(std::floor(lo / step) * step);
-  }
-}
-
-// The common prefix of `names` up to and including its last '_' ("" if none or one name).
-QString UnderscorePrefix(const QStringList& names) {
-  if (names.size() < 2) return {};
-  QString prefix = names.front();
-  for (const QString& n : names) {
-    qsizetype k = 0;
-    while (k < prefix.size() && k < n.size() && prefix[k] == n[k]) ++k;
-    prefix.truncate(k);
-  }
-  const qsizetype cut = prefix.lastIndexOf('_');
-  if (cut < 0) return {};
-  prefix.truncate(cut + 1);
-  for (const QString& n : names) {
-    if (n.size() <= prefix.size()) return {};
-  }
-  return prefix;
-}
-
 QString FormatValue(double v) { return QString::number(v, 'g', 6); }
 
-// The parts of the polyline `points` inside `box` (Liang–Barsky on each segment), each a
-// polyline of at least two points.
-QList<QList<QPointF>> ClipPolyline(const QList<QPointF>& points, const QRectF& box) {
-  QList<QList<QPointF>> pieces;
-  QList<QPointF> piece;
-  auto flush = [&] {
-    if (piece.size() >= 2) pieces.append(piece);
-    piece.clear();
-  };
-  for (qsizetype i = 0; i + 1 < points.size(); ++i) {
-    const QPointF a = points[i], b = points[i + 1];
-    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-    double t0 = 0.0, t1 = 1.0;
-    bool inside = true;
-    const double p[4] = {-dx, dx, -dy, dy};
-    const double q[4] = {a.x() - box.left(), box.right() - a.x(), a.y() - box.top(),
-                         box.bottom() - a.y()};
-    for (int k = 0; k < 4 && inside; ++k) {
-      if (p[k] == 0.0) {
-        if (q[k] < 0.0) inside = false;
-        continue;
-      }
-      const double r = q[k] / p[k];
-      if (p[k] < 0.0) {
-        if (r > t1) inside = false;
-        t0 = std::max(t0, r);
-      } else {
-        if (r < t0) inside = false;
-        t1 = std::min(t1, r);
-      }
-    }
-    if (!inside || !std::isfinite(dx) || !std::isfinite(dy)) {
-      flush();
-      continue;
-    }
-    const QPointF start = a + t0 * (b - a), end = a + t1 * (b - a);
-    if (piece.isEmpty() || t0 > 0.0) {
-      flush();
-      piece.append(start);
-    }
-    piece.append(end);
-    if (t1 < 1.0) flush();
-  }
-  flush();
-  return pieces;
-}
-
 }  // namespace
-
-QString CompactNames(const QStringList& names) {
-  const QString prefix = UnderscorePrefix(names);
-  if (prefix.isEmpty()) {
-    // A shared suffix from a '_' on: "q1_dot, q2_dot" -> "{q1,q2}_dot".
-    QStringList reversed;
-    for (QString n : names) {
-      std::reverse(n.begin(), n.end());
-      reversed << n;
-    }
-    QString common = reversed.size() > 1 ? reversed.front() : QString();
-    for (const QString& r : reversed) {
-      qsizetype k = 0;
-      while (k < common.size() && k < r.size() && common[k] == r[k]) ++k;
-      common.truncate(k);
-    }
-    const qsizetype cut = common.lastIndexOf('_');
-    if (cut < 0) return names.join(QStringLiteral(", "));
-    const qsizetype length = cut + 1;
-    QStringList rest;
-    for (const QString& n : names) {
-      if (n.size() <= length) return names.join(QStringLiteral(", "));
-      rest << n.left(n.size() - length);
-    }
-    return "{" + rest.join(',') + "}" + names.front().right(length);
-  }
-  QStringList rest;
-  for (const QString& n : names) rest << n.mid(prefix.size());
-  return prefix + "{" + rest.join(',') + "}";
-}
-
-struct PlotPanel::Plot {
-  dirac::PlotSpec spec;
-  bool auxiliary = false;  // reads auxiliary_trajectory_
-  ChartView* view = nullptr;
-  QChart* chart = nullptr;
-  QValueAxis* x_axis = nullptr;
-  std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
-  // Per value axis: its title ("x, y [m]"), shorter ones ("[m]", "residual"), the units alone.
-  std::array<QString, 2> title_full, title_short, title_units;
-  std::array<QFont, 2> title_font;
-  std::vector<QLineSeries*> series;                  // one per spec.series
-  std::vector<int> series_axis;                      // 0 left, 1 right
-  std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
-  QLineSeries* cursor = nullptr;
-  std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
-  bool zoomed = false;
-  int displayed_points = 0;  // the decimation the curves were filled with (DisplayedPoints)
-  // Pixels per unit of the time, left and right axes the curves were simplified with (0: not
-  // simplified, e.g. zoomed or not laid out).
-  std::array<double, 3> pixels_per_unit{};
-  QString missing;  // columns the trajectory lacks
-};
-
-// The chart view of one plot: mouse and wheel to the panel.
-class PlotPanel::ChartView : public QChartView {
- public:
-  ChartView(QChart* chart, PlotPanel* panel) : QChartView(chart, panel), panel_(panel) {
-    setMouseTracking(true);
-    setRubberBand(QChartView::NoRubberBand);
-    setDragMode(QGraphicsView::NoDrag);
-    readout_ = new QLabel(this);
-    readout_->setObjectName("plotPanel.readout");
-    readout_->setStyleSheet(
-        "QLabel { background: rgba(255,255,255,225); border: 1px solid #888; padding: 2px 5px; "
-        "font-family: monospace; }");
-    readout_->setAttribute(Qt::WA_TransparentForMouseEvents);
-    readout_->hide();
-  }
-
-  QLabel* readout() const { return readout_; }
-
- protected:
-  void wheelEvent(QWheelEvent* event) override {
-    const int index = panel_->IndexOf(this);
-    const int delta = event->angleDelta().y();
-    if (index < 0 || delta == 0) return;
-    const QPointF value = chart()->mapToValue(event->position(), CursorSeries());
-    const bool time = !(event->modifiers() & Qt::ShiftModifier);
-    const bool values = !(event->modifiers() & Qt::ControlModifier);
-    panel_->Zoom(index, std::pow(0.999, delta), value, time, values);
-    event->accept();
-  }
-
-  void mousePressEvent(QMouseEvent* event) override {
-    if (event->button() != Qt::LeftButton || OnLegend(event->position())) {
-      QChartView::mousePressEvent(event);
-      return;
-    }
-    press_ = event->position().toPoint();
-    last_ = press_;
-    dragging_ = false;
-    pressed_ = true;
-    if (event->modifiers() & Qt::ShiftModifier) {
-      if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
-      band_->setGeometry(QRect(press_, QSize()));
-      band_->show();
-    }
-    event->accept();
-  }
-
-  void mouseMoveEvent(QMouseEvent* event) override {
-    const QPoint pos = event->position().toPoint();
-    if (pressed_) {
-      if ((pos - press_).manhattanLength() > 4) dragging_ = true;
-      if (band_ && band_->isVisible()) {
-        band_->setGeometry(QRect(press_, pos).normalized());
-      } else if (dragging_) {
-        const QPoint d = pos - last_;
-        chart()->scroll(-d.x(), d.y());
-        panel_->MarkZoomed(this);
-      }
-      last_ = pos;
-      readout_->hide();
-      return;
-    }
-    ShowReadout(pos);
-  }
-
-  void mouseReleaseEvent(QMouseEvent* event) override {
-    if (event->button() != Qt::LeftButton || !pressed_) {
-      QChartView::mouseReleaseEvent(event);
-      return;
-    }
-    pressed_ = false;
-    const int index = panel_->IndexOf(this);
-    if (band_ && band_->isVisible()) {
-      band_->hide();
-      const QRect r = band_->geometry();
-      if (index >= 0 && r.width() > 4 && r.height() > 4) {
-        const QPointF a = chart()->mapToValue(r.topLeft(), CursorSeries());
-        const QPointF b = chart()->mapToValue(r.bottomRight(), CursorSeries());
-        panel_->ZoomTo(index, a.x(), b.x(), b.y(), a.y());
-      }
-    } else if (!dragging_ && index >= 0 && chart()->plotArea().contains(event->position())) {
-      emit panel_->seekRequested(chart()->mapToValue(event->position(), CursorSeries()).x());
-    }
-    event->accept();
-  }
-
-  void mouseDoubleClickEvent(QMouseEvent* event) override {
-    if (const int index = panel_->IndexOf(this); index >= 0) panel_->ResetZoom(index);
-    event->accept();
-  }
-
-  void contextMenuEvent(QContextMenuEvent* event) override {
-    if (const int index = panel_->IndexOf(this); index >= 0)
-      panel_->ShowContextMenu(index, event->globalPos());
-    event->accept();
-  }
-
-  void leaveEvent(QEvent* event) override {
-    readout_->hide();
-    QChartView::leaveEvent(event);
-  }
-
-  void resizeEvent(QResizeEvent* event) override {
-    QChartView::resizeEvent(event);
-    // After the chart's layout has placed the new plot area.
-    QMetaObject::invokeMethod(
-        this, [this] { panel_->RefillIfResolutionChanged(this); }, Qt::QueuedConnection);
-  }
-
- private:
-  // Legend entries take their own clicks (QLegendMarker::clicked).
-  bool OnLegend(const QPointF& pos) const {
-    const QLegend* legend = chart()->legend();
-    return legend->isVisible() &&
-           legend->mapRectToScene(legend->boundingRect()).contains(mapToScene(pos.toPoint()));
-  }
-
-  QAbstractSeries* CursorSeries() const {
-    const int index = panel_->IndexOf(this);
-    return index >= 0 ? panel_->plots_[static_cast<std::size_t>(index)]->cursor : nullptr;
-  }
-
-  void ShowReadout(const QPoint& pos) {
-    const int index = panel_->IndexOf(this);
-    if (index < 0 || !chart()->plotArea().contains(pos)) {
-      readout_->hide();
-      return;
-    }
-    const double t = chart()->mapToValue(pos, CursorSeries()).x();
-    readout_->setText(panel_->Readout(index, t));
-    readout_->adjustSize();
-    QPoint at = pos + QPoint(14, 10);
-    if (at.x() + readout_->width() > width()) at.setX(pos.x() - 14 - readout_->width());
-    if (at.y() + readout_->height() > height()) at.setY(height() - readout_->height());
-    readout_->move(at);
-    readout_->show();
-    readout_->raise();
-  }
-
-  PlotPanel* panel_;
-  QLabel* readout_ = nullptr;
-  QRubberBand* band_ = nullptr;
-  QPoint press_, last_;
-  bool pressed_ = false;
-  bool dragging_ = false;
-};
-
-QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
-                              int max_points) {
-  const std::size_t n = std::min(x.size(), y.size());
-  QList<QPointF> points;
-  if (n <= static_cast<std::size_t>(std::max(max_points, 2))) {
-    points.reserve(static_cast<qsizetype>(n));
-    for (std::size_t i = 0; i < n; ++i) points.append(QPointF(x[i], y[i]));
-    return points;
-  }
-  const std::size_t buckets = static_cast<std::size_t>(max_points / 2);
-  points.reserve(static_cast<qsizetype>(2 * buckets + 1));
-  for (std::size_t b = 0; b < buckets; ++b) {
-    const std::size_t begin = b * n / buckets;
-    const std::size_t end = (b + 1) * n / buckets;
-    std::size_t lo = begin, hi = begin;
-    for (std::size_t i = begin; i < end; ++i) {
-      if (y[i] < y[lo]) lo = i;
-      if (y[i] > y[hi]) hi = i;
-    }
-    const std::size_t first = std::min(lo, hi), second = std::max(lo, hi);
-    points.append(QPointF(x[first], y[first]));
-    if (second != first) points.append(QPointF(x[second], y[second]));
-  }
-  if (points.last().x() != x[n - 1]) points.append(QPointF(x[n - 1], y[n - 1]));
-  return points;
-}
-
-QList<QPointF> SimplifyPolyline(const QList<QPointF>& points, double x_scale, double y_scale,
-                                double tolerance) {
-  const qsizetype n = points.size();
-  if (n < 3 || !(x_scale > 0.0) || !(y_scale > 0.0) || !std::isfinite(x_scale) ||
-      !std::isfinite(y_scale))
-    return points;
-  for (const QPointF& p : points)
-    if (!std::isfinite(p.x()) || !std::isfinite(p.y())) return points;
-  // Douglas-Peucker in pixels: keep the point farthest from the chord of each piece while it is
-  // farther than the tolerance.
-  auto px = [&](qsizetype i) { return QPointF(points[i].x() * x_scale, points[i].y() * y_scale); };
-  std::vector<char> keep(static_cast<std::size_t>(n), 0);
-  keep.front() = keep.back() = 1;
-  std::vector<std::pair<qsizetype, qsizetype>> pieces{{0, n - 1}};
-  const double tolerance2 = tolerance * tolerance;
-  while (!pieces.empty()) {
-    const auto [first, last] = pieces.back();
-    pieces.pop_back();
-    if (last - first < 2) continue;
-    const QPointF a = px(first), d = px(last) - a;
-    const double length2 = QPointF::dotProduct(d, d);
-    double farthest = -1.0;
-    qsizetype at = first;
-    for (qsizetype i = first + 1; i < last; ++i) {
-      const QPointF v = px(i) - a;
-      const double along =
-          length2 > 0.0 ? std::clamp(QPointF::dotProduct(v, d) / length2, 0.0, 1.0) : 0.0;
-      const QPointF off = v - along * d;
-      const double distance2 = QPointF::dotProduct(off, off);
-      if (distance2 > farthest) {
-        farthest = distance2;
-        at = i;
-      }
-    }
-    if (farthest <= tolerance2) continue;
-    keep[static_cast<std::size_t>(at)] = 1;
-    pieces.push_back({first, at});
-    pieces.push_back({at, last});
-  }
-  QList<QPointF> kept;
-  kept.reserve(static_cast<qsizetype>(std::count(keep.begin(), keep.end(), 1)));
-  for (qsizetype i = 0; i < n; ++i)
-    if (keep[static_cast<std::size_t>(i)]) kept.append(points[i]);
-  return kept;
-}
 
 PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("plotPanel");
@@ -480,7 +81,12 @@ void PlotPanel::SetAuxiliaryPlots(const std::vector<dirac::PlotSpec>& plots) {
   Rebuild();
 }
 
-int PlotPanel::IndexOf(const ChartView* view) const {
+QAbstractSeries* PlotPanel::CursorSeriesOf(int index) const {
+  return index >= 0 && index < plot_count() ? plots_[static_cast<std::size_t>(index)]->cursor
+                                            : nullptr;
+}
+
+int PlotPanel::IndexOf(const QChartView* view) const {
   for (std::size_t p = 0; p < plots_.size(); ++p) {
     if (plots_[p]->view == view) return static_cast<int>(p);
   }
@@ -512,253 +118,6 @@ void PlotPanel::ReplacePlot(int index) {
   delete slot->view;
   slot = std::move(plot);
   PlaceNote();
-}
-
-std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
-                                                      const dirac::PlotSpec& spec, bool auxiliary,
-                                                      bool last) {
-  auto plot = std::make_unique<Plot>();
-  plot->spec = spec;
-  plot->auxiliary = auxiliary;
-  const QString id = QStringLiteral("plot.%1").arg(index);
-
-  plot->chart = new QChart();
-  plot->chart->setObjectName(id + ".chart");
-  plot->chart->setTitle(QString::fromStdString(spec.title));
-  QFont title_font = plot->chart->titleFont();
-  title_font.setBold(true);
-  plot->chart->setTitleFont(title_font);
-  plot->chart->setMargins(QMargins(4, 4, 8, 4));
-  plot->chart->setBackgroundRoundness(0);
-  plot->chart->setAnimationOptions(QChart::NoAnimation);
-  plot->chart->legend()->setAlignment(Qt::AlignTop);
-  plot->chart->legend()->setShowToolTips(true);
-
-  plot->x_axis = new QValueAxis(plot->chart);
-  plot->x_axis->setTitleText(QStringLiteral("t [s]"));
-  // The charts share one time axis: name it once, under the last chart, to save height.
-  plot->x_axis->setTitleVisible(last);
-  plot->x_axis->setRange(0.0, t_end_);
-  NiceTicks(plot->x_axis);
-  plot->chart->addAxis(plot->x_axis, Qt::AlignBottom);
-
-  // Quantities in order of appearance: the first on the left, any other on the right.
-  QStringList names;
-  for (const std::string& s : spec.series) names << QString::fromStdString(s);
-  std::vector<std::string> keys;
-  for (const std::string& s : spec.series) {
-    const auto it = quantities_.find(s);
-    keys.push_back(it == quantities_.end() ? std::string() : it->second.Key());
-  }
-  std::string left_key;
-  for (const std::string& k : keys) {
-    if (!k.empty()) {
-      left_key = k;
-      break;
-    }
-  }
-  for (const std::string& k : keys) plot->series_axis.push_back(k.empty() || k == left_key ? 0 : 1);
-  const bool two_axes =
-      std::find(plot->series_axis.begin(), plot->series_axis.end(), 1) != plot->series_axis.end();
-  for (int a = 0; a < (two_axes ? 2 : 1); ++a) {
-    // "x, y [m]", "mu (multiplier)"; several quantities on one axis: "x, y [m]; vx [m/s]".
-    QStringList axis_keys;
-    QList<QStringList> names_of_key;
-    for (std::size_t s = 0; s < spec.series.size(); ++s) {
-      if (plot->series_axis[s] != a) continue;
-      const QString key = QString::fromStdString(keys[s]);
-      qsizetype k = axis_keys.indexOf(key);
-      if (k < 0) {
-        axis_keys << key;
-        names_of_key.append(QStringList());
-        k = axis_keys.size() - 1;
-      }
-      names_of_key[k] << names[static_cast<qsizetype>(s)];
-    }
-    QStringList parts, short_parts, unit_parts;
-    for (qsizetype k = 0; k < axis_keys.size(); ++k) {
-      const QString& key = axis_keys[k];
-      // Kinds are named only where they are why the chart has two axes.
-      const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
-      const bool unit = !plain && !key.startsWith('(');
-      parts << CompactNames(names_of_key[k]) + (plain  ? QString()
-                                                : unit ? QStringLiteral(" [%1]").arg(key)
-                                                       : " " + key);
-      // Where the whole title does not fit the axis: the unit alone, else the names' shared
-      // prefix ("residual" of residual_hidden1, residual_hidden2), else the names.
-      const QString prefix = UnderscorePrefix(names_of_key[k]);
-      if (unit) {
-        short_parts << QStringLiteral("[%1]").arg(key);
-        unit_parts << short_parts.back();
-      } else {
-        short_parts << (prefix.isEmpty() ? CompactNames(names_of_key[k]) : prefix.chopped(1));
-      }
-    }
-    const QString title = parts.join(QStringLiteral("; "));
-    auto* axis = new QValueAxis(plot->chart);
-    axis->setObjectName(QStringLiteral("%1.axis.%2").arg(id, a == 0 ? "left" : "right"));
-    axis->setTitleText(title);
-    axis->setLabelFormat("%.6g");
-    axis->setTickCount(5);
-    QFont axis_font = axis->titleFont();
-    axis_font.setPointSizeF(axis_font.pointSizeF() * 0.9);
-    axis->setTitleFont(axis_font);
-    plot->chart->addAxis(axis, a == 0 ? Qt::AlignLeft : Qt::AlignRight);
-    plot->y_axis[static_cast<std::size_t>(a)] = axis;
-    plot->title_full[static_cast<std::size_t>(a)] = title;
-    plot->title_short[static_cast<std::size_t>(a)] = short_parts.join(QStringLiteral("; "));
-    plot->title_units[static_cast<std::size_t>(a)] = unit_parts.join(QStringLiteral("; "));
-    plot->title_font[static_cast<std::size_t>(a)] = axis_font;
-  }
-
-  // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
-  const QString prefix = UnderscorePrefix(names);
-  for (std::size_t s = 0; s < spec.series.size(); ++s) {
-    const QString& name = names[static_cast<qsizetype>(s)];
-    auto* series = new QLineSeries(plot->chart);
-    series->setObjectName(id + "." + name);
-    series->setName(prefix.isEmpty() ? name : name.mid(prefix.size()));
-    QPen pen(kSeriesColors[s % std::size(kSeriesColors)]);
-    pen.setWidthF(
-        1.0);  // one pixel: the raster engine's fast path (wider pens are stroked as polygons)
-    series->setPen(pen);
-    plot->chart->addSeries(series);
-    series->attachAxis(plot->x_axis);
-    series->attachAxis(plot->y_axis[static_cast<std::size_t>(plot->series_axis[s])]);
-    plot->series.push_back(series);
-  }
-  for (int o = 0; o < 2; ++o) {
-    const OverlayData& overlay = overlays_[static_cast<std::size_t>(o)];
-    auto& list = plot->overlay[static_cast<std::size_t>(o)];
-    list.assign(spec.series.size(), nullptr);
-    if (!overlay.trajectory || auxiliary) continue;
-    for (std::size_t s = 0; s < spec.series.size(); ++s) {
-      if (!overlay.trajectory->FindColumn(spec.series[s])) continue;
-      const QString& name = names[static_cast<qsizetype>(s)];
-      auto* series = new QLineSeries(plot->chart);
-      series->setObjectName(id + "." + name + "." + kOverlayNames[o]);
-      series->setName(QStringLiteral("%1 (%2)").arg(
-          prefix.isEmpty() ? name : name.mid(prefix.size()), overlay.label));
-      QColor color =
-          o == kComparison ? kComparisonColor : kSeriesColors[s % std::size(kSeriesColors)];
-      if (o == kPinned) color.setAlpha(150);
-      QPen pen(color);
-      pen.setWidthF(1.5);
-      pen.setStyle(o == kComparison ? Qt::DashLine : Qt::DotLine);
-      series->setPen(pen);
-      plot->chart->addSeries(series);
-      series->attachAxis(plot->x_axis);
-      series->attachAxis(plot->y_axis[static_cast<std::size_t>(plot->series_axis[s])]);
-      list[s] = series;
-    }
-  }
-
-  plot->cursor = new QLineSeries(plot->chart);
-  plot->cursor->setObjectName(id + ".cursor");
-  QPen cursor_pen(QColor(230, 120, 0));
-  cursor_pen.setWidthF(1.2);
-  cursor_pen.setStyle(Qt::DashLine);
-  plot->cursor->setPen(cursor_pen);
-  plot->chart->addSeries(plot->cursor);
-  plot->cursor->attachAxis(plot->x_axis);
-  plot->cursor->attachAxis(plot->y_axis[0]);
-  for (QLegendMarker* marker : plot->chart->legend()->markers(plot->cursor))
-    marker->setVisible(false);
-  int legend_entries = 0;
-  // An overlay has one legend entry per chart, named by its label ("nonholonomic", "pinned"):
-  // an entry per curve ("x (nonholonomic)", ...) made the legend elide every name. A click on it
-  // hides or shows all the overlay's curves.
-  for (int o = 0; o < 2; ++o) {
-    std::vector<QLineSeries*> curves;
-    for (QLineSeries* series : plot->overlay[static_cast<std::size_t>(o)])
-      if (series) curves.push_back(series);
-    if (curves.empty()) continue;
-    for (std::size_t c = 0; c < curves.size(); ++c) {
-      for (QLegendMarker* marker : plot->chart->legend()->markers(curves[c])) {
-        marker->setVisible(c == 0);
-        if (c != 0) continue;
-        ++legend_entries;
-        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label);
-        QLegend* legend = plot->chart->legend();
-        QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
-          const bool visible = !curves.front()->isVisible();
-          // The legend shows a curve's entry when the curve is shown: keep only the first.
-          for (QLineSeries* series : curves) {
-            series->setVisible(visible);
-            for (QLegendMarker* other : legend->markers(series)) other->setVisible(other == marker);
-          }
-          QColor label = marker->labelBrush().color();
-          label.setAlphaF(visible ? 1.0 : 0.35);
-          marker->setLabelBrush(label);
-        });
-      }
-    }
-  }
-  auto is_overlay = [&plot](const QAbstractSeries* series) {
-    for (const auto& list : plot->overlay)
-      if (std::find(list.begin(), list.end(), series) != list.end()) return true;
-    return false;
-  };
-  for (QLegendMarker* marker : plot->chart->legend()->markers()) {
-    if (marker->series() == plot->cursor || is_overlay(marker->series())) continue;
-    ++legend_entries;
-    // A click on an entry hides or shows its curve (the entry stays, faded).
-    QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker] {
-      QAbstractSeries* series = marker->series();
-      series->setVisible(!series->isVisible());
-      marker->setVisible(true);
-      QColor label = marker->labelBrush().color();
-      label.setAlphaF(series->isVisible() ? 1.0 : 0.35);
-      marker->setLabelBrush(label);
-    });
-  }
-  plot->chart->legend()->setVisible(legend_entries > 1);
-
-  plot->view = new ChartView(plot->chart, this);
-  plot->view->setObjectName(id);
-  plot->view->setRenderHint(QPainter::Antialiasing);
-  plot->view->setMinimumHeight(kMinChartHeight);
-  plot->view->setToolTip(
-      tr("Wheel: zoom · drag: pan · Shift+drag: zoom to rectangle · double-click: reset · "
-         "click: move the time cursor · right-click: columns, export"));
-  // The tick step follows the shown span (zoomed or not).
-  QValueAxis* x_axis = plot->x_axis;
-  connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
-  // Axis titles that fit the axis' length (Qt would elide them, units first).
-  Plot* raw = plot.get();
-  connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [raw] { FitAxisTitles(*raw); });
-  Fill(*plot);
-  return plot;
-}
-
-void PlotPanel::FitAxisTitles(Plot& plot) {
-  const double room = plot.chart->plotArea().height() - 8.0;
-  if (!(room > 0.0)) return;
-  const bool legend = plot.chart->legend()->isVisible();
-  for (std::size_t a = 0; a < 2; ++a) {
-    QValueAxis* axis = plot.y_axis[a];
-    if (!axis) continue;
-    // The whole title, smaller, then the short one; with a legend naming the curves, at last
-    // the units alone (or no title).
-    QFont small = plot.title_font[a];
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    const std::pair<const QString*, const QFont*> choices[] = {
-        {&plot.title_full[a], &plot.title_font[a]},
-        {&plot.title_full[a], &small},
-        {&plot.title_short[a], &plot.title_font[a]},
-        {&plot.title_short[a], &small},
-        {legend ? &plot.title_units[a] : &plot.title_short[a], &small}};
-    auto [text, font] = choices[std::size(choices) - 1];
-    for (const auto& [t, f] : choices) {
-      if (QFontMetricsF(*f).horizontalAdvance(*t) <= room) {
-        text = t;
-        font = f;
-        break;
-      }
-    }
-    if (axis->titleFont() != *font) axis->setTitleFont(*font);
-    if (axis->titleText() != *text) axis->setTitleText(*text);
-  }
 }
 
 void PlotPanel::SetTimeSpan(double t_end) {
@@ -841,7 +200,7 @@ int PlotPanel::DisplayedPoints(const Plot& plot) const {
                     kMaxDisplayedPoints);
 }
 
-void PlotPanel::RefillIfResolutionChanged(const ChartView* view) {
+void PlotPanel::RefillIfResolutionChanged(const QChartView* view) {
   const int index = IndexOf(view);
   if (index < 0) return;
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
@@ -947,25 +306,12 @@ bool PlotPanel::FitRanges(Plot& plot, const CurveSet& curves, bool apply) {
       }
     }
     if (!(y_min <= y_max)) continue;
-    // A constant signal (e.g. a conserved energy) gets a small relative band, not noise zoom.
-    const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
-    const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
-    const double mid = 0.5 * (y_min + y_max);
-    // QValueAxis::applyNiceNumbers' rounding, computed here: the axis changes (and its chart
-    // lays out again) only when the nice range does, not twice on every edit.
-    auto nice = [](double x, bool ceiling) {
-      const double z = std::pow(10.0, std::floor(std::log10(x)));
-      const double q = x / z;
-      if (ceiling) return (q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0) * z;
-      return (q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0) * z;
-    };
-    const double low = mid - 0.55 * span, high = mid + 0.55 * span;
-    const double step = nice(nice(high - low, true) / 4.0, false);
-    const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
-    const int ticks = static_cast<int>(nice_high - nice_low) + 1;
-    const double lo = nice_low * step, hi = nice_high * step;
-    const double interval = (hi - lo) / std::max(1, ticks - 1);
-    const QString format = TickFormat(std::max(std::abs(lo), std::abs(hi)), interval);
+    // The nice range is computed here in one step: the axis changes (and its chart lays out
+    // again) only when it does, not twice on every edit.
+    const NiceRange nice = NiceValueRange(y_min, y_max);
+    const double lo = nice.lo, hi = nice.hi;
+    const int ticks = nice.ticks;
+    const QString& format = nice.format;
     const bool range_changes = axis->min() != lo || axis->max() != hi;
     changes = changes || range_changes || axis->tickType() != QValueAxis::TicksFixed ||
               axis->tickCount() != ticks || axis->labelFormat() != format;
@@ -1009,7 +355,7 @@ void PlotPanel::UpdateCursor(Plot& plot) {
   plot.cursor->replace(QList<QPointF>{QPointF(cursor_, lo), QPointF(cursor_, hi)});
 }
 
-void PlotPanel::MarkZoomed(const ChartView* view) {
+void PlotPanel::MarkZoomed(const QChartView* view) {
   const int index = IndexOf(view);
   if (index < 0) return;
   Plot& plot = *plots_[static_cast<std::size_t>(index)];
@@ -1164,52 +510,9 @@ QString PlotPanel::Readout(int index, double t) const {
 
 QString PlotPanel::ExportChart(int index, const QString& path) const {
   if (index < 0 || index >= plot_count()) return tr("no chart %1").arg(index);
-  ChartView* view = plots_[static_cast<std::size_t>(index)]->view;
-  view->readout()->hide();
-  const QSize size = view->size();
-  if (QFileInfo(path).suffix().compare("svg", Qt::CaseInsensitive) == 0) {
-    // QSvgGenerator (Qt 6.4) ignores clipping: the curves of a zoomed chart ran out of the plot
-    // area. The chart is written without its curves, which are then drawn clipped to it.
-    QChart* chart = plots_[static_cast<std::size_t>(index)]->chart;
-    std::vector<std::pair<QLegendMarker*, bool>> markers;
-    for (QLegendMarker* marker : chart->legend()->markers())
-      markers.emplace_back(marker, marker->isVisible());
-    std::vector<QLineSeries*> curves;
-    for (QAbstractSeries* series : chart->series()) {
-      auto* line = qobject_cast<QLineSeries*>(series);
-      if (line && line->isVisible()) curves.push_back(line);
-    }
-    for (QLineSeries* line : curves) line->setVisible(false);
-    for (const auto& [marker, visible] : markers) marker->setVisible(visible);  // entries stay
-    const QString error = RenderWidgetToSvg(*view, path, chart->title(), [&](QPainter& painter) {
-      const QTransform to_view =
-          view->viewportTransform() *
-          QTransform::fromTranslate(view->viewport()->x(), view->viewport()->y());
-      const QRectF area = to_view.mapRect(chart->mapRectToScene(chart->plotArea()));
-      painter.setRenderHint(QPainter::Antialiasing);
-      for (QLineSeries* line : curves) {
-        QList<QPointF> points;
-        points.reserve(line->count());
-        for (const QPointF& p : line->points())
-          points.append(to_view.map(chart->mapToScene(chart->mapToPosition(p, line))));
-        painter.setPen(line->pen());
-        for (const QList<QPointF>& piece : ClipPolyline(points, area))
-          painter.drawPolyline(piece.constData(), static_cast<int>(piece.size()));
-      }
-    });
-    for (QLineSeries* line : curves) line->setVisible(true);
-    for (const auto& [marker, visible] : markers) marker->setVisible(visible);
-    return error;
-  }
-  QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);  // twice the screen resolution
-  image.fill(Qt::white);
-  {
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    view->render(&painter, QRectF(QPointF(0, 0), size * 2), view->rect());
-  }
-  if (!image.save(path)) return tr("cannot write %1").arg(path);
-  return {};
+  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  HideReadout(plot.view);
+  return WriteChart(*plot.view, *plot.chart, path);
 }
 
 void PlotPanel::ExportDialog(int index, const QString& suffix) {

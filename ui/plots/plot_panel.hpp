@@ -21,8 +21,11 @@
 #include "dirac/scenario.hpp"
 #include "dirac/trajectory.hpp"
 #include "plots/column_units.hpp"
+#include "plots/curve_reduction.hpp"
 
+class QAbstractSeries;
 class QChart;
+class QChartView;
 class QLineSeries;
 class QLabel;
 class QPoint;
@@ -30,6 +33,8 @@ class QVBoxLayout;
 class QValueAxis;
 
 namespace dirac::ui {
+
+class ChartView;
 
 /// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName); overlay
 /// series "plot.<index>.<column>.pinned" / ".comparison". Auxiliary plots (SetAuxiliaryPlots)
@@ -163,7 +168,6 @@ class PlotPanel : public QWidget {
 
  private:
   struct Plot;
-  class ChartView;
   friend class ChartView;
   struct OverlayData {
     std::shared_ptr<const dirac::Trajectory> trajectory;
@@ -179,7 +183,7 @@ class PlotPanel : public QWidget {
   /// Points per curve for the chart's current width and zoom (see kMaxDisplayedPoints).
   int DisplayedPoints(const Plot& plot) const;
   /// Refills the chart's curves when its width changed enough to change DisplayedPoints.
-  void RefillIfResolutionChanged(const ChartView* view);
+  void RefillIfResolutionChanged(const QChartView* view);
   /// The decimated curves of a chart: [0] its series, [1 + o] overlay o's (nullopt: none).
   using CurveSet = std::array<std::vector<std::optional<QList<QPointF>>>, 3>;
   /// Fits the value axes to `curves` (nice numbers) and the time axis to [0, t_end]; with
@@ -188,11 +192,13 @@ class PlotPanel : public QWidget {
   void UpdateCursor(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
-  void MarkZoomed(const ChartView* view);
+  void MarkZoomed(const QChartView* view);
   const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
   void ShowContextMenu(int plot, const QPoint& global);
   void ExportDialog(int plot, const QString& suffix);
-  int IndexOf(const ChartView* view) const;
+  int IndexOf(const QChartView* view) const;
+  /// The time cursor series of plot `index` (its values map the mouse), null if none.
+  QAbstractSeries* CursorSeriesOf(int index) const;
 
   QVBoxLayout* layout_ = nullptr;
   std::vector<std::unique_ptr<Plot>> plots_;
@@ -208,19 +214,5 @@ class PlotPanel : public QWidget {
   QLabel* note_label_ = nullptr;
   QString last_export_dir_;
 };
-
-/// Reduces (x[i], y[i]) to at most ~max_points points, keeping each bucket's minimum and
-/// maximum in time order so peaks survive. Returns all points when there are few enough.
-QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
-                              int max_points);
-
-/// `points` without the points within `tolerance` pixels of the polyline through the others
-/// (Douglas-Peucker; x and y scaled by x_scale, y_scale pixels per unit). Keeps the first and last
-/// point; returns `points` unchanged if a scale is not positive or a point is not finite.
-QList<QPointF> SimplifyPolyline(const QList<QPointF>& points, double x_scale, double y_scale,
-                                double tolerance);
-
-/// "a, b, c", or "prefix_{a,b,c}" when the names share a prefix ending in '_' (axis titles).
-QString CompactNames(const QStringList& names);
 
 }  // namespace dirac::ui

@@ -27,152 +27,14 @@
 
 #include "dirac/error.hpp"
 #include "scenes/scene_kit.hpp"
+#include "scenes/slab_geometry.hpp"
 
 namespace dirac::ui {
 namespace {
 
-constexpr Color kTrailColor{1.0, 0.88, 0.35};
 constexpr const char* kColorNames[] = {"orange", "blue", "green", "purple"};
 constexpr double kPi = 3.14159265358979323846;
 constexpr std::size_t kDefaultTrail = 500;
-
-// A slab over a rounded rectangle length x width (centred at the origin, long side along x)
-// between heights z0 and z1, with normals: flat top and bottom, rounded sides.
-// The rounded rectangle length x width (centred, long side along x): x, y, normal x, normal y.
-std::vector<std::array<double, 4>> RoundedOutline(double length, double width) {
-  const double r = std::min(0.3 * width, 0.2 * length);
-  const double cx = 0.5 * length - r, cy = 0.5 * width - r;
-  constexpr int kArc = 10;                     // segments per corner
-  std::vector<std::array<double, 4>> outline;  // x, y, normal x, normal y
-  const double centres[4][2] = {{cx, cy}, {-cx, cy}, {-cx, -cy}, {cx, -cy}};
-  for (int c = 0; c < 4; ++c) {
-    for (int k = 0; k <= kArc; ++k) {
-      const double phi = 0.5 * kPi * (c + static_cast<double>(k) / kArc);
-      outline.push_back({centres[c][0] + r * std::cos(phi), centres[c][1] + r * std::sin(phi),
-                         std::cos(phi), std::sin(phi)});
-    }
-  }
-  return outline;
-}
-
-// The edges of a slab's top and bottom faces as two closed loops (a ghost of the body).
-vtkSmartPointer<vtkPolyData> SlabEdges(double length, double width, double z0, double z1) {
-  const std::vector<std::array<double, 4>> outline = RoundedOutline(length, width);
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  auto lines = vtkSmartPointer<vtkCellArray>::New();
-  for (double z : {z0, z1}) {
-    const vtkIdType first = points->GetNumberOfPoints();
-    for (const auto& p : outline) points->InsertNextPoint(p[0], p[1], z);
-    lines->InsertNextCell(static_cast<vtkIdType>(outline.size() + 1));
-    for (std::size_t i = 0; i <= outline.size(); ++i)
-      lines->InsertCellPoint(first + static_cast<vtkIdType>(i % outline.size()));
-  }
-  auto data = vtkSmartPointer<vtkPolyData>::New();
-  data->SetPoints(points);
-  data->SetLines(lines);
-  return data;
-}
-
-vtkSmartPointer<vtkPolyData> RoundedSlab(double length, double width, double z0, double z1) {
-  const std::vector<std::array<double, 4>> outline = RoundedOutline(length, width);
-  const vtkIdType n = static_cast<vtkIdType>(outline.size());
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  auto normals = vtkSmartPointer<vtkFloatArray>::New();
-  normals->SetNumberOfComponents(3);
-  normals->SetName("Normals");
-  auto polys = vtkSmartPointer<vtkCellArray>::New();
-  // Top (ids 0..n-1), bottom (n..2n-1), side top ring (2n..3n-1), side bottom ring (3n..4n-1).
-  for (const auto& p : outline) {
-    points->InsertNextPoint(p[0], p[1], z1);
-    normals->InsertNextTuple3(0, 0, 1);
-  }
-  for (const auto& p : outline) {
-    points->InsertNextPoint(p[0], p[1], z0);
-    normals->InsertNextTuple3(0, 0, -1);
-  }
-  for (double z : {z1, z0}) {
-    for (const auto& p : outline) {
-      points->InsertNextPoint(p[0], p[1], z);
-      normals->InsertNextTuple3(p[2], p[3], 0);
-    }
-  }
-  polys->InsertNextCell(n);
-  for (vtkIdType i = 0; i < n; ++i) polys->InsertCellPoint(i);
-  polys->InsertNextCell(n);
-  for (vtkIdType i = n - 1; i >= 0; --i) polys->InsertCellPoint(n + i);
-  for (vtkIdType i = 0; i < n; ++i) {
-    const vtkIdType j = (i + 1) % n;
-    const vtkIdType quad[4] = {3 * n + i, 3 * n + j, 2 * n + j, 2 * n + i};
-    polys->InsertNextCell(4, quad);
-  }
-  auto data = vtkSmartPointer<vtkPolyData>::New();
-  data->SetPoints(points);
-  data->SetPolys(polys);
-  data->GetPointData()->SetNormals(normals);
-  return data;
-}
-
-// A triangle on the top face pointing along the body's +x axis (its heading).
-vtkSmartPointer<vtkPolyData> HeadingMarker(double length, double width, double z) {
-  const double a = 0.45 * std::min(width, 0.5 * length);
-  const double tip = 0.5 * length - 0.12 * std::min(width, length);
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  points->InsertNextPoint(tip, 0.0, z);
-  points->InsertNextPoint(tip - a, 0.6 * a, z);
-  points->InsertNextPoint(tip - a, -0.6 * a, z);
-  auto polys = vtkSmartPointer<vtkCellArray>::New();
-  const vtkIdType triangle[3] = {0, 1, 2};
-  polys->InsertNextCell(3, triangle);
-  auto data = vtkSmartPointer<vtkPolyData>::New();
-  data->SetPoints(points);
-  data->SetPolys(polys);
-  return data;
-}
-
-// A flat ribbon of half width `h` at height z along `centres` (x, y, fade weight), coloured
-// from the background towards kTrailColor by the weight (the scene kit's fading trail as a
-// ribbon: wide GL lines made of many pixel-short segments render as stripes).
-void FillRibbon(vtkPolyData* data, const std::vector<std::array<double, 3>>& centres, double h,
-                double z) {
-  auto points = vtkSmartPointer<vtkPoints>::New();
-  auto colors = vtkSmartPointer<vtkUnsignedCharArray>::New();
-  colors->SetNumberOfComponents(3);
-  colors->SetName("trail_colors");
-  auto strips = vtkSmartPointer<vtkCellArray>::New();
-  const std::size_t n = centres.size();
-  if (n >= 2) {
-    double nx = 0.0, ny = 1.0;  // last good normal
-    strips->InsertNextCell(static_cast<vtkIdType>(2 * n));
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto& a = centres[i > 0 ? i - 1 : 0];
-      const auto& b = centres[i + 1 < n ? i + 1 : n - 1];
-      const double dx = b[0] - a[0], dy = b[1] - a[1], d = std::hypot(dx, dy);
-      if (d > 0.0) {
-        nx = -dy / d;
-        ny = dx / d;
-      }
-      const auto& p = centres[i];
-      const Rgb rgb = Fade(kTrailColor, p[2]);
-      for (double side : {1.0, -1.0}) {
-        strips->InsertCellPoint(
-            points->InsertNextPoint(p[0] + side * h * nx, p[1] + side * h * ny, z));
-        colors->InsertNextTypedTuple(rgb.data());
-      }
-    }
-  }
-  data->SetPoints(points);
-  data->SetStrips(strips);
-  data->GetPointData()->SetScalars(colors);
-  data->Modified();
-}
-
-// Half the side the following top view needs along one axis: a trail's worth of motion
-// (`window`) plus a body of radius `radius`, but between about 4 and 8 bodies across.
-double FollowHalfSize(double window, double radius) {
-  return std::clamp(0.55 * (window + 2.0 * radius), 2.2 * radius, 3.8 * radius);
-}
-
-bool Near(double a, double b, double scale) { return std::abs(a - b) <= 1e-9 * scale; }
 
 }  // namespace
 
@@ -292,7 +154,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   disk->SetOuterRadius(0.045 * radius_);
   disk->SetCircumferentialResolution(32);
   centre_ = MakeActor(disk);
-  SetFlatLook(centre_->GetProperty(), kTrailColor);
+  SetFlatLook(centre_->GetProperty(), kSlabTrailColor);
   centre_->VisibilityOff();
 
   legend_ = MakeLegendText();
@@ -772,104 +634,6 @@ void PlanarBodiesScene::SetTime(double t) {
   }
   if (box[0] <= box[1] && box[2] <= box[3]) view_box_ = box;
 }
-
-void PlanarBodiesScene::OnStartRender(vtkObject*, unsigned long, void* client, void*) {
-  static_cast<PlanarBodiesScene*>(client)->SteerCamera();
-}
-
-void PlanarBodiesScene::SteerCamera3D() {
-  const std::array<double, 3>& pose = bodies_.front().pose;
-  if (!std::isfinite(pose[0]) || !std::isfinite(pose[1])) return;
-  const std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
-  vtkCamera* camera = renderer_->GetActiveCamera();
-  if (camera_reset_) {
-    // An oblique view from behind the start, about four bodies across.
-    camera_reset_ = false;
-    camera_owned_ = true;
-    constexpr double kAzimuth = -1.2, kElevation = 0.52;  // [rad]
-    const double distance = 7.0 * radius_ + 3.0 * top_;
-    camera->ParallelProjectionOff();
-    camera->SetFocalPoint(centre.data());
-    camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
-                        centre[1] + distance * std::cos(kElevation) * std::sin(kAzimuth),
-                        centre[2] + distance * std::sin(kElevation));
-    camera->SetViewUp(0.0, 0.0, 1.0);
-    camera->SetViewAngle(30.0);
-  } else if (camera_owned_) {
-    // Follow: move the camera with the bodies, keeping the user's orbit and zoom.
-    const double* f = camera->GetFocalPoint();
-    const double* p = camera->GetPosition();
-    const double d[3] = {centre[0] - followed_[0], centre[1] - followed_[1],
-                         centre[2] - followed_[2]};
-    camera->SetFocalPoint(f[0] + d[0], f[1] + d[1], f[2] + d[2]);
-    camera->SetPosition(p[0] + d[0], p[1] + d[1], p[2] + d[2]);
-  }
-  followed_ = centre;
-  renderer_->ResetCameraClippingRange();
-}
-
-void PlanarBodiesScene::SteerCamera() {
-  if (!renderer_ || !extent_) return;
-  if (three_d_) return SteerCamera3D();
-  vtkCamera* camera = renderer_->GetActiveCamera();
-  if (camera_reset_) {
-    camera_owned_ = true;  // just reset by the view (OnCameraReset): ours again
-    camera_reset_ = false;
-  } else if (camera_owned_) {
-    // Anything but our own last setting means the user moved the camera: leave it alone.
-    const double scale = std::max(camera_set_[4], 1e-12);
-    const double* f = camera->GetFocalPoint();
-    const double* p = camera->GetPosition();
-    const double* up = camera->GetViewUp();
-    const bool ours = camera->GetParallelProjection() && Near(f[0], camera_set_[0], scale) &&
-                      Near(f[1], camera_set_[1], scale) && Near(f[2], camera_set_[2], scale) &&
-                      Near(p[0], camera_set_[0], scale) && Near(p[1], camera_set_[1], scale) &&
-                      Near(p[2], camera_set_[3], scale) &&
-                      Near(camera->GetParallelScale(), camera_set_[4], scale) &&
-                      Near(up[0], camera_set_[5], 1.0) && Near(up[1], camera_set_[6], 1.0);
-    if (!ours) camera_owned_ = false;
-  }
-  if (!camera_owned_) return;
-
-  // Size: a trail's worth of motion plus a body, between a few and several bodies across; the
-  // same for the whole trajectory so the view does not breathe during playback.
-  int width = 0, height = 0;
-  renderer_->GetTiledSize(&width, &height);
-  const double aspect = width > 0 && height > 0 ? static_cast<double>(width) / height : 1.0;
-  const double half_x = FollowHalfSize(window_[0], radius_);
-  const double half_y = FollowHalfSize(window_[1], radius_);
-  const double scale = std::max(half_y, half_x / aspect) * 1.04;
-  const double hx = scale * aspect, hy = scale;
-  // Centre: on the bodies and the trail behind them, kept inside the whole motion's box so the
-  // view slides along the path instead of showing empty floor ahead of or behind it, and
-  // always with the bodies themselves in view.
-  const std::array<double, 4>& e = *extent_;
-  const double pad = 1.25 * radius_;
-  auto place = [&](int axis, double half) {
-    const double lo = e[2 * axis] - pad, hi = e[2 * axis + 1] + pad;
-    double c = 0.5 * (view_box_[2 * axis] + view_box_[2 * axis + 1]);
-    c = 2.0 * half >= hi - lo ? 0.5 * (lo + hi) : std::clamp(c, lo + half, hi - half);
-    const double margin = 0.25 * half;  // bodies stay in the inner part of the view
-    const double need_lo = bodies_box_[2 * axis + 1] + margin - half;  // c >= this
-    const double need_hi = bodies_box_[2 * axis] - margin + half;      // c <= this
-    if (need_lo <= need_hi) return std::clamp(c, need_lo, need_hi);
-    return 0.5 * (bodies_box_[2 * axis] + bodies_box_[2 * axis + 1]);
-  };
-  const double cx = place(0, hx);
-  const double cy = place(1, hy);
-  const double cz = 0.5 * top_;
-  const double distance = 4.0 * std::max(hx, hy) + 10.0 * top_;
-  camera->ParallelProjectionOn();
-  camera->SetFocalPoint(cx, cy, cz);
-  camera->SetPosition(cx, cy, cz + distance);
-  camera->SetViewUp(0.0, 1.0, 0.0);
-  camera->SetParallelScale(scale);
-  const double* up = camera->GetViewUp();
-  camera_set_ = {cx, cy, cz, cz + distance, scale, up[0], up[1]};
-  renderer_->ResetCameraClippingRange();
-}
-
-void PlanarBodiesScene::OnCameraReset() { camera_reset_ = true; }
 
 std::optional<GroundPlane> PlanarBodiesScene::Ground() const {
   if (!ground_) return std::nullopt;

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "plots/plot_panel.hpp"
+#include "plots/curve_reduction.hpp"
 
 class PlotsGuiTest : public QObject {
   Q_OBJECT

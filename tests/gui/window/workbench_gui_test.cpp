@@ -54,6 +54,7 @@
 #include "gui_test_support.hpp"
 #include "panels/parameter_panel.hpp"
 #include "panels/scenario_browser.hpp"
+#include "plots/axis_format.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/boundary_values.hpp"
 #include "run/playback_clock.hpp"
