@@ -1,12 +1,13 @@
 // dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
+#include <QAction>
 #include <QApplication>
 #include <QTextStream>
 
 #include <memory>
 
-#include "main_window.hpp"
-#include "scripted_capture.hpp"
-#include "studio_application.hpp"
+#include "window/main_window.hpp"
+#include "window/scripted_capture.hpp"
+#include "window/studio_application.hpp"
 
 int main(int argc, char** argv) {
   // --help and --version print text; they must work without a display (no QApplication).
@@ -42,8 +43,8 @@ int main(int argc, char** argv) {
   // A user's session comes back (window layout, playback speed, loop) and is saved on close;
   // a scripted capture uses neither, so the same command line gives the same picture.
   if (!scripted) window.RestoreSettings();
-  window.SetCompare(options->compare);
-  window.SetGaugeTwoForm(options->gauge);
+  window.compare_action()->setChecked(options->compare);
+  window.gauge_action()->setChecked(options->gauge);
   window.show();
 
   const QString path =

@@ -14,9 +14,9 @@
 #include <memory>
 #include <vector>
 
-#include "main_window.hpp"
-#include "simulation_controller.hpp"
-#include "simulation_snapshot.hpp"
+#include "run/simulation_controller.hpp"
+#include "run/simulation_snapshot.hpp"
+#include "window/main_window.hpp"
 
 namespace dirac::ui::testing {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "dirac/scenario.hpp"
-#include "simulation_controller.hpp"
+#include "run/simulation_controller.hpp"
 
 namespace {
 

@@ -1,0 +1,76 @@
+// Tests of the plots room without a window: the curve decimation and simplification that keep
+// the charts at two points per pixel column and within a quarter pixel (ui/plots/README.md).
+#include <QList>
+#include <QPointF>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "plots/curve_reduction.hpp"
+
+class PlotsGuiTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void decimationKeepsExtremes();
+  void simplificationStaysWithinTolerance();
+};
+
+void PlotsGuiTest::decimationKeepsExtremes() {
+  std::vector<double> t(100000), y(100000);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    t[i] = 1e-3 * static_cast<double>(i);
+    y[i] = std::sin(t[i]);
+  }
+  y[54321] = 7.0;  // a spike must survive decimation
+  const QList<QPointF> points = dirac::ui::DecimateMinMax(t, y, 4000);
+  QVERIFY(points.size() <= 4001);
+  QCOMPARE(points.front().x(), t.front());
+  QCOMPARE(points.back().x(), t.back());
+  double y_max = -1e9;
+  for (qsizetype i = 0; i < points.size(); ++i) {
+    y_max = std::max(y_max, points[i].y());
+    if (i > 0) QVERIFY(points[i].x() >= points[i - 1].x());
+  }
+  QCOMPARE(y_max, 7.0);
+}
+
+void PlotsGuiTest::simplificationStaysWithinTolerance() {
+  // A decimated sine on a 400 x 200 pixel chart, with a spike.
+  QList<QPointF> points;
+  for (int i = 0; i <= 800; ++i) {
+    const double t = 20.0 * i / 800.0;
+    points.append(QPointF(t, std::sin(t) + (i == 377 ? 0.5 : 0.0)));
+  }
+  const double sx = 400.0 / 20.0, sy = 200.0 / 3.0, tolerance = 0.25;
+  const QList<QPointF> kept = dirac::ui::SimplifyPolyline(points, sx, sy, tolerance);
+  QVERIFY2(kept.size() < points.size() / 4, qPrintable(QString::number(kept.size())));
+  QCOMPARE(kept.front(), points.front());
+  QCOMPARE(kept.back(), points.back());
+  QVERIFY(kept.contains(points[377]));  // the spike
+  // Every dropped point lies within the tolerance (in pixels) of the kept polyline's segment
+  // over its time.
+  qsizetype k = 0;
+  for (const QPointF& p : points) {
+    while (kept[k + 1].x() < p.x()) ++k;
+    const QPointF a(kept[k].x() * sx, kept[k].y() * sy),
+        b(kept[k + 1].x() * sx, kept[k + 1].y() * sy);
+    const QPointF v(p.x() * sx - a.x(), p.y() * sy - a.y()), d = b - a;
+    const double along =
+        std::clamp(QPointF::dotProduct(v, d) / QPointF::dotProduct(d, d), 0.0, 1.0);
+    const QPointF off = v - along * d;
+    QVERIFY2(std::sqrt(QPointF::dotProduct(off, off)) <= tolerance + 1e-9,
+             qPrintable(QString("t = %1").arg(p.x())));
+  }
+  // Not simplified: no scale, or a point that is not finite.
+  QCOMPARE(dirac::ui::SimplifyPolyline(points, 0.0, sy, tolerance), points);
+  QList<QPointF> gap = points;
+  gap[10].setY(std::numeric_limits<double>::quiet_NaN());
+  QCOMPARE(dirac::ui::SimplifyPolyline(gap, sx, sy, tolerance).size(), gap.size());
+}
+
+QTEST_MAIN(PlotsGuiTest)
+#include "plots_gui_test.moc"

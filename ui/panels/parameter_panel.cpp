@@ -1,0 +1,417 @@
+#include "panels/parameter_panel.hpp"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "run/boundary_values.hpp"
+
+namespace dirac::ui {
+namespace {
+
+constexpr int kSliderSteps = 1000;
+constexpr double kUnboundedRange = 1e9;
+
+int DecimalsForRange(double range) {
+  if (!(range > 0.0)) return 4;
+  return std::clamp(3 - static_cast<int>(std::floor(std::log10(range))), 2, 8);
+}
+
+int SliderPosition(double value, double min, double max) {
+  if (!(max > min)) return 0;
+  return static_cast<int>(std::lround((value - min) / (max - min) * kSliderSteps));
+}
+
+double SliderValue(int position, double min, double max) {
+  return min + (max - min) * static_cast<double>(position) / kSliderSteps;
+}
+
+// The wheel over the panel scrolls the panel: an editor the pointer merely passes over must not
+// take the wheel and change its value (QAbstractSpinBox and QSlider do by default), only the
+// editor the user has clicked or tabbed into. Unfocused, the event is ignored and goes on to
+// the scroll area.
+template <typename Editor>
+class WheelWhenFocused : public Editor {
+ public:
+  template <typename... Args>
+  explicit WheelWhenFocused(Args&&... args) : Editor(std::forward<Args>(args)...) {
+    this->setFocusPolicy(Qt::StrongFocus);  // not Qt::WheelFocus: the wheel does not focus it
+  }
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override {
+    if (this->hasFocus())
+      Editor::wheelEvent(event);
+    else
+      event->ignore();
+  }
+};
+
+using PanelSlider = WheelWhenFocused<QSlider>;
+
+// A spin box that also takes scientific notation ("1e9", "2.5E-3"): a plain QDoubleSpinBox
+// drops the 'e' and reads "1e9" as 19.
+class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
+ public:
+  using WheelWhenFocused<QDoubleSpinBox>::WheelWhenFocused;
+
+  QValidator::State validate(QString& input, int& pos) const override {
+    const QString text = Number(input);
+    if (!text.contains('e', Qt::CaseInsensitive)) return QDoubleSpinBox::validate(input, pos);
+    static const QRegularExpression complete(
+        QStringLiteral(R"(^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{1,3}$)"));
+    static const QRegularExpression partial(QStringLiteral(R"(^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?$)"));
+    if (complete.match(text).hasMatch()) {
+      const double v = text.toDouble();
+      return v >= minimum() && v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
+    }
+    return partial.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+  }
+
+  double valueFromText(const QString& input) const override {
+    const QString text = Number(input);
+    bool ok = false;
+    const double v = text.contains('e', Qt::CaseInsensitive) ? text.toDouble(&ok) : 0.0;
+    return ok ? v : QDoubleSpinBox::valueFromText(input);
+  }
+
+ private:
+  // The text without the prefix, the unit suffix and spaces.
+  QString Number(QString text) const {
+    if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
+    if (!prefix().isEmpty() && text.startsWith(prefix())) text.remove(0, prefix().size());
+    return text.trimmed();
+  }
+};
+
+QString UnitSuffix(const std::string& unit) {
+  return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
+}
+
+// The display unit the scenario gives the coordinate or fibre coordinate `name` ("" if none).
+QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
+  for (const dirac::Coordinate& c : scenario.coordinates)
+    if (c.name == name) return QString::fromStdString(c.unit);
+  for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre)
+    if (y.name == name) return QString::fromStdString(y.unit);
+  return QString();
+}
+
+}  // namespace
+
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName("parameterPanel");
+  layout_ = new QVBoxLayout(this);
+  layout_->setContentsMargins(8, 8, 8, 8);
+  title_ = new QLabel(this);
+  title_->setObjectName("parameterPanel.title");
+  QFont title_font = title_->font();
+  title_font.setBold(true);
+  title_font.setPointSizeF(title_font.pointSizeF() * 1.15);
+  title_->setFont(title_font);
+  title_->setWordWrap(true);
+  description_ = new QLabel(this);
+  description_->setObjectName("parameterPanel.description");
+  description_->setWordWrap(true);
+  description_->setTextFormat(Qt::PlainText);
+  description_->setStyleSheet("color: #5a5f6a;");
+  model_ = new QLabel(this);
+  model_->setObjectName("parameterPanel.model");
+  model_->setWordWrap(true);
+  model_->setTextFormat(Qt::PlainText);
+  model_->setStyleSheet("color: #2c6e91;");
+  model_->setVisible(false);
+  layout_->addWidget(title_);
+  layout_->addWidget(description_);
+  layout_->addWidget(model_);
+  layout_->addStretch(1);
+}
+
+void ParameterPanel::Clear() {
+  editors_.clear();
+  fixed_.clear();
+  defaults_.clear();
+  initial_ = nullptr;
+  delete content_;
+  content_ = nullptr;
+}
+
+void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
+  Clear();
+  title_->setText(QString::fromStdString(scenario.name));
+  description_->setText(QString::fromStdString(scenario.description));
+  description_->setVisible(!scenario.description.empty());
+
+  content_ = new QWidget(this);
+  auto* content_layout = new QVBoxLayout(content_);
+  content_layout->setContentsMargins(0, 0, 0, 0);
+
+  if (!scenario.parameters.empty()) {
+    auto* group = new QGroupBox(tr("Parameters"), content_);
+    group->setObjectName("parameterPanel.parameters");
+    auto* grid = new QGridLayout(group);
+    grid->setColumnStretch(1, 1);
+    for (const dirac::Parameter& parameter : scenario.parameters) AddParameterRow(group, parameter);
+    auto* reset = new QPushButton(tr("Reset to defaults"), group);
+    reset->setObjectName("parameterPanel.reset");
+    connect(reset, &QPushButton::clicked, this, &ParameterPanel::ResetToDefaults);
+    grid->addWidget(reset, grid->rowCount(), 0, 1, 3, Qt::AlignRight);
+    content_layout->addWidget(group);
+  }
+
+  initial_ = MakeInitialGroup(nullptr, scenario);
+  content_layout->addWidget(initial_);
+  if (PosesSolve(scenario)) content_layout->addWidget(MakeBoundaryGroup(scenario));
+
+  auto* simulation = new QGroupBox(tr("Simulation"), content_);
+  simulation->setObjectName("parameterPanel.simulation");
+  new QFormLayout(simulation);
+  QDoubleSpinBox* t_end = AddSpinRow(simulation, "t_end", "simulation.t_end", tr("final time"), "s",
+                                     scenario.simulation.t_end);
+  t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
+  content_layout->addWidget(simulation);
+
+  layout_->insertWidget(3, content_);
+  SetModelDescription(QString());
+}
+
+void ParameterPanel::SetModel(const dirac::Model& model, const dirac::Scenario& scenario) {
+  SetModelDescription(tr("Model: %1").arg(QString::fromStdString(model.formulation())));
+  if (!content_ || !initial_) return;
+  for (QDoubleSpinBox* spin : initial_->findChildren<QDoubleSpinBox*>())
+    editors_.remove(editors_.key(spin));
+  auto* content_layout = static_cast<QVBoxLayout*>(content_->layout());
+  const int index = content_layout->indexOf(initial_);
+  delete initial_;
+  initial_ = MakeInitialGroup(&model, scenario);
+  content_layout->insertWidget(index, initial_);
+}
+
+QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
+                                            const dirac::Scenario& scenario) {
+  auto* group = new QGroupBox(tr("Initial conditions"), content_);
+  group->setObjectName("parameterPanel.initial");
+  auto* form = new QFormLayout(group);
+  if (!model) {
+    auto* waiting = new QLabel(tr("Deriving the model: its initial values follow."), group);
+    waiting->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    form->addRow(waiting);
+    return group;
+  }
+  if (model->initial_values().empty()) form->addRow(new QLabel(tr("none"), group));
+  bool any_fixed = false;
+  for (const dirac::InitialValueInfo& info : model->initial_values()) {
+    const QString name = QString::fromStdString(info.name);
+    QDoubleSpinBox* spin =
+        AddSpinRow(group, name, "initial." + name, name + "(0)", UnitOf(scenario, info.name),
+                   dirac::CurrentValue(scenario, info.name).value_or(0.0));
+    QString tip = tr("initial %1").arg(QString::fromLatin1(dirac::ColumnKindName(info.kind)));
+    if (!info.free) {
+      any_fixed = true;
+      tip = tr("Fixed by the model: %1 (not a free initial condition)")
+                .arg(QString::fromStdString(info.fixed_because));
+      spin->setEnabled(false);
+    }
+    spin->setToolTip(tip);
+    if (QWidget* label = form->labelForField(spin)) {
+      label->setEnabled(spin->isEnabled());
+      label->setToolTip(tip);
+    }
+  }
+  if (any_fixed) {
+    auto* note = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
+                               "the equation."),
+                            group);
+    note->setObjectName("parameterPanel.fixedNote");
+    note->setWordWrap(true);
+    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    form->addRow(note);
+  }
+  return group;
+}
+
+QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
+  auto* group = new QGroupBox(tr("Boundary values"), content_);
+  group->setObjectName("parameterPanel.boundary");
+  group->setToolTip(
+      tr("Checked: the value is prescribed. Unchecked: free (its transversality "
+         "condition holds instead). Every edit re-solves from the previous "
+         "optimum."));
+  auto* grid = new QGridLayout(group);
+  grid->setColumnStretch(2, 1);
+  const bool optimal_control = scenario.optimal_control.present;
+  int section = -1;  // 0: at t = 0, 1: at t = T, 2: the horizon
+  for (const BoundaryValueInfo& info : ListBoundaryValues(scenario)) {
+    const int this_section = info.horizon ? 2 : info.initial ? 0 : 1;
+    if (this_section != section && this_section < 2) {
+      section = this_section;
+      auto* heading = new QLabel(
+          section == 0 ? tr("at t = 0") : (optimal_control ? tr("at t = T") : tr("at t = t_end")),
+          group);
+      heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
+      grid->addWidget(heading, grid->rowCount(), 0, 1, 3);
+    }
+    const QString name = QString::fromStdString(info.name);
+    const QString quantity = QString::fromStdString(info.quantity);
+    const std::optional<double> value = GetBoundaryValue(scenario, info.name);
+    const int row = grid->rowCount();
+    auto* label = new QLabel(
+        info.horizon ? tr("horizon T") : quantity + (info.initial ? "(0)" : "(T)"), group);
+    label->setObjectName("boundary." + name + ".label");
+    auto* fixed = new QCheckBox(group);
+    fixed->setObjectName("boundary." + name + ".fixed");
+    fixed->setChecked(value.has_value());
+    fixed->setEnabled(info.can_free);
+    fixed->setToolTip(info.can_free ? tr("prescribed (uncheck: free)")
+                                    : tr("always prescribed in this problem"));
+    QDoubleSpinBox* spin = new NumberSpinBox(group);
+    spin->setObjectName("boundary." + name);
+    spin->setDecimals(4);
+    spin->setRange(info.horizon ? 1e-3 : -kUnboundedRange, kUnboundedRange);
+    spin->setSingleStep(info.horizon ? 0.1 : 0.05);
+    spin->setSuffix(UnitSuffix(info.unit));
+    spin->setKeyboardTracking(false);
+    spin->setValue(value.value_or(0.0));
+    spin->setEnabled(value.has_value());
+    spin->setMinimumWidth(90);
+    spin->setMinimumHeight(spin->sizeHint().height());
+    connect(spin, &QDoubleSpinBox::valueChanged, this,
+            [this, name](double v) { emit valueChanged(name, v); });
+    connect(fixed, &QCheckBox::toggled, this, [this, name, spin](bool on) {
+      spin->setEnabled(on);
+      if (on) {
+        emit valueChanged(name, spin->value());
+      } else {
+        emit boundaryValueFreed(name);
+      }
+    });
+    grid->addWidget(label, row, 0);
+    grid->addWidget(fixed, row, 1);
+    grid->addWidget(spin, row, 2);
+    editors_.insert(name, spin);
+    fixed_.insert(name, fixed);
+  }
+  return group;
+}
+
+void ParameterPanel::SyncValue(const QString& name, double value) {
+  QDoubleSpinBox* spin = editors_.value(name, nullptr);
+  if (!spin) return;
+  const QSignalBlocker block(spin);
+  spin->setValue(value);
+  if (auto* slider = findChild<QSlider*>("parameter." + name + ".slider")) {
+    const QSignalBlocker block_slider(slider);
+    slider->setValue(SliderPosition(value, spin->minimum(), spin->maximum()));
+  }
+}
+
+void ParameterPanel::SyncBoundaryValues(const dirac::Scenario& scenario) {
+  for (auto it = fixed_.cbegin(); it != fixed_.cend(); ++it) {
+    const std::optional<double> value = GetBoundaryValue(scenario, it.key().toStdString());
+    QDoubleSpinBox* spin = editors_.value(it.key(), nullptr);
+    {
+      const QSignalBlocker block(it.value());
+      it.value()->setChecked(value.has_value());
+    }
+    if (!spin) continue;
+    spin->setEnabled(value.has_value());
+    if (value) {
+      const QSignalBlocker block(spin);
+      spin->setValue(*value);
+    }
+  }
+}
+
+void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {
+  auto* grid = static_cast<QGridLayout*>(group->layout());
+  const int row = grid->rowCount();
+  const QString name = QString::fromStdString(parameter.name);
+  // The range always contains the current value (a --set may lie outside the file's range).
+  const double min = std::min({parameter.min, parameter.max, parameter.value});
+  const double max = std::max({parameter.min, parameter.max, parameter.value});
+
+  auto* label = new QLabel(name, group);
+  label->setObjectName("parameter." + name + ".label");
+  QString tip = QString::fromStdString(parameter.description);
+  if (!parameter.unit.empty())
+    tip += QStringLiteral(" [%1]").arg(QString::fromStdString(parameter.unit));
+  tip += tr("\nrange %1 … %2, default %3").arg(min).arg(max).arg(parameter.default_value);
+  label->setToolTip(tip.trimmed());
+
+  auto* slider = new PanelSlider(Qt::Horizontal, group);
+  slider->setObjectName("parameter." + name + ".slider");
+  slider->setRange(0, kSliderSteps);
+  slider->setValue(SliderPosition(parameter.value, min, max));
+  slider->setToolTip(label->toolTip());
+
+  QDoubleSpinBox* spin = new NumberSpinBox(group);
+  spin->setObjectName("parameter." + name);
+  spin->setDecimals(DecimalsForRange(max - min));
+  spin->setRange(min, max);
+  spin->setSingleStep((max - min) / 100.0);
+  spin->setSuffix(UnitSuffix(parameter.unit));
+  spin->setKeyboardTracking(false);
+  spin->setValue(parameter.value);
+  spin->setToolTip(label->toolTip());
+  spin->setMinimumWidth(90);
+
+  connect(slider, &QSlider::valueChanged, spin,
+          [spin, min, max](int position) { spin->setValue(SliderValue(position, min, max)); });
+  connect(spin, &QDoubleSpinBox::valueChanged, this, [this, slider, name, min, max](double v) {
+    const QSignalBlocker block(slider);
+    slider->setValue(SliderPosition(v, min, max));
+    emit valueChanged(name, v);
+  });
+
+  grid->addWidget(label, row, 0);
+  grid->addWidget(slider, row, 1);
+  grid->addWidget(spin, row, 2);
+  editors_.insert(name, spin);
+  defaults_.insert(name, parameter.default_value);
+}
+
+QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol,
+                                           const QString& object_name, const QString& label,
+                                           const QString& unit, double value) {
+  QDoubleSpinBox* spin = new NumberSpinBox(group);
+  spin->setObjectName(object_name);
+  spin->setDecimals(4);
+  spin->setRange(-kUnboundedRange, kUnboundedRange);
+  spin->setSingleStep(0.1);
+  spin->setSuffix(unit.isEmpty() ? QString() : " " + unit);
+  spin->setKeyboardTracking(false);
+  spin->setValue(value);
+  // Full height even when many rows share a short dock (the panel scrolls instead).
+  spin->setMinimumHeight(spin->sizeHint().height());
+  connect(spin, &QDoubleSpinBox::valueChanged, this,
+          [this, symbol](double v) { emit valueChanged(symbol, v); });
+  static_cast<QFormLayout*>(group->layout())->addRow(label, spin);
+  editors_.insert(symbol, spin);
+  return spin;
+}
+
+void ParameterPanel::SetModelDescription(const QString& text) {
+  model_->setText(text);
+  model_->setVisible(!text.isEmpty());
+}
+
+void ParameterPanel::ResetToDefaults() {
+  for (auto it = defaults_.cbegin(); it != defaults_.cend(); ++it) {
+    if (QDoubleSpinBox* spin = editors_.value(it.key())) spin->setValue(it.value());
+  }
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,120 @@
+#include "plots/axis_format.hpp"
+
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+#include "scenes/scene_kit.hpp"
+
+namespace dirac::ui {
+
+QString TickFormat(double max_abs, double interval) {
+  if (!(interval > 0.0)) return QStringLiteral("%.6g");
+  const int interval_exponent = static_cast<int>(std::floor(std::log10(interval)));
+  if (max_abs >= 1e5 || (max_abs > 0.0 && max_abs < 1e-3)) {
+    const int value_exponent = static_cast<int>(std::floor(std::log10(max_abs)));
+    return QStringLiteral("%.%1e").arg(std::clamp(value_exponent - interval_exponent, 1, 12));
+  }
+  return QStringLiteral("%.%1f").arg(std::clamp(-interval_exponent, 0, 12));
+}
+
+void NiceTicks(QValueAxis* axis) {
+  const double span = axis->max() - axis->min();
+  if (!(span > 0.0) || !std::isfinite(span)) return;
+  const double step = NiceStep(span / 5.0);
+  // Interval before type: a dynamic axis lays out its ticks at once.
+  axis->setTickInterval(step);
+  axis->setTickAnchor(std::floor(axis->min() / step) * step);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setLabelFormat(TickFormat(std::max(std::abs(axis->min()), std::abs(axis->max())), step));
+}
+
+void SetAxisRange(QValueAxis* axis, double lo, double hi) {
+  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi)) return;
+  if (axis->tickType() != QValueAxis::TicksDynamic) {
+    axis->setRange(lo, hi);
+    return;
+  }
+  const double step = NiceStep((hi - lo) / 5.0);
+  if (step >= axis->tickInterval()) {
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+    axis->setRange(lo, hi);
+  } else {
+    axis->setRange(lo, hi);
+    axis->setTickInterval(step);
+    axis->setTickAnchor(std::floor(lo / step) * step);
+  }
+}
+
+NiceRange NiceValueRange(double y_min, double y_max) {
+  const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
+  const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
+  const double mid = 0.5 * (y_min + y_max);
+  auto nice = [](double x, bool ceiling) {
+    const double z = std::pow(10.0, std::floor(std::log10(x)));
+    const double q = x / z;
+    if (ceiling) return (q <= 1.0 ? 1.0 : q <= 2.0 ? 2.0 : q <= 5.0 ? 5.0 : 10.0) * z;
+    return (q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0) * z;
+  };
+  const double low = mid - 0.55 * span, high = mid + 0.55 * span;
+  const double step = nice(nice(high - low, true) / 4.0, false);
+  const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
+  NiceRange r;
+  r.ticks = static_cast<int>(nice_high - nice_low) + 1;
+  r.lo = nice_low * step;
+  r.hi = nice_high * step;
+  const double interval = (r.hi - r.lo) / std::max(1, r.ticks - 1);
+  r.format = TickFormat(std::max(std::abs(r.lo), std::abs(r.hi)), interval);
+  return r;
+}
+
+QString UnderscorePrefix(const QStringList& names) {
+  if (names.size() < 2) return {};
+  QString prefix = names.front();
+  for (const QString& n : names) {
+    qsizetype k = 0;
+    while (k < prefix.size() && k < n.size() && prefix[k] == n[k]) ++k;
+    prefix.truncate(k);
+  }
+  const qsizetype cut = prefix.lastIndexOf('_');
+  if (cut < 0) return {};
+  prefix.truncate(cut + 1);
+  for (const QString& n : names) {
+    if (n.size() <= prefix.size()) return {};
+  }
+  return prefix;
+}
+
+QString CompactNames(const QStringList& names) {
+  const QString prefix = UnderscorePrefix(names);
+  if (prefix.isEmpty()) {
+    // A shared suffix from a '_' on: "q1_dot, q2_dot" -> "{q1,q2}_dot".
+    QStringList reversed;
+    for (QString n : names) {
+      std::reverse(n.begin(), n.end());
+      reversed << n;
+    }
+    QString common = reversed.size() > 1 ? reversed.front() : QString();
+    for (const QString& r : reversed) {
+      qsizetype k = 0;
+      while (k < common.size() && k < r.size() && common[k] == r[k]) ++k;
+      common.truncate(k);
+    }
+    const qsizetype cut = common.lastIndexOf('_');
+    if (cut < 0) return names.join(QStringLiteral(", "));
+    const qsizetype length = cut + 1;
+    QStringList rest;
+    for (const QString& n : names) {
+      if (n.size() <= length) return names.join(QStringLiteral(", "));
+      rest << n.left(n.size() - length);
+    }
+    return "{" + rest.join(',') + "}" + names.front().right(length);
+  }
+  QStringList rest;
+  for (const QString& n : names) rest << n.mid(prefix.size());
+  return prefix + "{" + rest.join(',') + "}";
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,42 @@
+#pragma once
+/// @file axis_format.hpp
+/// Numbers and names on the charts' axes: tick formats that tell neighbours apart, nice tick
+/// steps and ranges, and compact axis titles from column names.
+
+#include <QString>
+#include <QStringList>
+
+class QValueAxis;
+
+namespace dirac::ui {
+
+/// A printf format that tells ticks `interval` apart for values up to `max_abs`: fixed-point for
+/// moderate magnitudes, scientific for very large or very small ones.
+QString TickFormat(double max_abs, double interval);
+
+/// About five ticks on the axis' [min, max] at a nice step (the scene kit's NiceStep), labelled
+/// so neighbours differ.
+void NiceTicks(QValueAxis* axis);
+
+/// Sets [lo, hi] without ever asking the axis for a huge number of ticks: Qt lays the ticks out
+/// at once, with the interval it has, so a larger span gets its larger interval first (a span
+/// of 1e9 s at the old 10 s interval would be 1e8 tick items), a smaller one after.
+void SetAxisRange(QValueAxis* axis, double lo, double hi);
+
+/// A value axis' fixed ticks for data in [y_min, y_max]: QValueAxis::applyNiceNumbers'
+/// rounding of a range 10 % wider (a constant signal gets a small relative band, not noise
+/// zoom), its tick count and a label format.
+struct NiceRange {
+  double lo = 0.0, hi = 1.0;
+  int ticks = 2;
+  QString format;
+};
+NiceRange NiceValueRange(double y_min, double y_max);
+
+/// The common prefix of `names` up to and including its last '_' ("" if none or one name).
+QString UnderscorePrefix(const QStringList& names);
+
+/// "a, b, c", or "prefix_{a,b,c}" when the names share a prefix ending in '_' (axis titles).
+QString CompactNames(const QStringList& names);
+
+}  // namespace dirac::ui

@@ -1,0 +1,218 @@
+#pragma once
+/// @file plot_panel.hpp
+/// One Qt chart per scenario plot entry, each series a named trajectory column, with a vertical
+/// line at the shared time cursor. The charts answer: wheel / drag / rectangle zoom and pan
+/// (double-click resets), a hover readout, click-to-seek, legend toggles, columns added from a
+/// context menu, PNG / SVG export, and overlays of a pinned run and of a comparison run.
+
+#include <QList>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+#include "dirac/trajectory.hpp"
+#include "plots/column_units.hpp"
+#include "plots/curve_reduction.hpp"
+
+class QAbstractSeries;
+class QChart;
+class QChartView;
+class QLineSeries;
+class QLabel;
+class QPoint;
+class QVBoxLayout;
+class QValueAxis;
+
+namespace dirac::ui {
+
+class ChartView;
+
+/// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName); overlay
+/// series "plot.<index>.<column>.pinned" / ".comparison". Auxiliary plots (SetAuxiliaryPlots)
+/// come after the others and read their columns from a second trajectory
+/// (SetAuxiliaryTrajectory), e.g. a computation beside the run on the same time grid.
+///
+/// Mouse: wheel zooms about the pointer (both axes; Ctrl: time only, Shift: values only), a left
+/// drag pans, a Shift + left drag zooms to the rectangle, a double-click resets; a click without
+/// a drag moves the time cursor there (seekRequested); hovering shows the values at the pointer's
+/// time ("plotPanel.readout"); a click on a legend entry hides or shows its curve; the context
+/// menu adds any trajectory column, removes one, exports PNG / SVG, resets the zoom.
+///
+/// Series are grouped onto axes by quantity (ColumnQuantity::Key: their unit, else their kind):
+/// the first quantity on the left axis, any other on a second axis on the right, each titled
+/// with its columns and unit ("x, y [m]", "theta [rad]").
+class PlotPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  /// Series are decimated (min/max per bucket) to two points per pixel column of the chart's
+  /// plot area, so peaks survive and redrawing a chart after an edit stays cheap (Qt Charts
+  /// strokes every displayed point's outline on each update): at least kMinDisplayedPoints, at
+  /// most kMaxDisplayedPoints, which a zoomed chart gets.
+  static constexpr int kMaxDisplayedPoints = 1200;
+  static constexpr int kMinDisplayedPoints = 128;
+  /// Curves are simplified (Douglas-Peucker) to within this many pixels of the decimated
+  /// samples: a smooth curve keeps a few dozen points of its ~2 per pixel column, so Qt Charts
+  /// strokes (for its hit shape) and draws far fewer segments; below a quarter pixel nothing on
+  /// screen changes.
+  static constexpr double kCurveTolerancePixels = 0.25;
+  /// No chart gets smaller than this [px]: with many charts the panel grows and the dock
+  /// scrolls, so tick labels never collapse.
+  static constexpr int kMinChartHeight = 220;
+
+  /// The overlays drawn dashed over the run's series.
+  enum Overlay { kPinned = 0, kComparison = 1 };
+
+  explicit PlotPanel(QWidget* parent = nullptr);
+  ~PlotPanel() override;
+
+  /// Rebuilds the charts for `plots` (and the auxiliary ones after them); the time axes span
+  /// [0, t_end]. Clears the main trajectory; the auxiliary one and the overlays stay.
+  void SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end);
+  /// Units and kinds of the columns (DescribeColumns), for the axes; rebuilds the charts.
+  void SetColumnQuantities(std::map<std::string, ColumnQuantity> quantities);
+  /// Replaces the auxiliary plots (empty: none; also drops the auxiliary trajectory). Keeps both
+  /// trajectories shown.
+  void SetAuxiliaryPlots(const std::vector<dirac::PlotSpec>& plots);
+  /// Shows `trajectory` in the auxiliary plots (null clears their series).
+  void SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
+  /// Changes the time axes' span [s] (charts zoomed by the user keep their view).
+  void SetTimeSpan(double t_end);
+  /// Shows `trajectory` (null clears the series). Missing columns are named in the chart title.
+  void SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory);
+  /// Draws `trajectory` (null: none) dashed over every chart's columns it has, labelled
+  /// "<column> (<label>)": a pinned earlier run, or Compare's nonholonomic motion.
+  void SetOverlay(Overlay overlay, std::shared_ptr<const dirac::Trajectory> trajectory,
+                  const QString& label);
+  bool has_overlay(Overlay overlay) const { return overlays_[overlay].trajectory != nullptr; }
+  /// Moves the time cursor [s].
+  void SetCursorTime(double t);
+  /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
+  /// of the event loop, after the window's repaint, and paint the charts a second time).
+  void LayOutNow();
+  /// After a window repaint that drew every chart whole (LayOutNow, then QWidget::repaint): lets
+  /// the charts' scenes take in their items' changes now without painting them again (a
+  /// scene does that at the next turn of the event loop and repaints the changed regions).
+  void AbsorbPaintedChanges();
+  /// A note shown above the charts (QLabel "plotPanel.note", e.g. "stale: re-solving"); ""
+  /// hides it.
+  void SetNote(const QString& note);
+  const QString& note() const { return note_; }
+
+  int plot_count() const { return static_cast<int>(plots_.size()); }
+  int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
+  QChart* chart(int plot) const;
+  /// Index of the plot titled `title` (as given, without notes), -1 if none.
+  int FindPlot(const QString& title) const;
+  /// The series named `object_name` ("plot.<i>.<column>", "plot.<i>.<column>.pinned", ...), or
+  /// null. (A QChart is no QObject child of its view: QObject::findChild cannot see series.)
+  QLineSeries* FindSeries(const QString& object_name) const;
+  /// Series `series` of plot `plot` drawn from samples (t, y): decimated and simplified as the
+  /// chart's last fill did (what its curve shows for that run).
+  QList<QPointF> DisplayedCurve(int plot, int series, const std::vector<double>& t,
+                                const std::vector<double>& y) const;
+  /// Displayed points of series `series` of plot `plot` (empty if out of range).
+  QList<QPointF> SeriesPoints(int plot, int series) const;
+  /// Columns shown in plot `plot` (its series, in order).
+  QStringList PlotColumns(int plot) const;
+  /// Axes of plot `plot`: 0 the time axis, 1 the left value axis, 2 the right one (null if the
+  /// chart mixes no quantities).
+  QValueAxis* axis(int plot, int which) const;
+  /// Whether the user zoomed or panned plot `plot` (its ranges no longer follow the data).
+  bool zoomed(int plot) const;
+  /// The decimation plot `plot`'s curves were last filled with (DecimateMinMax's max_points).
+  int displayed_points(int plot) const;
+
+  /// Adds trajectory column `column` as a series of plot `plot` (false if already there or out
+  /// of range). The context menu's "Add column".
+  bool AddColumn(int plot, const QString& column);
+  /// Removes column `column` from plot `plot`.
+  bool RemoveColumn(int plot, const QString& column);
+  /// Zooms plot `plot` by `factor` (< 1 zooms in) about the value point `center` (t, y of the
+  /// left axis); what the wheel does.
+  void Zoom(int plot, double factor, QPointF center, bool time = true, bool values = true);
+  /// Shows time range [t0, t1] and left-axis range [y0, y1] of plot `plot` (the rectangle zoom).
+  void ZoomTo(int plot, double t0, double t1, double y0, double y1);
+  /// Back to the data's ranges (double-click).
+  void ResetZoom(int plot);
+  /// Hides or shows one curve (a legend click).
+  void SetSeriesVisible(int plot, const QString& column, bool visible);
+  bool SeriesVisible(int plot, const QString& column) const;
+  /// The hover readout's text at time `t`: "t = …" and "<column> = <value> <unit>" of each shown
+  /// curve at the nearest sample (from the full trajectory, not the decimated curve).
+  QString Readout(int plot, double t) const;
+  /// Writes chart `plot` as it is shown: PNG (or any raster format Qt knows) by suffix, or SVG
+  /// for ".svg" (QSvgGenerator). Returns "" on success, else the error.
+  QString ExportChart(int plot, const QString& path) const;
+
+ signals:
+  /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
+  void seekRequested(double t);
+  /// The context menu asked to pin the current run / to clear the pinned run.
+  void pinRequested();
+  void unpinRequested();
+  /// Something went wrong the user should see (export failed).
+  void errorOccurred(const QString& message);
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  struct Plot;
+  friend class ChartView;
+  struct OverlayData {
+    std::shared_ptr<const dirac::Trajectory> trajectory;
+    QString label;
+  };
+
+  void PlaceNote();
+  void Rebuild();
+  std::unique_ptr<Plot> BuildPlot(std::size_t index, const dirac::PlotSpec& spec, bool auxiliary,
+                                  bool last);
+  void ReplacePlot(int index);
+  void Fill(Plot& plot);
+  /// Points per curve for the chart's current width and zoom (see kMaxDisplayedPoints).
+  int DisplayedPoints(const Plot& plot) const;
+  /// Refills the chart's curves when its width changed enough to change DisplayedPoints.
+  void RefillIfResolutionChanged(const QChartView* view);
+  /// The decimated curves of a chart: [0] its series, [1 + o] overlay o's (nullopt: none).
+  using CurveSet = std::array<std::vector<std::optional<QList<QPointF>>>, 3>;
+  /// Fits the value axes to `curves` (nice numbers) and the time axis to [0, t_end]; with
+  /// `apply` false only says whether anything would change.
+  bool FitRanges(Plot& plot, const CurveSet& curves, bool apply);
+  void UpdateCursor(Plot& plot);
+  void UpdateTitle(Plot& plot);
+  static void FitAxisTitles(Plot& plot);
+  void MarkZoomed(const QChartView* view);
+  const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
+  void ShowContextMenu(int plot, const QPoint& global);
+  void ExportDialog(int plot, const QString& suffix);
+  int IndexOf(const QChartView* view) const;
+  /// The time cursor series of plot `index` (its values map the mouse), null if none.
+  QAbstractSeries* CursorSeriesOf(int index) const;
+
+  QVBoxLayout* layout_ = nullptr;
+  std::vector<std::unique_ptr<Plot>> plots_;
+  std::vector<dirac::PlotSpec> specs_;
+  std::vector<dirac::PlotSpec> auxiliary_specs_;
+  std::map<std::string, ColumnQuantity> quantities_;
+  std::shared_ptr<const dirac::Trajectory> trajectory_;
+  std::shared_ptr<const dirac::Trajectory> auxiliary_trajectory_;
+  std::array<OverlayData, 2> overlays_;
+  double t_end_ = 1.0;
+  double cursor_ = 0.0;
+  QString note_;
+  QLabel* note_label_ = nullptr;
+  QString last_export_dir_;
+};
+
+}  // namespace dirac::ui

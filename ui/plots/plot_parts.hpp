@@ -1,0 +1,43 @@
+#pragma once
+/// @file plot_parts.hpp
+/// The parts of one chart of the PlotPanel (private to plots/: plot_panel.cpp fills them,
+/// chart_builder.cpp builds them).
+
+#include <QChartView>
+#include <QFont>
+#include <QLineSeries>
+#include <QString>
+#include <QValueAxis>
+
+#include <array>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+#include "plots/plot_panel.hpp"
+
+namespace dirac::ui {
+
+struct PlotPanel::Plot {
+  dirac::PlotSpec spec;
+  bool auxiliary = false;  // reads auxiliary_trajectory_
+  QChartView* view = nullptr;
+  QChart* chart = nullptr;
+  QValueAxis* x_axis = nullptr;
+  std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
+  // Per value axis: its title ("x, y [m]"), shorter ones ("[m]", "residual"), the units alone.
+  std::array<QString, 2> title_full, title_short, title_units;
+  std::array<QFont, 2> title_font;
+  std::vector<QLineSeries*> series;                  // one per spec.series
+  std::vector<int> series_axis;                      // 0 left, 1 right
+  std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
+  QLineSeries* cursor = nullptr;
+  std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
+  bool zoomed = false;
+  int displayed_points = 0;  // the decimation the curves were filled with (DisplayedPoints)
+  // Pixels per unit of the time, left and right axes the curves were simplified with (0: not
+  // simplified, e.g. zoomed or not laid out).
+  std::array<double, 3> pixels_per_unit{};
+  QString missing;  // columns the trajectory lacks
+};
+
+}  // namespace dirac::ui

@@ -1,0 +1,33 @@
+#include "plots/svg_export.hpp"
+
+#include <QFileInfo>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QWidget>
+
+namespace dirac::ui {
+
+QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& title,
+                          const std::function<void(QPainter&)>& draw_over) {
+  const QSize size = widget.size();
+  QSvgGenerator generator;
+  generator.setFileName(path);
+  generator.setSize(size);
+  generator.setViewBox(QRect(QPoint(0, 0), size));
+  // The screen's resolution: fonts keep their size relative to the chart (the generator's
+  // default of 72 dpi drew 9 pt text as 9 px on a chart laid out at 96 dpi).
+  generator.setResolution(widget.logicalDpiX());
+  generator.setTitle(title);
+  generator.setDescription(QStringLiteral("Dirac Studio chart"));
+  QPainter painter;
+  if (!painter.begin(&generator)) return QStringLiteral("cannot write %1").arg(path);
+  painter.setRenderHint(QPainter::Antialiasing);
+  widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+  if (draw_over) draw_over(painter);
+  painter.end();
+  if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0)
+    return QStringLiteral("cannot write %1").arg(path);
+  return {};
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,93 @@
+#pragma once
+/// @file drawn_scene.hpp
+/// The interface of a drawn 3D scene: what the view shows of a run. Five types ship
+/// (SceneRegistry::WithBuiltinScenes):
+///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
+///    velocity, the constraint plane Delta(q) and a comparison trajectory;
+///  - "rigid_body" (RigidBodyScene): a box turned by the rotation matrix columns R11..R33 with
+///    body and space axes, the path of one axis' tip and the spatial angular momentum;
+///  - "planar_points" (PlanarPointsScene): points moving in one plane (point vortices);
+///  - "rolling_disk" (RollingDiskScene): a thin disk leaning and rolling on the ground plane;
+///  - "planar_bodies" (PlanarBodiesScene): slabs moving in the plane, seen from above by a
+///    camera that follows them.
+/// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK
+/// props and moves them to the time cursor.
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "run/simulation_snapshot.hpp"
+
+class vtkActor;
+class vtkRenderer;
+
+namespace dirac::ui {
+
+/// A scene's ground: an unlit rectangle [x0, x1] x [y0, y1] at height z, drawn by `actor` in
+/// `color` (RGB in [0, 1]), with nothing drawn below it.
+struct GroundPlane {
+  vtkActor* actor = nullptr;
+  std::array<double, 4> rect{};  // x0, x1, y0, y1
+  double z = 0.0;
+  std::array<double, 3> color{};
+};
+
+/// What a scene may read to build itself: the scenario (its `scene.options`, coordinates and
+/// constraints) and the derived model (columns and their kinds, constraint names,
+/// ConstraintCovectors). The scenario reference is only valid during construction; a scene may
+/// keep the model.
+struct SceneContext {
+  const dirac::Scenario& scenario;
+  std::shared_ptr<const dirac::Model> model;
+  /// How a scene edits values of the scenario (e.g. a dragged target attitude: final.R.x, .y,
+  /// .z), by their --set names, as one edit; may be empty (then the scene edits nothing). The
+  /// window applies them as the panel's editors do and calls OnScenarioEdited.
+  std::function<void(const std::vector<std::pair<std::string, double>>&)> edit;
+};
+
+/// One drawn scene. Constructors validate the scene's options and throw dirac::ScenarioError
+/// naming the file, line and key (dirac::SceneOptions::Fail); the methods below do not throw.
+class DrawnScene {
+ public:
+  virtual ~DrawnScene() = default;
+
+  /// Adds this scene's props to `renderer` (once, before any other call).
+  virtual void AddTo(vtkRenderer* renderer) = 0;
+  /// New simulation data; the snapshot is immutable and may be kept. It may carry a comparison
+  /// trajectory (the same scenario in another formulation) to draw alongside.
+  virtual void SetSnapshot(const SnapshotPtr& snapshot) = 0;
+  /// Moves the scene to simulated time `t` [s] (the shared time cursor).
+  virtual void SetTime(double t) = 0;
+  /// Axis-aligned box (xmin, xmax, ymin, ymax, zmin, zmax) the camera should fit; false if the
+  /// scene has nothing to show yet.
+  virtual bool Bounds(std::array<double, 6>& bounds) const = 0;
+  /// Called after the view reset its camera to the default oblique framing of Bounds(); a scene
+  /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
+  virtual void OnCameraReset() {}
+  /// The scenario's values were edited (the panel, a --set, the scene itself): e.g. boundary
+  /// values a scene draws before the next run arrives. Valid only during the call. Returns true
+  /// if the scene changed (and should be redrawn now).
+  virtual bool OnScenarioEdited(const dirac::Scenario& /*scenario*/) { return false; }
+
+  /// Pointer input in the view, in VTK display coordinates (pixels, origin bottom left). A scene
+  /// that returns true from OnPointerPress takes the drag (moves and the release come to it and
+  /// not to the camera); the default leaves every press to the camera.
+  virtual bool OnPointerPress(vtkRenderer* /*renderer*/, int /*x*/, int /*y*/) { return false; }
+  virtual void OnPointerMove(vtkRenderer* /*renderer*/, int /*x*/, int /*y*/) {}
+  virtual void OnPointerRelease() {}
+
+  /// The scene's ground plane, if it has one. When the ground covers the whole view (a camera
+  /// looking down on it), the view clears the frame in the ground's colour instead of drawing
+  /// it: the same picture, without a view-filling quad (about 10 ms of CPU per frame with
+  /// software OpenGL).
+  virtual std::optional<GroundPlane> Ground() const { return std::nullopt; }
+};
+
+}  // namespace dirac::ui

@@ -1,0 +1,123 @@
+// The camera of the planar bodies scene: the top view follows the motion (sized for a trail's
+// worth of it) until the user moves the camera; the 3D view follows the bodies keeping the
+// user's orbit (planar_bodies_scene.hpp).
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "scenes/planar_bodies_scene.hpp"
+
+namespace dirac::ui {
+namespace {
+
+bool Near(double a, double b, double scale) { return std::abs(a - b) <= 1e-9 * scale; }
+
+}  // namespace
+
+// Half the side the following top view needs along one axis: a trail's worth of motion
+// (`window`) plus a body of radius `radius`, but between about 4 and 8 bodies across.
+double PlanarBodiesScene::FollowHalfSize(double window, double radius) {
+  return std::clamp(0.55 * (window + 2.0 * radius), 2.2 * radius, 3.8 * radius);
+}
+
+void PlanarBodiesScene::OnStartRender(vtkObject*, unsigned long, void* client, void*) {
+  static_cast<PlanarBodiesScene*>(client)->SteerCamera();
+}
+
+void PlanarBodiesScene::SteerCamera3D() {
+  const std::array<double, 3>& pose = bodies_.front().pose;
+  if (!std::isfinite(pose[0]) || !std::isfinite(pose[1])) return;
+  const std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  if (camera_reset_) {
+    // An oblique view from behind the start, about four bodies across.
+    camera_reset_ = false;
+    camera_owned_ = true;
+    constexpr double kAzimuth = -1.2, kElevation = 0.52;  // [rad]
+    const double distance = 7.0 * radius_ + 3.0 * top_;
+    camera->ParallelProjectionOff();
+    camera->SetFocalPoint(centre.data());
+    camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
+                        centre[1] + distance * std::cos(kElevation) * std::sin(kAzimuth),
+                        centre[2] + distance * std::sin(kElevation));
+    camera->SetViewUp(0.0, 0.0, 1.0);
+    camera->SetViewAngle(30.0);
+  } else if (camera_owned_) {
+    // Follow: move the camera with the bodies, keeping the user's orbit and zoom.
+    const double* f = camera->GetFocalPoint();
+    const double* p = camera->GetPosition();
+    const double d[3] = {centre[0] - followed_[0], centre[1] - followed_[1],
+                         centre[2] - followed_[2]};
+    camera->SetFocalPoint(f[0] + d[0], f[1] + d[1], f[2] + d[2]);
+    camera->SetPosition(p[0] + d[0], p[1] + d[1], p[2] + d[2]);
+  }
+  followed_ = centre;
+  renderer_->ResetCameraClippingRange();
+}
+
+void PlanarBodiesScene::SteerCamera() {
+  if (!renderer_ || !extent_) return;
+  if (three_d_) return SteerCamera3D();
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  if (camera_reset_) {
+    camera_owned_ = true;  // just reset by the view (OnCameraReset): ours again
+    camera_reset_ = false;
+  } else if (camera_owned_) {
+    // Anything but our own last setting means the user moved the camera: leave it alone.
+    const double scale = std::max(camera_set_[4], 1e-12);
+    const double* f = camera->GetFocalPoint();
+    const double* p = camera->GetPosition();
+    const double* up = camera->GetViewUp();
+    const bool ours = camera->GetParallelProjection() && Near(f[0], camera_set_[0], scale) &&
+                      Near(f[1], camera_set_[1], scale) && Near(f[2], camera_set_[2], scale) &&
+                      Near(p[0], camera_set_[0], scale) && Near(p[1], camera_set_[1], scale) &&
+                      Near(p[2], camera_set_[3], scale) &&
+                      Near(camera->GetParallelScale(), camera_set_[4], scale) &&
+                      Near(up[0], camera_set_[5], 1.0) && Near(up[1], camera_set_[6], 1.0);
+    if (!ours) camera_owned_ = false;
+  }
+  if (!camera_owned_) return;
+
+  // Size: a trail's worth of motion plus a body, between a few and several bodies across; the
+  // same for the whole trajectory so the view does not breathe during playback.
+  int width = 0, height = 0;
+  renderer_->GetTiledSize(&width, &height);
+  const double aspect = width > 0 && height > 0 ? static_cast<double>(width) / height : 1.0;
+  const double half_x = FollowHalfSize(window_[0], radius_);
+  const double half_y = FollowHalfSize(window_[1], radius_);
+  const double scale = std::max(half_y, half_x / aspect) * 1.04;
+  const double hx = scale * aspect, hy = scale;
+  // Centre: on the bodies and the trail behind them, kept inside the whole motion's box so the
+  // view slides along the path instead of showing empty floor ahead of or behind it, and
+  // always with the bodies themselves in view.
+  const std::array<double, 4>& e = *extent_;
+  const double pad = 1.25 * radius_;
+  auto place = [&](int axis, double half) {
+    const double lo = e[2 * axis] - pad, hi = e[2 * axis + 1] + pad;
+    double c = 0.5 * (view_box_[2 * axis] + view_box_[2 * axis + 1]);
+    c = 2.0 * half >= hi - lo ? 0.5 * (lo + hi) : std::clamp(c, lo + half, hi - half);
+    const double margin = 0.25 * half;  // bodies stay in the inner part of the view
+    const double need_lo = bodies_box_[2 * axis + 1] + margin - half;  // c >= this
+    const double need_hi = bodies_box_[2 * axis] - margin + half;      // c <= this
+    if (need_lo <= need_hi) return std::clamp(c, need_lo, need_hi);
+    return 0.5 * (bodies_box_[2 * axis] + bodies_box_[2 * axis + 1]);
+  };
+  const double cx = place(0, hx);
+  const double cy = place(1, hy);
+  const double cz = 0.5 * top_;
+  const double distance = 4.0 * std::max(hx, hy) + 10.0 * top_;
+  camera->ParallelProjectionOn();
+  camera->SetFocalPoint(cx, cy, cz);
+  camera->SetPosition(cx, cy, cz + distance);
+  camera->SetViewUp(0.0, 1.0, 0.0);
+  camera->SetParallelScale(scale);
+  const double* up = camera->GetViewUp();
+  camera_set_ = {cx, cy, cz, cz + distance, scale, up[0], up[1]};
+  renderer_->ResetCameraClippingRange();
+}
+
+void PlanarBodiesScene::OnCameraReset() { camera_reset_ = true; }
+
+}  // namespace dirac::ui

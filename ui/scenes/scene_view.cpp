@@ -1,0 +1,606 @@
+#include "scenes/scene_view.hpp"
+
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTimer>
+#include <QWheelEvent>
+
+#include <vtkActor.h>
+#include <vtkActor2D.h>
+#include <vtkActor2DCollection.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
+#include <vtkCameraPass.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkOpenGLFramebufferObject.h>
+#include <vtkOpenGLRenderWindow.h>
+#include <vtkOpenGLState.h>
+#include <vtkRenderStepsPass.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtk_glew.h>
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "scenes/scene_kit.hpp"
+
+namespace dirac::ui {
+namespace {
+
+constexpr int kMultiSamples = 4;  // of the still (settled) frame
+constexpr int kSettleMs = 180;    // rest before the smooth frame
+
+}  // namespace
+
+// One job at a time on a thread of its own: the fast frame of an edit (StartFastFrame).
+class SceneView::RenderThread {
+ public:
+  RenderThread() : thread_([this] { Loop(); }) {}
+  ~RenderThread() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  void Post(std::function<void()> job) {
+    {
+      std::lock_guard lock(mutex_);
+      job_ = std::move(job);
+      done_ = false;
+    }
+    wake_.notify_all();
+  }
+  void Wait() {
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [this] { return done_; });
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || job_; });
+        if (stopping_) return;
+        job = std::move(job_);
+        job_ = nullptr;
+      }
+      job();
+      {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+      }
+      finished_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::function<void()> job_;
+  bool done_ = true;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+SceneView::SceneView(QWidget* parent) : QWidget(parent) {
+  setObjectName("sceneView");
+  setAttribute(Qt::WA_NoSystemBackground);
+  setAttribute(Qt::WA_OpaquePaintEvent);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(320, 240);
+
+  renderer_ = vtkSmartPointer<vtkRenderer>::New();
+  // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
+  // every frame, 7-9 ms of CPU per frame with software OpenGL (ui/window/README.md, Playback).
+  renderer_->SetBackground(kBackground[0], kBackground[1], kBackground[2]);
+  renderer_->SetBackgroundAlpha(1.0);  // opaque frames: they are read back as RGB32
+  // Text overlays (the time, messages, the scenes' legends) live in a second layer drawn at full
+  // resolution after the 3D layer, also when a fast frame reduced the 3D layer's resolution.
+  overlay_ = vtkSmartPointer<vtkRenderer>::New();
+  overlay_->SetLayer(1);
+  overlay_->InteractiveOff();
+  render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
+  render_window_->SetNumberOfLayers(2);
+  // Off screen: VTK draws into its framebuffer objects, ReadFrame() copies the result, Qt paints
+  // it. No blit to a window's back buffer and no buffer swap, the two full-frame passes that
+  // made up most of a frame's cost with software OpenGL.
+  render_window_->OffScreenRenderingOn();
+  read_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  read_callback_->SetClientData(this);
+  read_callback_->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+    auto* view = static_cast<SceneView*>(client);
+    view->ReadFrame();
+    if (!view->painting_frame_) view->update();  // the interactor's own renders
+  });
+  render_window_->AddObserver(vtkCommand::EndEvent, read_callback_);
+  render_window_->AddRenderer(renderer_);
+  render_window_->AddRenderer(overlay_);
+  upscale_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  upscale_callback_->SetClientData(this);
+  upscale_callback_->SetCallback([](vtkObject*, unsigned long, void* client, void*) {
+    static_cast<SceneView*>(client)->StretchReducedFrame();
+  });
+  renderer_->AddObserver(vtkCommand::EndEvent, upscale_callback_);
+  ground_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
+  ground_callback_->SetClientData(this);
+  ground_callback_->SetCallback([](vtkObject*, unsigned long event, void* client, void*) {
+    auto* view = static_cast<SceneView*>(client);
+    if (event == vtkCommand::StartEvent)
+      view->SubstituteGround();
+    else
+      view->RestoreGround();
+  });
+  // Priority below the scenes' start observers (0), so it sees the camera they set.
+  renderer_->AddObserver(vtkCommand::StartEvent, ground_callback_, -1.0f);
+  renderer_->AddObserver(vtkCommand::EndEvent, ground_callback_, -1.0f);
+  // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames draw the 3D layer at s times the width and
+  // height, stretched to the view. Off by default: with llvmpipe it saved no measurable CPU (a
+  // frame's cost there is not per pixel; see ui/window/README.md, Playback frame times).
+  if (const char* scale = std::getenv("DIRAC_FAST_FRAME_SCALE")) {
+    const double value = std::atof(scale);
+    if (value > 0.0 && value <= 1.0) fast_scale_ = value;
+  }
+  render_window_->SetMultiSamples(kMultiSamples);
+  // Fast frames go through VTK's plain render steps (lights, opaque, translucent blended in
+  // draw order, overlay) instead of the renderer's default path with order-independent
+  // translucency: with software OpenGL that halves a frame with translucent props (grids,
+  // ghosts, the constraint plane). The still frame keeps the default path.
+  auto steps = vtkSmartPointer<vtkRenderStepsPass>::New();
+  fast_pass_ = vtkSmartPointer<vtkCameraPass>::New();
+  fast_pass_->SetDelegatePass(steps);
+  // Edits and playback get fast frames (no multisampling: with software OpenGL, as under Xvfb,
+  // 4x MSAA doubles the frame time); the view is redrawn smooth once it rests.
+  settle_.setSingleShot(true);
+  settle_.setInterval(kSettleMs);
+  connect(&settle_, &QTimer::timeout, this, [this] { RenderNow(); });
+  time_text_ = vtkSmartPointer<vtkTextActor>::New();
+  time_text_->GetTextProperty()->SetFontSize(18);
+  time_text_->GetTextProperty()->SetColor(0.92, 0.93, 0.96);
+  time_text_->GetTextProperty()->SetFontFamilyToCourier();
+  time_text_->GetTextProperty()->SetVerticalJustificationToTop();
+  time_text_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  time_text_->GetPositionCoordinate()->SetValue(0.015, 0.975);
+  overlay_->AddActor2D(time_text_);
+  message_ = MakeMessageText(0.5);
+  overlay_->AddActor2D(message_);
+  interactor_ = vtkSmartPointer<vtkGenericRenderWindowInteractor>::New();
+  interactor_->SetRenderWindow(render_window_);
+  auto style = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
+  interactor_->SetInteractorStyle(style);
+  render_thread_ = std::make_unique<RenderThread>();
+}
+
+SceneView::~SceneView() {
+  WaitForFrame();
+  render_thread_.reset();
+  RestoreGround();
+  scene_.reset();
+  stretch_buffer_ = nullptr;
+  // Release the GL context and VTK's hidden window while the X display is still open.
+  if (window_ready_) render_window_->Finalize();
+}
+
+bool SceneView::EnsureWindow() {
+  WaitForFrame();
+  if (window_ready_) return true;
+  if (!isVisible() || width() <= 0 || height() <= 0) return false;
+  const qreal ratio = devicePixelRatioF();
+  render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  interactor_->Initialize();
+  window_ready_ = true;
+  return true;
+}
+
+void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
+  WaitForFrame();
+  RestoreGround();
+  scene_drag_ = false;
+  renderer_->RemoveAllViewProps();
+  overlay_->RemoveAllViewProps();
+  overlay_->AddActor2D(time_text_);
+  overlay_->AddActor2D(message_);
+  time_text_->SetInput("");
+  scene_ = std::move(scene);
+  if (scene_) {
+    scene_->AddTo(renderer_);
+    // The scene's text overlays go to the overlay layer (kept at full resolution).
+    std::vector<vtkActor2D*> overlays;
+    vtkActor2DCollection* actors = renderer_->GetActors2D();
+    actors->InitTraversal();
+    while (vtkActor2D* actor = actors->GetNextActor2D()) overlays.push_back(actor);
+    for (vtkActor2D* actor : overlays) {
+      overlay_->AddActor2D(actor);
+      renderer_->RemoveActor2D(actor);
+    }
+  }
+  RequestRender();
+}
+
+void SceneView::SetMessage(const QString& message) {
+  WaitForFrame();
+  // Wrap long messages (VTK text does not wrap) at ~44 characters per line.
+  QStringList lines;
+  for (const QString& paragraph : message.split('\n')) {
+    QString line;
+    for (const QString& word : paragraph.split(' ', Qt::SkipEmptyParts)) {
+      if (!line.isEmpty() && line.size() + word.size() > 44) {
+        lines << line;
+        line.clear();
+      }
+      line += (line.isEmpty() ? "" : " ") + word;
+    }
+    lines << line;
+  }
+  message_->SetInput(lines.join('\n').toUtf8().constData());
+  message_->SetVisibility(!message.isEmpty());
+  RequestRender();
+}
+
+void SceneView::SetSnapshot(const SnapshotPtr& snapshot) {
+  WaitForFrame();
+  if (!scene_) return;
+  scene_->SetSnapshot(snapshot);
+  RequestRender();
+}
+
+void SceneView::SetTime(double t) {
+  WaitForFrame();
+  if (!scene_) return;
+  scene_->SetTime(t);
+  time_text_->SetInput(QStringLiteral("t = %1 s").arg(t, 0, 'f', 3).toUtf8().constData());
+  RequestRender();
+}
+
+void SceneView::SetScenarioValues(const dirac::Scenario& scenario) {
+  WaitForFrame();
+  if (scene_ && scene_->OnScenarioEdited(scenario)) RequestRender();
+}
+
+void SceneView::FitCameraUnlessUserMoved() {
+  if (!camera_moved_by_user_) ResetCamera();
+}
+
+void SceneView::ResetCamera() {
+  WaitForFrame();
+  camera_moved_by_user_ = false;
+  std::array<double, 6> bounds{};
+  if (!scene_ || !scene_->Bounds(bounds)) {
+    renderer_->ResetCamera();
+    RequestRender();
+    return;
+  }
+  const double center[3] = {0.5 * (bounds[0] + bounds[1]), 0.5 * (bounds[2] + bounds[3]),
+                            0.5 * (bounds[4] + bounds[5])};
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->SetFocalPoint(center);
+  // Oblique view from the (+x, -y, +z) octant, z up: all three axes visible.
+  camera->SetPosition(center[0] + 1.0, center[1] - 1.6, center[2] + 0.9);
+  camera->SetViewUp(0, 0, 1);
+  renderer_->ResetCamera(bounds.data());
+  camera->Zoom(1.15);
+  renderer_->ResetCameraClippingRange();
+  scene_->OnCameraReset();
+  RequestRender();
+}
+
+void SceneView::RequestRender() {
+  settle_.start();
+  if (render_pending_) return;
+  render_pending_ = true;
+  QTimer::singleShot(0, this, [this] {
+    if (render_pending_) RenderFast();
+  });
+}
+
+bool SceneView::BeginFrame(int samples) {
+  WaitForFrame();
+  render_pending_ = false;
+  if (!EnsureWindow()) return false;
+  if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
+  renderer_->ResetCameraClippingRange();
+  // Only for this frame: picking (vtkPropPicker) renders through the default path.
+  const bool fast = samples == 0;
+  if (fast) renderer_->SetPass(fast_pass_);
+  // No copy into the display framebuffer (Frame() does one when it swaps buffers): ReadFrame
+  // reads the single-sampled frame from the render framebuffer.
+  if (fast) render_window_->SetSwapBuffers(0);
+  stretch_pending_ = fast && fast_scale_ < 1.0;
+  if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, fast_scale_, fast_scale_);
+  painting_frame_ = true;
+  frame_ratio_ = devicePixelRatioF();
+  return true;
+}
+
+void SceneView::RestoreAfterFrame() const {
+  painting_frame_ = false;
+  if (stretch_pending_) renderer_->SetViewport(0.0, 0.0, 1.0, 1.0);
+  stretch_pending_ = false;
+  renderer_->SetPass(nullptr);
+  render_window_->SetSwapBuffers(1);
+}
+
+void SceneView::RenderTimed() {
+  QElapsedTimer timer;
+  timer.start();
+  render_window_->Render();
+  last_render_ms_ = static_cast<double>(timer.nsecsElapsed()) * 1e-6;
+}
+
+bool SceneView::DrawFrame(int samples) {
+  if (!BeginFrame(samples)) return false;
+  RenderTimed();
+  RestoreAfterFrame();
+  return true;
+}
+
+void SceneView::Render(int samples) {
+  if (DrawFrame(samples)) repaint();  // on screen now: edits time their latency up to here
+}
+
+void SceneView::StartFastFrame() {
+  settle_.start();
+  if (!BeginFrame(0)) return;
+  // The context moves to the render thread for the frame (a context is current on one thread
+  // at a time); WaitForFrame() takes it back.
+  render_window_->ReleaseCurrent();
+  frame_in_flight_ = true;
+  render_thread_->Post([this] {
+    RenderTimed();
+    render_window_->ReleaseCurrent();
+  });
+}
+
+void SceneView::WaitForFrame() const {
+  if (!frame_in_flight_) return;
+  render_thread_->Wait();
+  frame_in_flight_ = false;
+  render_window_->MakeCurrent();
+  RestoreAfterFrame();
+}
+
+void SceneView::FinishFrame() {
+  if (!frame_in_flight_) return;
+  WaitForFrame();
+  repaint();
+}
+
+void SceneView::ReadFrame() {
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(render_window_);
+  if (!window) return;
+  // A fast frame (single-sampled, no buffer swap: BeginFrame) is read where it was drawn; any
+  // other frame from the display framebuffer, where Frame() resolved it.
+  vtkOpenGLFramebufferObject* source = render_window_->GetSwapBuffers()
+                                           ? window->GetDisplayFramebuffer()
+                                           : window->GetRenderFramebuffer();
+  if (!source) return;
+  const int* size = window->GetSize();
+  const int w = size[0], h = size[1];
+  if (w <= 0 || h <= 0) return;
+  if (frame_.width() != w || frame_.height() != h) frame_ = QImage(w, h, QImage::Format_RGB32);
+  window->MakeCurrent();
+  vtkOpenGLState* state = window->GetState();
+  state->PushReadFramebufferBinding();
+  source->Bind(GL_READ_FRAMEBUFFER);
+  source->ActivateReadBuffer(0);
+  // GL rows go bottom-up: Mesa returns them top-down itself (GL_MESA_pack_invert, in the copy
+  // it makes anyway), else the image is mirrored afterwards (one more pass over the frame).
+  const bool invert = GLEW_MESA_pack_invert;
+  if (invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_TRUE);
+  // RGB32 is 0xffRRGGBB: B, G, R, A bytes in memory on this little-endian machine. The rows are
+  // 4 w bytes, so any pack alignment fits QImage's (4-byte aligned) scan lines.
+  glReadPixels(0, 0, w, h, GL_BGRA, GL_UNSIGNED_BYTE, frame_.bits());
+  if (invert) glPixelStorei(GL_PACK_INVERT_MESA, GL_FALSE);
+  state->PopReadFramebufferBinding();
+  if (!invert) frame_.mirror();
+  frame_.setDevicePixelRatio(frame_ratio_);
+}
+
+void SceneView::SubstituteGround() {
+  RestoreGround();
+  ground_substituted_ = false;
+  if (!scene_ || !ground_substitution_) return;
+  const std::optional<GroundPlane> ground = scene_->Ground();
+  if (!ground || !ground->actor || !ground->actor->GetVisibility()) return;
+  if (!PlaneFillsView(renderer_, ground->rect, ground->z)) return;
+  ground->actor->VisibilityOff();
+  renderer_->SetBackground(ground->color[0], ground->color[1], ground->color[2]);
+  substituted_ground_ = ground->actor;
+  ground_substituted_ = true;
+}
+
+void SceneView::RestoreGround() {
+  if (!substituted_ground_) return;
+  substituted_ground_->VisibilityOn();
+  renderer_->SetBackground(kBackground[0], kBackground[1], kBackground[2]);
+  substituted_ground_ = nullptr;
+}
+
+void SceneView::StretchReducedFrame() {
+  if (!stretch_pending_) return;
+  auto* window = vtkOpenGLRenderWindow::SafeDownCast(render_window_);
+  if (!window || !window->GetRenderFramebuffer()) return;
+  int vw = 0, vh = 0, vx = 0, vy = 0;
+  renderer_->GetTiledSizeAndOrigin(&vw, &vh, &vx, &vy);
+  const int* size = window->GetSize();
+  const int w = size[0], h = size[1];
+  if (w <= 0 || h <= 0 || vw <= 0 || vh <= 0) return;
+  vtkOpenGLState* state = window->GetState();
+  state->PushFramebufferBindings();
+  if (!stretch_buffer_ || stretch_size_ != std::array<int, 2>{w, h}) {
+    stretch_buffer_ = vtkSmartPointer<vtkOpenGLFramebufferObject>::New();
+    stretch_buffer_->SetContext(window);
+    stretch_buffer_->PopulateFramebuffer(w, h, true, 1, VTK_UNSIGNED_CHAR, false, 0, 0);
+    stretch_size_ = {w, h};
+  }
+  vtkOpenGLState::ScopedglEnableDisable scissor(state, GL_SCISSOR_TEST);
+  state->vtkglDisable(GL_SCISSOR_TEST);
+  vtkOpenGLFramebufferObject* frame = window->GetRenderFramebuffer();
+  // The reduced image (lower left of the render buffer) stretched into the spare buffer, then
+  // copied back over the whole render buffer; the overlay layer is drawn on top of it.
+  frame->Bind(GL_READ_FRAMEBUFFER);
+  frame->ActivateReadBuffer(0);
+  stretch_buffer_->Bind(GL_DRAW_FRAMEBUFFER);
+  stretch_buffer_->ActivateDrawBuffer(0);
+  state->vtkglBlitFramebuffer(vx, vy, vx + vw, vy + vh, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_LINEAR);
+  stretch_buffer_->Bind(GL_READ_FRAMEBUFFER);
+  stretch_buffer_->ActivateReadBuffer(0);
+  frame->Bind(GL_DRAW_FRAMEBUFFER);
+  frame->ActivateDrawBuffer(0);
+  state->vtkglBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  state->PopFramebufferBindings();
+}
+
+void SceneView::RenderNow() {
+  settle_.stop();
+  Render(kMultiSamples);
+}
+
+void SceneView::RenderFast() {
+  settle_.start();
+  Render(0);
+}
+
+QImage SceneView::GrabImage() {
+  WaitForFrame();
+  if (!EnsureWindow()) return {};
+  RenderNow();
+  if (frame_.isNull()) return {};
+  QImage image = frame_.convertToFormat(QImage::Format_RGB888);
+  image.setDevicePixelRatio(1.0);
+  return image;
+}
+
+void SceneView::paintEvent(QPaintEvent*) {
+  WaitForFrame();
+  const qreal ratio = devicePixelRatioF();
+  const QSize wanted(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  // First show or a resize: a fast frame before painting (the smooth one follows at rest).
+  if (!painting_frame_ && (frame_.isNull() || frame_.size() != wanted) && DrawFrame(0))
+    settle_.start();
+  QPainter painter(this);
+  if (frame_.isNull()) {
+    painter.fillRect(rect(), QColor::fromRgbF(kBackground[0], kBackground[1], kBackground[2]));
+    return;
+  }
+  painter.drawImage(QPointF(0, 0), frame_);
+}
+
+void SceneView::resizeEvent(QResizeEvent* event) {
+  WaitForFrame();
+  QWidget::resizeEvent(event);
+  if (!window_ready_) return;
+  const qreal ratio = devicePixelRatioF();
+  const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  render_window_->SetSize(w, h);
+  interactor_->UpdateSize(w, h);
+  RequestRender();
+}
+
+void SceneView::ForwardMouse(QMouseEvent* event) {
+  const qreal ratio = devicePixelRatioF();
+  const bool ctrl = event->modifiers() & Qt::ControlModifier;
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
+                                        static_cast<int>(event->position().y() * ratio), ctrl,
+                                        shift, 0, event->type() == QEvent::MouseButtonDblClick);
+}
+
+void SceneView::ForwardButton(QMouseEvent* event, bool press) {
+  using Handler = void (vtkRenderWindowInteractor::*)();
+  Handler handler = nullptr;
+  switch (event->button()) {
+    case Qt::LeftButton:
+      handler = press ? &vtkRenderWindowInteractor::LeftButtonPressEvent
+                      : &vtkRenderWindowInteractor::LeftButtonReleaseEvent;
+      break;
+    case Qt::MiddleButton:
+      handler = press ? &vtkRenderWindowInteractor::MiddleButtonPressEvent
+                      : &vtkRenderWindowInteractor::MiddleButtonReleaseEvent;
+      break;
+    case Qt::RightButton:
+      handler = press ? &vtkRenderWindowInteractor::RightButtonPressEvent
+                      : &vtkRenderWindowInteractor::RightButtonReleaseEvent;
+      break;
+    default:
+      return;
+  }
+  ForwardMouse(event);
+  (interactor_.Get()->*handler)();
+}
+
+void SceneView::mousePressEvent(QMouseEvent* event) {
+  WaitForFrame();
+  if (!EnsureWindow()) return;
+  if (scene_ && event->button() == Qt::LeftButton) {
+    const qreal ratio = devicePixelRatioF();
+    const int x = static_cast<int>(event->position().x() * ratio);
+    const int y = static_cast<int>((height() - event->position().y()) * ratio);
+    if (scene_->OnPointerPress(renderer_, x, y)) {
+      scene_drag_ = true;
+      RequestRender();
+      return;
+    }
+  }
+  camera_moved_by_user_ = true;
+  ForwardButton(event, true);
+}
+
+void SceneView::mouseReleaseEvent(QMouseEvent* event) {
+  WaitForFrame();
+  if (!EnsureWindow()) return;
+  if (scene_drag_) {
+    if (event->button() == Qt::LeftButton) {
+      scene_drag_ = false;
+      if (scene_) scene_->OnPointerRelease();
+      RequestRender();
+    }
+    return;
+  }
+  ForwardButton(event, false);
+}
+
+void SceneView::mouseMoveEvent(QMouseEvent* event) {
+  WaitForFrame();
+  if (!EnsureWindow()) return;
+  if (scene_drag_) {
+    const qreal ratio = devicePixelRatioF();
+    if (scene_)
+      scene_->OnPointerMove(renderer_, static_cast<int>(event->position().x() * ratio),
+                            static_cast<int>((height() - event->position().y()) * ratio));
+    RequestRender();
+    return;
+  }
+  ForwardMouse(event);
+  interactor_->MouseMoveEvent();
+}
+
+void SceneView::wheelEvent(QWheelEvent* event) {
+  WaitForFrame();
+  if (!EnsureWindow()) return;
+  camera_moved_by_user_ = true;
+  const qreal ratio = devicePixelRatioF();
+  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
+                                        static_cast<int>(event->position().y() * ratio));
+  if (event->angleDelta().y() > 0) {
+    interactor_->MouseWheelForwardEvent();
+  } else if (event->angleDelta().y() < 0) {
+    interactor_->MouseWheelBackwardEvent();
+  }
+  event->accept();
+}
+
+}  // namespace dirac::ui

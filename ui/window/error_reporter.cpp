@@ -1,0 +1,37 @@
+#include "window/error_reporter.hpp"
+
+#include <QMessageBox>
+
+#include "window/workbench_status_bar.hpp"
+
+namespace dirac::ui {
+
+ErrorReporter::ErrorReporter(WorkbenchStatusBar* status, QWidget* dialog_parent)
+    : QObject(dialog_parent), status_(status), dialog_parent_(dialog_parent) {}
+
+void ErrorReporter::Show(const QString& message, bool dialog) {
+  last_error_ = message;
+  status_->SetError(message);
+  emit errorShown(message);
+  if (dialog && dialogs_) {
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Dirac Studio"), message, QMessageBox::Ok,
+                                dialog_parent_);
+    box->setObjectName("errorDialog");
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();  // non-modal for the event loop: a running simulation keeps updating
+  }
+}
+
+void ErrorReporter::Clear() {
+  last_error_.clear();
+  status_->SetError(QString());
+  // A scene that cannot be drawn stays reported while its scenario is loaded.
+  if (!scene_error_.isEmpty()) Show(scene_error_, false);
+}
+
+void ErrorReporter::SetSceneError(const QString& message) {
+  scene_error_ = message;
+  if (!message.isEmpty()) Show(message, false);
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,279 @@
+#include "window/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QWindow>
+
+#include <exception>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+#include "panels/constraint_panel.hpp"
+#include "panels/parameter_panel.hpp"
+#include "panels/scenario_browser.hpp"
+#include "plots/column_units.hpp"
+#include "plots/plot_panel.hpp"
+#include "run/playback_clock.hpp"
+#include "run/simulation_controller.hpp"
+#include "run/symbolic_lock.hpp"
+#include "scenes/scene_view.hpp"
+#include "window/compare_reaction.hpp"
+#include "window/edit_router.hpp"
+#include "window/gauge_view.hpp"
+#include "window/playback_toolbar.hpp"
+#include "window/scenario_drops.hpp"
+#include "window/shown_result.hpp"
+#include "window/solve_chip.hpp"
+#include "window/studio_application.hpp"
+#include "window/workbench_status_bar.hpp"
+
+namespace dirac::ui {
+namespace {
+
+// A dock around `widget` that can be moved and floated (and closed if `closable`).
+QDockWidget* MakeDock(QMainWindow* window, const QString& title, const char* name, QWidget* widget,
+                      bool closable) {
+  auto* dock = new QDockWidget(title, window);
+  dock->setObjectName(name);
+  dock->setWidget(widget);
+  dock->setFeatures(
+      QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+      (closable ? QDockWidget::DockWidgetClosable : QDockWidget::NoDockWidgetFeatures));
+  return dock;
+}
+
+// A scroll area around `widget` that resizes it, without a frame.
+QScrollArea* MakeScroll(const char* name, QWidget* widget) {
+  auto* scroll = new QScrollArea();
+  scroll->setObjectName(name);
+  scroll->setWidget(widget);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName("mainWindow");
+  setWindowTitle(tr("Dirac Studio"));
+  controller_ = new SimulationController(this);
+  clock_ = new PlaybackClock(this);
+  scene_view_ = new SceneView(this);
+  setCentralWidget(scene_view_);
+
+  actions_ = CreateWorkbenchActions(*this);
+  toolbar_ = new PlaybackToolBar(clock_, actions_, this);
+  addToolBar(toolbar_);
+  BuildDocks();
+  BuildMenuBar(
+      *menuBar(), actions_, {parameter_dock_, plot_dock_, constraint_dock_}, this,
+      [] { return WindowSettings::RecentFiles(); },
+      [this](const QString& path) { OpenScenario(path); });
+  InstallWindowShortcuts(*this, actions_);
+  status_ = new WorkbenchStatusBar(this);
+  setStatusBar(status_);
+
+  // The behaviours, each a class of its own.
+  errors_ = new ErrorReporter(status_, this);
+  const ReactionContext context{controller_, errors_, status_};
+  const RunViews views{clock_, scene_view_, plot_panel_, toolbar_};
+  presenter_ = new RunPresenter(
+      context, views, &scenes_,
+      [this](const std::vector<std::pair<std::string, double>>& values) {
+        edits_->OnSceneEdited(values);
+      },
+      this);
+  shown_ = new ShownResult(context, presenter_, plot_panel_, scene_view_, constraint_panel_, this);
+  budget_ = std::make_unique<RunBudgetGuard>(context, clock_);
+  solve_chip_ = new SolveChip(context, shown_);
+  edits_ = new EditRouter(controller_, parameter_panel_, views, budget_.get(), presenter_, this);
+  pins_ = std::make_unique<PinReaction>(context, plot_panel_, shown_);
+  compare_ = new CompareReaction(actions_.compare, controller_);
+  gauge_ = new GaugeView(context, actions_.gauge, plot_panel_, plot_scroll_, clock_);
+  csv_export_ = std::make_unique<CsvExport>(context);
+  saver_ = std::make_unique<ScenarioSaver>(context);
+  new ScenarioDrops(*this, [this](const QString& path) { OpenScenario(path); });
+  Wire();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::BuildDocks() {
+  parameter_panel_ = new ParameterPanel();
+  parameter_dock_ = MakeDock(this, tr("Scenario"), "dock.parameters",
+                             MakeScroll("parameterScroll", parameter_panel_), false);
+  parameter_dock_->setMinimumWidth(300);
+  addDockWidget(Qt::LeftDockWidgetArea, parameter_dock_);
+
+  // The charts keep a minimum height; the dock scrolls when they do not fit.
+  plot_panel_ = new PlotPanel();
+  plot_scroll_ = MakeScroll("plotScroll", plot_panel_);
+  plot_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  plot_dock_ = MakeDock(this, tr("Plots"), "dock.plots", plot_scroll_, false);
+  plot_dock_->setMinimumWidth(460);
+  addDockWidget(Qt::RightDockWidgetArea, plot_dock_);
+
+  // The chain goes under the 3D view; the side docks keep the full height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  constraint_panel_ = new ConstraintPanel();
+  constraint_dock_ = MakeDock(this, tr("Constraints"), "dock.constraints", constraint_panel_, true);
+  constraint_dock_->setMinimumHeight(160);
+  addDockWidget(Qt::BottomDockWidgetArea, constraint_dock_);
+  resizeDocks({constraint_dock_}, {340}, Qt::Vertical);
+  constraint_dock_->setVisible(false);  // shown for models with a constraint chain
+}
+
+void MainWindow::Wire() {
+  connect(errors_, &ErrorReporter::errorShown, this, &MainWindow::errorShown);
+  connect(presenter_, &RunPresenter::editDrawn, this, &MainWindow::editDrawn);
+  connect(controller_, &SimulationController::modelReady, this, &MainWindow::OnModelReady);
+  // The shown result first: a complete run is the last good one before it is drawn.
+  connect(controller_, &SimulationController::snapshotReady, shown_, &ShownResult::OnSnapshot);
+  connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
+  connect(controller_, &SimulationController::failed, shown_, &ShownResult::OnFailed);
+  connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
+  connect(parameter_panel_, &ParameterPanel::valueChanged, edits_, &EditRouter::OnValueEdited);
+  connect(parameter_panel_, &ParameterPanel::boundaryValueFreed, edits_,
+          &EditRouter::OnBoundaryFreed);
+  connect(clock_, &PlaybackClock::timeChanged, presenter_, &RunPresenter::OnTimeChanged);
+  connect(plot_panel_, &PlotPanel::seekRequested, clock_, &PlaybackClock::SetTime);
+  connect(plot_panel_, &PlotPanel::pinRequested, this, [this] { pins_->Pin(); });
+  connect(plot_panel_, &PlotPanel::unpinRequested, this, [this] { pins_->Clear(); });
+  connect(plot_panel_, &PlotPanel::errorOccurred, errors_,
+          [this](const QString& message) { errors_->Show(message, false); });
+}
+
+bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides) {
+  dirac::Scenario scenario;
+  try {
+    // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
+    // worker derives or destroys a model (GiNaC's reference counts are not thread-safe).
+    std::lock_guard symbolic(SymbolicMutex());
+    scenario = dirac::LoadScenario(path.toStdString());
+    for (const QString& assignment : overrides)
+      dirac::ApplyOverride(scenario, assignment.toStdString());
+  } catch (const std::exception& e) {
+    errors_->Show(tr("Cannot open scenario %1:\n%2").arg(path, QString::fromStdString(e.what())),
+                  true);
+    return false;
+  }
+  // A run that would store more than the bound stores fewer samples (a coarser output step).
+  const QString budget_notice = RunBudgetGuard::FitToBound(scenario);
+  shown_->Reset();
+  pins_->Clear();
+  plot_panel_->SetOverlay(PlotPanel::kComparison, nullptr, QString());
+  plot_panel_->SetColumnQuantities(DescribeColumns(nullptr, scenario));
+  errors_->SetSceneError(QString());
+  errors_->Clear();
+  scenario_path_ = path;
+  clock_->Pause();
+  clock_->SetSpan(scenario.simulation.t_end);
+  clock_->SetAvailable(0.0);
+  clock_->SetStepSize(scenario.simulation.output_step);
+  clock_->SetTime(0.0);
+  presenter_->OnScenarioLoading();
+  constraint_panel_->ShowMessage(tr("Deriving the model…"));
+  gauge_->OnScenarioLoading();
+  plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
+  QString name = QString::fromStdString(scenario.name);
+  if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
+  setWindowTitle(tr("%1 — Dirac Studio").arg(name));
+  status_->SetDiagnostics(tr("deriving equations…"));
+  controller_->LoadScenario(std::move(scenario));
+  parameter_panel_->SetScenario(controller_->scenario());
+  compare_->OnScenarioLoaded();
+  toolbar_->Refresh();
+  budget_->Update();
+  if (!budget_notice.isEmpty()) statusBar()->showMessage(budget_notice, 20000);
+  WindowSettings::AddRecentFile(path);
+  return true;
+}
+
+void MainWindow::OnModelReady() {
+  const std::shared_ptr<const dirac::Model> model = controller_->model();
+  presenter_->OnModelReady();
+  budget_->Update();
+  // The constraint chain (shown when there is one); the model's initial values, free or not.
+  constraint_panel_->SetModel(model.get(), controller_->scenario());
+  constraint_dock_->setVisible(constraint_panel_->has_chain());
+  parameter_panel_->SetModel(*model, controller_->scenario());
+  gauge_->OnModelReady();
+  presenter_->ShowLatest();
+}
+
+void MainWindow::RestoreSettings() { settings_.Restore(*this, *actions_.loop); }
+
+void MainWindow::SaveSettings() const { WindowSettings::Save(*this, *clock_, *actions_.loop); }
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (settings_.restored()) SaveSettings();
+  QMainWindow::closeEvent(event);
+}
+
+ScenarioBrowser* MainWindow::BrowseScenarios() {
+  if (browser_) browser_->close();
+  browser_ = new ScenarioBrowser(ScenarioDirectory(), this);
+  browser_->setAttribute(Qt::WA_DeleteOnClose);
+  connect(browser_, &ScenarioBrowser::scenarioChosen, this,
+          [this](const QString& path) { OpenScenario(path); });
+  connect(browser_, &QObject::destroyed, this, [this] { browser_ = nullptr; });
+  if (!scenario_path_.isEmpty()) browser_->Select(scenario_path_);
+  browser_->open();
+  return browser_;
+}
+
+void MainWindow::EnsureSpanCovers(double t) {
+  if (!controller_->has_scenario() || t <= controller_->scenario().simulation.t_end) return;
+  if (QDoubleSpinBox* t_end = parameter_panel_->editor("t_end")) {
+    t_end->setValue(t);  // goes through EditRouter::OnValueEdited like a user edit
+  } else {
+    edits_->OnValueEdited("t_end", t);
+  }
+  controller_->Restart();
+}
+
+void MainWindow::PlayTo(double t) {
+  EnsureSpanCovers(t);
+  clock_->Reset();
+  clock_->SetStopTime(t);
+  clock_->Play();
+}
+
+QImage MainWindow::GrabWindowImage() {
+  scene_view_->RenderNow();
+  QScreen* screen = windowHandle() ? windowHandle()->screen() : QApplication::primaryScreen();
+  if (!screen) return {};
+  return screen->grabWindow(winId()).toImage();
+}
+
+void MainWindow::OpenScenarioDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
+                                                    WindowSettings::LastFolder(scenario_path_),
+                                                    tr("Scenarios (*.yaml *.yml);;All files (*)"));
+  if (path.isEmpty()) return;
+  WindowSettings::SetLastFolder(path);
+  OpenScenario(path);
+}
+
+void MainWindow::SaveScreenshotDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "dirac-studio.png",
+                                                    tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  if (!GrabWindowImage().save(path, "PNG"))
+    errors_->Show(tr("Cannot write %1").arg(path), errors_->dialogs());
+}
+
+}  // namespace dirac::ui

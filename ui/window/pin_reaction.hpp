@@ -1,0 +1,34 @@
+#pragma once
+/// @file pin_reaction.hpp
+/// View > Pin this run / Clear pinned run (and a chart's context menu): the pinned run drawn
+/// dotted in the plots under every later run.
+
+#include <QCoreApplication>
+
+#include "window/reaction_context.hpp"
+
+namespace dirac::ui {
+
+class PlotPanel;
+class ShownResult;
+
+/// The pin stays until Clear or another scenario is opened.
+class PinReaction {
+  Q_DECLARE_TR_FUNCTIONS(PinReaction)
+
+ public:
+  PinReaction(const ReactionContext& context, PlotPanel* plots, const ShownResult* shown)
+      : context_(context), plots_(plots), shown_(shown) {}
+
+  /// Pins the newest complete run; false (said in the status bar) if there is none yet.
+  bool Pin();
+  /// Removes the pinned run from the plots.
+  void Clear();
+
+ private:
+  ReactionContext context_;
+  PlotPanel* plots_;
+  const ShownResult* shown_;
+};
+
+}  // namespace dirac::ui

@@ -1,0 +1,149 @@
+#include "window/run_presenter.hpp"
+
+#include <exception>
+#include <memory>
+
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "plots/column_units.hpp"
+#include "plots/plot_panel.hpp"
+#include "run/playback_clock.hpp"
+#include "run/simulation_controller.hpp"
+#include "scenes/scene_registry.hpp"
+#include "scenes/scene_view.hpp"
+#include "window/error_reporter.hpp"
+#include "window/playback_toolbar.hpp"
+#include "window/workbench_status_bar.hpp"
+
+namespace dirac::ui {
+
+RunPresenter::RunPresenter(const ReactionContext& context, const RunViews& views,
+                           const SceneRegistry* scenes, SceneEdit scene_edit, QObject* parent)
+    : QObject(parent),
+      context_(context),
+      v_(views),
+      scenes_(scenes),
+      scene_edit_(std::move(scene_edit)) {}
+
+void RunPresenter::OnScenarioLoading() {
+  camera_fitted_ = false;
+  v_.scene_view->SetScene(nullptr);
+}
+
+void RunPresenter::OnModelReady() {
+  const std::shared_ptr<const dirac::Model> model = context_.controller->model();
+  const dirac::Scenario& scenario = context_.controller->scenario();
+  std::unique_ptr<DrawnScene> scene;
+  try {
+    scene = scenes_->Create(SceneContext{scenario, model, scene_edit_});
+  } catch (const std::exception& e) {
+    context_.errors->SetSceneError(tr("3D view: %1").arg(QString::fromStdString(e.what())));
+  }
+  v_.scene_view->SetScene(std::move(scene));
+  v_.scene_view->SetMessage(context_.errors->scene_error());
+
+  v_.plots->SetColumnQuantities(DescribeColumns(model.get(), scenario));
+  dirac::PlotSpec hidden{"Hidden-constraint residuals",
+                         model->ColumnsOfKind(dirac::ColumnKind::kHiddenConstraintResidual),
+                         {}};
+  std::vector<dirac::PlotSpec> plots = scenario.plots;
+  if (!hidden.series.empty()) plots.push_back(std::move(hidden));
+  v_.plots->SetPlots(plots, scenario.simulation.t_end);
+}
+
+void RunPresenter::ShowLatest() {
+  if (const SnapshotPtr latest = context_.controller->latest()) {
+    v_.scene_view->SetSnapshot(latest);
+    v_.scene_view->SetTime(v_.clock->time());
+    v_.plots->SetTrajectory(latest->trajectory);
+    v_.plots->SetCursorTime(v_.clock->time());
+  }
+  context_.status->SetDiagnostics(context_.controller->solves() ? tr("solving…")
+                                                                : tr("simulating…"));
+}
+
+void RunPresenter::Show(const SnapshotPtr& snapshot) {
+  v_.plots->SetTimeSpan(snapshot->t_end);
+  v_.plots->SetTrajectory(snapshot->trajectory);
+  v_.clock->SetSpan(snapshot->t_end);
+  v_.clock->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
+  v_.scene_view->SetSnapshot(snapshot);
+  v_.scene_view->SetTime(v_.clock->time());
+  v_.plots->SetCursorTime(v_.clock->time());
+  v_.toolbar->Refresh();  // "t = … / <the shown run's final time>"
+}
+
+void RunPresenter::StartEdit() {
+  edit_run_ = context_.controller->latest() ? context_.controller->latest()->run : 0;
+  edit_timer_.start();
+}
+
+double RunPresenter::SinceEdit() const {
+  return static_cast<double>(edit_timer_.nsecsElapsed()) * 1e-6;
+}
+
+void RunPresenter::OnSnapshot(const SnapshotPtr& snapshot) {
+  const bool answers_edit =
+      snapshot->complete && edit_timer_.isValid() && snapshot->run > edit_run_;
+  EditTimes times;
+  if (answers_edit) times.arrived = SinceEdit();
+  if (snapshot->complete) {
+    // Compare's other formulation, drawn dashed in the plots (as in 3D, in magenta).
+    v_.plots->SetOverlay(PlotPanel::kComparison, snapshot->comparison,
+                         snapshot->comparison ? tr("nonholonomic") : QString());
+  }
+  v_.clock->SetSpan(snapshot->t_end);
+  v_.clock->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
+  v_.scene_view->SetSnapshot(snapshot);
+  v_.scene_view->SetTime(v_.clock->time());
+  // Follow the first run as it grows; afterwards refit to each finished run unless the user has
+  // placed the camera.
+  if (!camera_fitted_) {
+    v_.scene_view->ResetCamera();
+    camera_fitted_ = snapshot->complete;
+  } else if (snapshot->complete) {
+    v_.scene_view->FitCameraUnlessUserMoved();
+  }
+  if (answers_edit) {
+    times.scene = SinceEdit() - times.arrived;
+    // Draw now (not at the next turn of the event loop) so the latency covers the drawing: the
+    // 3D frame renders on the view's render thread while this thread fills the charts.
+    v_.scene_view->StartFastFrame();
+  }
+  const double plots_start = answers_edit ? SinceEdit() : 0.0;
+  v_.plots->SetTimeSpan(snapshot->t_end);
+  v_.plots->SetTrajectory(snapshot->trajectory);
+  v_.plots->SetCursorTime(v_.clock->time());
+  if (answers_edit) times.plots = SinceEdit() - plots_start;
+  if (snapshot->complete) {
+    context_.errors->Clear();
+    if (!snapshot->comparison_error.empty())
+      context_.errors->Show(QString::fromStdString(snapshot->comparison_error), false);
+  }
+  context_.status->ShowRun(*snapshot);
+  v_.toolbar->Refresh();
+  if (answers_edit) FinishEditFrame(SinceEdit(), times);
+}
+
+void RunPresenter::FinishEditFrame(double waited_from, EditTimes times) {
+  // The charts (laid out now, not at the next turn of the event loop) are painted and put on
+  // screen while the 3D frame is still rendering on its thread; then the 3D view alone. The
+  // charts' scenes take in their items' changes without painting them a second time.
+  v_.plots->LayOutNow();
+  v_.plots->repaint();
+  v_.plots->AbsorbPaintedChanges();
+  v_.scene_view->FinishFrame();
+  last_edit_latency_ms_ = SinceEdit();
+  times.render = v_.scene_view->last_render_ms();
+  times.paint = last_edit_latency_ms_ - waited_from;
+  last_edit_times_ = times;
+  edit_timer_.invalidate();
+  emit editDrawn(last_edit_latency_ms_);
+}
+
+void RunPresenter::OnTimeChanged(double t) {
+  v_.scene_view->SetTime(t);
+  v_.plots->SetCursorTime(t);
+}
+
+}  // namespace dirac::ui

@@ -1,0 +1,90 @@
+#pragma once
+/// @file run_presenter.hpp
+/// Shows runs: the model's scene and plots when it is ready, each snapshot in the 3D view, the
+/// plots, the clock, the toolbar and the status bar, and the time cursor; times an edit from the
+/// edit to its run drawn.
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run/simulation_snapshot.hpp"
+#include "window/reaction_context.hpp"
+
+namespace dirac::ui {
+
+class SceneRegistry;
+
+class RunPresenter : public QObject {
+  Q_OBJECT
+
+ public:
+  /// How a scene edits values (SceneContext::edit).
+  using SceneEdit = std::function<void(const std::vector<std::pair<std::string, double>>&)>;
+  /// Where the last edit's latency went [ms]: from the edit to its complete snapshot reaching
+  /// the GUI thread (`arrived`: the run on the worker and the handoff), the scene's
+  /// SetSnapshot / SetTime and camera (`scene`), filling the charts' series (`plots`, while the
+  /// 3D frame renders on the view's render thread), the 3D frame itself (`render`: VTK's render
+  /// and the read back, overlapping `plots`), and from the end of the GUI thread's own work to
+  /// the window repainted (`paint`: the rest of the 3D frame, then one repaint of the 3D view and
+  /// the charts).
+  struct EditTimes {
+    double arrived = 0.0, plots = 0.0, scene = 0.0, render = 0.0, paint = 0.0;
+  };
+
+  /// The scene comes from `scenes`; it edits values through `scene_edit`.
+  RunPresenter(const ReactionContext& context, const RunViews& views, const SceneRegistry* scenes,
+               SceneEdit scene_edit, QObject* parent);
+
+  /// A scenario is loading: no scene until its model is ready; the camera is fitted to its
+  /// first run.
+  void OnScenarioLoading();
+  /// The model is ready: builds its scene (an error is shown in the 3D view and the status bar,
+  /// the run goes on) and the plots (the scenario's, and the hidden-constraint residuals if the
+  /// algorithm found any; axes with the units and kinds of the model's columns).
+  void OnModelReady();
+  /// Shows the newest snapshot, if any, and says that the model is running.
+  void ShowLatest();
+  /// Shows `snapshot` in the plots, the clock, the 3D view and the toolbar (the last good run
+  /// after a failure or a cancel).
+  void Show(const SnapshotPtr& snapshot);
+  /// An edit starts now: the first complete run after it is timed.
+  void StartEdit();
+  /// A snapshot arrived (SimulationController::snapshotReady): shown in every view; a complete
+  /// one that answers the newest edit is drawn at once and timed.
+  void OnSnapshot(const SnapshotPtr& snapshot);
+  /// The time cursor moved: the 3D view and the charts follow.
+  void OnTimeChanged(double t);
+
+  /// Milliseconds from the newest edit to the first complete snapshot of it drawn in the 3D
+  /// view and the plots (-1 before any).
+  double last_edit_latency_ms() const { return last_edit_latency_ms_; }
+  const EditTimes& last_edit_times() const { return last_edit_times_; }
+
+ signals:
+  /// The first complete run after an edit was drawn: 3D view rendered and plots repainted,
+  /// `ms` after the edit.
+  void editDrawn(double ms);
+
+ private:
+  void FinishEditFrame(double waited_from, EditTimes times);
+  double SinceEdit() const;
+
+  ReactionContext context_;
+  RunViews v_;
+  const SceneRegistry* scenes_;
+  SceneEdit scene_edit_;
+  bool camera_fitted_ = false;
+  QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn
+  std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
+  double last_edit_latency_ms_ = -1.0;
+  EditTimes last_edit_times_;
+};
+
+}  // namespace dirac::ui

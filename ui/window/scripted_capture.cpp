@@ -1,0 +1,88 @@
+#include "window/scripted_capture.hpp"
+
+#include <QImage>
+#include <QTextStream>
+
+#include "run/playback_clock.hpp"
+#include "run/simulation_controller.hpp"
+#include "scenes/scene_view.hpp"
+#include "window/main_window.hpp"
+
+namespace dirac::ui {
+namespace {
+
+// Time for Qt to lay out and paint the charts and for the X server to show the VTK frame.
+constexpr int kSettleMs = 400;
+
+}  // namespace
+
+ScriptedCapture::ScriptedCapture(MainWindow* window, std::optional<double> time, QString path,
+                                 int timeout_ms, QObject* parent)
+    : QObject(parent), window_(window), time_(time), path_(std::move(path)) {
+  timeout_.setSingleShot(true);
+  timeout_.setInterval(timeout_ms);
+  connect(&timeout_, &QTimer::timeout, this,
+          [this] { Finish(3, "timed out waiting for the simulation"); });
+}
+
+void ScriptedCapture::Start() {
+  SimulationController* controller = window_->controller();
+  connect(controller, &SimulationController::snapshotReady, this, &ScriptedCapture::OnSnapshot);
+  connect(controller, &SimulationController::gaugeReady, this, &ScriptedCapture::OnGauge);
+  connect(controller, &SimulationController::failed, this,
+          [this](const QString& message) { Finish(1, message); });
+  if (time_) window_->EnsureSpanCovers(*time_);
+  timeout_.start();
+  if (const SnapshotPtr latest = controller->latest(); latest && !controller->busy()) {
+    OnSnapshot(latest);
+  }
+}
+
+void ScriptedCapture::OnSnapshot(const SnapshotPtr& snapshot) {
+  if (capturing_ || done_ || !snapshot->complete) return;
+  if (time_ && snapshot->t_end < *time_) return;  // a longer run is on its way
+  if (snapshot->gauge_pending) {
+    // The gauge charts fill when the gauge result of this run arrives (after the snapshot).
+    const GaugeResultPtr gauge = window_->controller()->latest_gauge();
+    if (!gauge || gauge->run != snapshot->run) {
+      waiting_for_gauge_ = snapshot->run;
+      return;
+    }
+  }
+  Begin();
+}
+
+void ScriptedCapture::OnGauge(const GaugeResultPtr& result) {
+  if (capturing_ || done_ || !waiting_for_gauge_ || result->run != *waiting_for_gauge_) return;
+  Begin();
+}
+
+void ScriptedCapture::Begin() {
+  capturing_ = true;
+  const SnapshotPtr snapshot = window_->controller()->latest();
+  window_->clock()->Pause();
+  window_->clock()->SetTime(time_.value_or(snapshot->t_end));
+  QTimer::singleShot(kSettleMs, this, &ScriptedCapture::Capture);
+}
+
+void ScriptedCapture::Capture() {
+  window_->scene_view()->RenderNow();
+  const QImage image = window_->GrabWindowImage();
+  if (image.isNull()) {
+    Finish(1, "could not grab the window");
+  } else if (!image.save(path_, "PNG")) {
+    Finish(1, "cannot write " + path_);
+  } else {
+    Finish(0, QString());
+  }
+}
+
+void ScriptedCapture::Finish(int exit_code, const QString& message) {
+  if (done_) return;
+  done_ = true;
+  timeout_.stop();
+  if (!message.isEmpty()) QTextStream(stderr) << "dirac-studio: " << message << "\n";
+  emit finished(exit_code);
+}
+
+}  // namespace dirac::ui

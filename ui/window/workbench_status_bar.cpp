@@ -1,0 +1,239 @@
+#include "window/workbench_status_bar.hpp"
+
+#include <QLabel>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QProgressBar>
+#include <QStyle>
+#include <QStyleOption>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "run/playback_clock.hpp"
+#include "run/simulation_controller.hpp"
+
+namespace dirac::ui {
+namespace {
+
+double ColumnMax(const dirac::Trajectory& trajectory, const std::string& column) {
+  double m = 0.0;
+  if (!trajectory.FindColumn(column)) return m;
+  for (double v : trajectory.Column(column)) m = std::max(m, std::abs(v));
+  return m;
+}
+
+// A one-line label that never widens the window: it may shrink below its text, and then draws
+// the text elided ("…"); text() and the tooltip keep all of it. (A plain QLabel's minimum width
+// is its whole text, so a long engine message made the window wider than the screen.)
+class ElidingLabel : public QLabel {
+ public:
+  using QLabel::QLabel;
+
+  QSize minimumSizeHint() const override {
+    QSize size = QLabel::minimumSizeHint();
+    size.setWidth(std::min(size.width(), fontMetrics().horizontalAdvance(QStringLiteral("M")) * 6));
+    return size;
+  }
+
+ protected:
+  bool event(QEvent* event) override {
+    if (event->type() == QEvent::ToolTip && Elided()) {  // the whole text, then the details
+      QToolTip::showText(static_cast<QHelpEvent*>(event)->globalPos(),
+                         toolTip().isEmpty() || toolTip() == text()
+                             ? text()
+                             : text() + QStringLiteral("\n\n") + toolTip(),
+                         this);
+      return true;
+    }
+    return QLabel::event(event);
+  }
+
+  void paintEvent(QPaintEvent* event) override {
+    if (!Elided()) {
+      QLabel::paintEvent(event);  // fits: as a QLabel (selectable)
+      return;
+    }
+    const QRect rect = contentsRect();
+    QPainter painter(this);
+    QStyleOption option;  // a style sheet's background and border (the solve chip)
+    option.initFrom(this);
+    style()->drawPrimitive(QStyle::PE_Widget, &option, &painter, this);
+    style()->drawItemText(&painter, rect, static_cast<int>(alignment()), palette(), isEnabled(),
+                          fontMetrics().elidedText(text(), Qt::ElideRight, rect.width()),
+                          foregroundRole());
+  }
+
+ private:
+  bool Elided() const { return fontMetrics().horizontalAdvance(text()) > contentsRect().width(); }
+};
+
+}  // namespace
+
+WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
+  setObjectName("statusBar");
+  error_ = new ElidingLabel(this);
+  error_->setObjectName("status.error");
+  error_->setStyleSheet("color: #c0392b; font-weight: bold;");
+  error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  diagnostics_ = new ElidingLabel(this);
+  diagnostics_->setObjectName("status.diagnostics");
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName("status.progress");
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  progress_->setVisible(false);
+  solve_ = new ElidingLabel(this);
+  solve_->setObjectName("solveStatus");
+  solve_->setTextFormat(Qt::PlainText);
+  solve_->setVisible(false);
+  addWidget(error_, 1);
+  addPermanentWidget(solve_);
+  addPermanentWidget(diagnostics_);
+  addPermanentWidget(progress_);
+}
+
+void WorkbenchStatusBar::SetError(const QString& message) {
+  error_->setText(QString(message).replace('\n', ' '));
+  error_->setToolTip(message);
+}
+
+void WorkbenchStatusBar::SetDiagnostics(const QString& text) {
+  diagnostics_->setText(text);
+  diagnostics_->setToolTip(QString());
+}
+
+void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
+  progress_->setValue(
+      snapshot.t_end > 0 ? static_cast<int>(1000 * snapshot.last_time() / snapshot.t_end) : 1000);
+  if (!snapshot.complete) {
+    diagnostics_->setText(tr("simulating… t = %1 s").arg(FormatSeconds(snapshot.last_time())));
+    return;
+  }
+  if (snapshot.solve) {
+    const SolveResult& solve = *snapshot.solve;
+    const dirac::SolveReport& r = solve.report;
+    QString text = solve.converged
+                       ? tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3, %4 "
+                            "unknowns   ·   %5 samples   ·   %6 s")
+                             .arg(r.residual, 0, 'e', 2)
+                             .arg(solve.hamiltonian_drift, 0, 'e', 2)
+                             .arg(r.nodes == 1 ? tr("1 shooting interval")
+                                               : tr("%1 shooting intervals").arg(r.nodes))
+                             .arg(r.unknowns)
+                             .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
+                             .arg(snapshot.wall_seconds, 0, 'f', 3)
+                       : tr("not solved: showing the motion from the initial guess");
+    diagnostics_->setText(text);
+    diagnostics_->setToolTip(QString::fromStdString(dirac::FormatSolveReport(r, solve.cost)));
+    return;
+  }
+  const dirac::SimulationReport& r = snapshot.report;
+  QString text = tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
+                    "%3 samples   ·   %4 s")
+                     .arg(r.max_constraint_residual, 0, 'e', 2)
+                     .arg(r.max_energy_drift, 0, 'e', 2)
+                     .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
+                     .arg(snapshot.wall_seconds, 0, 'f', 2);
+  if (snapshot.comparison) {
+    text += tr("   ·   compared with %1").arg(QString::fromStdString(snapshot.comparison_label));
+  }
+  if (snapshot.gauge_pending) text += tr("   ·   computing gauge two-form…");
+  diagnostics_->setText(text);
+  diagnostics_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
+                              "projection %3\n%4\ntapes: %5")
+                               .arg(r.initial_energy, 0, 'g', 10)
+                               .arg(r.internal_steps)
+                               .arg(r.initial_projection, 0, 'e', 2)
+                               .arg(QString::fromStdString(r.method))
+                               .arg(QString::fromStdString(r.tape)));
+}
+
+void WorkbenchStatusBar::ShowGauge(const GaugeResult& result) {
+  const QString pending = tr("computing gauge two-form…");
+  QString text = diagnostics_->text();
+  if (!result.error.empty() || !result.trajectory) {
+    diagnostics_->setText(text.replace(pending, tr("gauge two-form failed")));
+    return;
+  }
+  diagnostics_->setText(
+      text.replace(pending, tr("max |B_t| %1, identity residual %2 (%3 s)")
+                                .arg(ColumnMax(*result.trajectory, "B_norm"), 0, 'e', 2)
+                                .arg(ColumnMax(*result.trajectory, "identity_residual"), 0, 'e', 2)
+                                .arg(result.wall_seconds, 0, 'f', 2)));
+}
+
+void WorkbenchStatusBar::SetBusy(bool busy) {
+  progress_->setVisible(busy);
+  if (busy) progress_->setValue(0);
+}
+
+}  // namespace dirac::ui
+
+namespace dirac::ui {
+
+QString SolveStatusText(const SolveStatus& status) {
+  using State = SolveStatus::State;
+  QString text;
+  switch (status.state) {
+    case State::kNone:
+      return QString();
+    case State::kSolving:
+      text = status.iteration > 0 ? QObject::tr("solving… iteration %1, residual %2")
+                                        .arg(status.iteration)
+                                        .arg(status.residual, 0, 'e', 2)
+                                  : QObject::tr("solving…");
+      if (status.continuation < 1.0)
+        text += QObject::tr(" (continuation s = %1)").arg(status.continuation, 0, 'f', 3);
+      break;
+    case State::kSolved: {
+      // "6 quasi-Newton iterations, warm start": a re-solve on the previous optimum's Jacobian
+      // (iterates without variational equations); "7 iterations (3 quasi-Newton)" when Newton
+      // finished it.
+      const int quasi = status.stored_jacobian_iterations;
+      auto count = [](int n, const QString& kind) {
+        return n == 1 ? QObject::tr("1 %1iteration").arg(kind)
+                      : QObject::tr("%1 %2iterations").arg(n).arg(kind);
+      };
+      const QString iterations =
+          quasi == 0 ? count(status.iterations, QString())
+          : quasi == status.iterations
+              ? count(quasi, QStringLiteral("quasi-Newton "))
+              : count(status.iterations, QString()) + QObject::tr(" (%1 quasi-Newton)").arg(quasi);
+      text = QObject::tr("solved (cost %1, residual %2, %3%4, %5 ms)")
+                 .arg(status.cost, 0, 'g', 8)
+                 .arg(status.residual, 0, 'e', 2)
+                 .arg(iterations)
+                 .arg(status.warm_started ? QObject::tr(", warm start") : QString())
+                 .arg(status.seconds * 1e3, 0, 'f', 0);
+      break;
+    }
+    case State::kFailed:
+      text = QObject::tr("failed: %1").arg(QString::fromStdString(status.message));
+      if (status.showing_guess) text += QObject::tr(" — showing the unsolved initial guess");
+      break;
+  }
+  if (status.stale) text += QObject::tr(" — stale: the previous optimum is shown");
+  return text;
+}
+
+void WorkbenchStatusBar::ShowSolve(const SolveStatus& status) {
+  using State = SolveStatus::State;
+  const QString text = SolveStatusText(status);
+  // Long engine messages are cut in the bar; the tooltip keeps all of it.
+  solve_->setText(text.size() > 140 ? text.left(137) + "…" : text);
+  solve_->setToolTip(text);
+  solve_->setVisible(status.state != State::kNone);
+  const char* colors = status.state == State::kSolved   ? "background: #2e7d32; color: white;"
+                       : status.state == State::kFailed ? "background: #c0392b; color: white;"
+                                                        : "background: #e0a100; color: black;";
+  const QString style = QString("QLabel { %1 border-radius: 8px; padding: 1px 8px; }").arg(colors);
+  if (style != solve_->styleSheet()) solve_->setStyleSheet(style);  // re-polishing costs
+}
+
+QString WorkbenchStatusBar::solve_text() const { return solve_->toolTip(); }
+
+}  // namespace dirac::ui

@@ -1,0 +1,58 @@
+#pragma once
+/// @file workbench_status_bar.hpp
+/// The window's status bar: the current error, the run's diagnostics line and its progress.
+
+#include <QStatusBar>
+#include <QString>
+
+#include "run/simulation_snapshot.hpp"
+
+namespace dirac::ui {
+struct SolveStatus;
+}
+
+class QLabel;
+class QProgressBar;
+
+namespace dirac::ui {
+
+/// Object names: "statusBar", "status.error" (red, selectable), "status.diagnostics",
+/// "status.progress" (shown while a run is busy) and "solveStatus" (the chip of a scenario that
+/// poses a solve, hidden otherwise).
+class WorkbenchStatusBar : public QStatusBar {
+  Q_OBJECT
+
+ public:
+  explicit WorkbenchStatusBar(QWidget* parent = nullptr);
+
+  /// Shows `message` as the error (on one line; the tooltip keeps its line breaks); "" clears.
+  void SetError(const QString& message);
+  /// Replaces the diagnostics line (and clears its tooltip).
+  void SetDiagnostics(const QString& text);
+  /// The diagnostics of a snapshot: "simulating… t = …" while partial; for a complete run the
+  /// constraint residual, energy drift, samples and wall time (the comparison and a pending
+  /// gauge computation named), details in the tooltip. Also moves the progress bar.
+  void ShowRun(const SimulationSnapshot& snapshot);
+  /// Replaces the pending-gauge note of the diagnostics with the gauge result (max |B_t|, the
+  /// identity residual, its time) or "gauge two-form failed".
+  void ShowGauge(const GaugeResult& result);
+  /// Shows (and resets) or hides the progress bar.
+  void SetBusy(bool busy);
+  /// The solve chip: "solved (cost …, residual …, N iterations, … ms)", "solving… iteration k,
+  /// residual r", "failed: <message>", each with "stale" while the optimum shown is of earlier
+  /// values; hidden for State::kNone.
+  void ShowSolve(const SolveStatus& status);
+  /// The chip's text ("" when hidden).
+  QString solve_text() const;
+
+ private:
+  QLabel* error_ = nullptr;
+  QLabel* diagnostics_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* solve_ = nullptr;
+};
+
+/// The chip's text for `status` ("" for State::kNone).
+QString SolveStatusText(const SolveStatus& status);
+
+}  // namespace dirac::ui
