@@ -2,11 +2,14 @@
 # Sanitizer jobs (run by scripts/test.sh, hence by CI):
 #   asan  clang, -fsanitize=address,undefined,float-cast-overflow (Debug -O1, every report fatal):
 #         builds dirac_core, the unit tests, the CLI and the fuzz target only; runs the unit
-#         tests, then the CLI on every shipped scenario (run with a short --t-end, analyze, and
-#         solve for those with a boundary_value or optimal_control block), then the fuzz target
-#         for FUZZ_SECONDS (default 60) from the seed corpus.
+#         tests (two processes: Determinism.* beside the rest), then the CLI on every shipped
+#         scenario (run with a short --t-end, analyze, and solve for those with a boundary_value
+#         or optimal_control block; two at a time, GNU parallel), then the fuzz target for
+#         FUZZ_SECONDS (default 60) from the seed corpus.
 #   tsan  clang, -fsanitize=thread: builds dirac_core and the simulation controller's worker test
 #         (tests/worker, Qt Core only) and runs it.
+#   all   asan, then tsan with its build (at nice 19) beside asan's fuzz run: the fuzzer is one
+#         process and keeps one core, the build takes the other. docs/ci.md has the timings.
 # Leaks inside third-party libraries only are suppressed: tests/sanitizers/lsan.supp (each line
 # explained there); TSan: tests/sanitizers/tsan.supp.
 #
@@ -33,6 +36,26 @@ export TSAN_OPTIONS="suppressions=$src/tests/sanitizers/tsan.supp:halt_on_error=
 
 stamp() { date +%s; }
 
+# One CLI check, "SCENARIO|COMMAND ARGS" (run by GNU parallel, two at a time): exit 0, or 1 with
+# the engine's message naming the file, is a clean refusal. Anything else (a sanitizer report
+# aborts: signal; internal error: 3) fails the check.
+check_cli() {
+  local scenario=${1%%|*} command=${1#*|} log rc
+  log=$(mktemp)
+  # shellcheck disable=SC2086
+  "$dir/app/dirac" $command "$scenario" >/dev/null 2>"$log"
+  rc=$?
+  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q "$(basename "$scenario")" "$log"; }; then
+    printf '  ok   dirac %-22s %s (exit %d)\n' "${command%% *}" "$scenario" $rc
+    rm -f "$log"
+    return 0
+  fi
+  printf '  FAIL dirac %-22s %s (exit %d)\n' "${command%% *}" "$scenario" $rc
+  cat "$log"
+  rm -f "$log"
+  return 1
+}
+
 configure_asan() {
   local dir=$1
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
@@ -56,43 +79,50 @@ run_asan() {
   local skip="Hardening.ExpressionSwellIsRefusedBeforeTheDerivation"
   skip+=":Hardening.CliRunStreamsSamplesWithinBoundedMemory"
   skip+=":Hardening.TemporaryFileIsRemovedOnSigtermAndSigint"
-  "$dir/tests/dirac_unit_tests" --gtest_brief=1 --gtest_filter="-$skip"
+  # Two processes side by side (one per core): Determinism.* (every shipped scenario three times
+  # as separate `dirac` processes, about half of the whole run) and everything else.
+  local -a parts=("Determinism.*" "-Determinism.*:$skip") pids=() logs=()
+  local i
+  for i in "${!parts[@]}"; do
+    logs[i]=$(mktemp)
+    "$dir/tests/dirac_unit_tests" --gtest_brief=1 --gtest_filter="${parts[i]}" >"${logs[i]}" 2>&1 &
+    pids[i]=$!
+  done
+  local unit_failed=0
+  for i in "${!parts[@]}"; do
+    if ! wait "${pids[i]}"; then unit_failed=1; fi
+    echo "  dirac_unit_tests --gtest_filter=${parts[i]%%:*}..."
+    cat "${logs[i]}"
+    rm -f "${logs[i]}"
+  done
+  [ $unit_failed -eq 0 ]
   echo "sanitize asan: unit tests passed in $(($(stamp) - t0)) s"
 
   t0=$(stamp)
-  local failures=0 log rc
-  log=$(mktemp)
+  # Every (scenario, command) pair, two at a time, reported in order.
+  local failures=0
   for scenario in scenarios/*.yaml; do
-    local commands=("run --t-end $t_end" "analyze")
-    if grep -Eq '^(boundary_value|optimal_control):' "$scenario"; then commands+=("solve"); fi
-    for command in "${commands[@]}"; do
-      # shellcheck disable=SC2086
-      set +e
-      "$dir/app/dirac" $command "$scenario" >/dev/null 2>"$log"
-      rc=$?
-      set -e
-      # 0, or 1 with the engine's message naming the file: a clean refusal. Anything else
-      # (a sanitizer report aborts: signal; internal error: 3) fails the job.
-      if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q "$(basename "$scenario")" "$log"; }; then
-        printf '  ok   dirac %-22s %s (exit %d)\n' "${command%% *}" "$scenario" $rc
-      else
-        printf '  FAIL dirac %-22s %s (exit %d)\n' "${command%% *}" "$scenario" $rc
-        cat "$log"
-        failures=$((failures + 1))
-      fi
-    done
-  done
-  rm -f "$log"
+    echo "$scenario|run --t-end $t_end"
+    echo "$scenario|analyze"
+    if grep -Eq '^(boundary_value|optimal_control):' "$scenario"; then echo "$scenario|solve"; fi
+  done >"$dir/cli-checks.txt"
+  export -f check_cli
+  export dir
+  parallel --will-cite -j"$jobs" --keep-order --halt never check_cli :::: "$dir/cli-checks.txt" ||
+    failures=$?
   echo "sanitize asan: CLI on every shipped scenario in $(($(stamp) - t0)) s, $failures failures"
   [ $failures -eq 0 ]
 
+}
+
+run_fuzz() {
   local fuzz_seconds=${FUZZ_SECONDS:-60}
   if [ "$fuzz_seconds" -gt 0 ]; then
-    bash scripts/fuzz.sh "$fuzz_seconds" "$dir"
+    bash scripts/fuzz.sh "$fuzz_seconds" "$root/build-asan"
   fi
 }
 
-run_tsan() {
+build_tsan() {
   local dir=$root/build-tsan t0
   t0=$(stamp)
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
@@ -101,14 +131,35 @@ run_tsan() {
     -DDIRAC_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
   cmake --build "$dir" -j"$jobs" --target dirac_controller_tests
   echo "sanitize tsan: built in $(($(stamp) - t0)) s"
+}
+
+run_tsan() {
+  local dir=$root/build-tsan t0
   t0=$(stamp)
   QT_QPA_PLATFORM=offscreen "$dir/tests/worker/dirac_controller_tests"
   echo "sanitize tsan: worker tests passed in $(($(stamp) - t0)) s"
 }
 
+# all: the TSan build runs at the lowest priority while the fuzzer (one process) has its core.
+fuzz_beside_tsan_build() {
+  local log pid t0
+  log=$(mktemp)
+  t0=$(stamp)
+  nice -n 19 bash "$src/scripts/sanitize.sh" tsan-build "$root" >"$log" 2>&1 &
+  pid=$!
+  local fuzz_rc=0 build_rc=0
+  run_fuzz || fuzz_rc=$?
+  wait $pid || build_rc=$?
+  cat "$log"
+  rm -f "$log"
+  echo "sanitize: fuzz and TSan build side by side in $(($(stamp) - t0)) s"
+  [ $fuzz_rc -eq 0 ] && [ $build_rc -eq 0 ]
+}
+
 case $what in
-  asan) run_asan ;;
-  tsan) run_tsan ;;
-  all) run_asan; run_tsan ;;
+  asan) run_asan; run_fuzz ;;
+  tsan) build_tsan; run_tsan ;;
+  tsan-build) build_tsan ;;
+  all) run_asan; fuzz_beside_tsan_build; run_tsan ;;
   *) echo "usage: bash scripts/sanitize.sh [asan|tsan|all] [BUILD_ROOT]" >&2; exit 2 ;;
 esac
