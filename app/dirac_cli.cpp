@@ -24,6 +24,7 @@
 #include "dirac/constrained_system.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
+#include "dirac/families.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
@@ -59,10 +60,24 @@ constexpr const char* kUsage =
     "      --shard K/N runs the runs i with i mod N = K-1 into summary-shard-K-of-N.csv\n"
     "  dirac sweep --merge DIR_OR_TABLE... --out DIR\n"
     "      join the shard tables into DIR/summary.csv, as one process would have written it\n"
+    "  dirac generate FAMILY N [-o FILE]\n"
+    "      write the scenario of a generated family at size N (stdout if no FILE); FAMILY:\n"
+    "%FAMILIES%"
     "  dirac --help\n"
     "common options:\n"
     "  --timeout SECONDS  give up after SECONDS of wall time (exit 1, naming the file and the\n"
     "                     stage: reading, deriving, integrating, solving, writing)\n";
+
+// kUsage with the generated families (name, sizes, summary) in place of %FAMILIES%.
+std::string UsageText() {
+  std::string families;
+  for (const dirac::FamilyInfo& f : dirac::Families())
+    families += "        " + std::string(f.name) + " (N = " + std::to_string(f.min_size) + " ... " +
+                std::to_string(f.max_size) + "): " + std::string(f.summary) + "\n";
+  std::string text = kUsage;
+  text.replace(text.find("%FAMILIES%"), 10, families);
+  return text;
+}
 
 struct UsageError {
   std::string message;
@@ -70,6 +85,7 @@ struct UsageError {
 
 struct Options {
   std::string command, scenario, csv, formulation;
+  std::string family, family_size, output;  // generate
   std::vector<std::string> overrides;
   std::optional<double> t_end;
   std::optional<double> timeout;
@@ -113,6 +129,8 @@ Options ParseArguments(int argc, char** argv) {
         throw UsageError{"--timeout expects a positive number of seconds"};
     } else if (a == "--csv") {
       o.csv = value();
+    } else if (a == "-o" || a == "--output") {
+      o.output = value();
     } else if (a == "--formulation") {
       o.formulation = value();
     } else if (a == "--json") {
@@ -152,12 +170,18 @@ Options ParseArguments(int argc, char** argv) {
   if (o.merge) {
     o.merge_inputs = operands;
     if (operands.empty()) throw UsageError{"--merge needs the shard folders or tables to join"};
+  } else if (o.command == "generate") {
+    if (operands.size() != 2) throw UsageError{"generate expects FAMILY N"};
+    o.family = operands[0];
+    o.family_size = operands[1];
   } else if (operands.size() > 1) {
     throw UsageError{"unexpected argument '" + operands[1] + "'"};
   } else if (!operands.empty()) {
     o.scenario = operands[0];
   }
-  if (o.command != "help" && !o.merge && o.scenario.empty())
+  if (!o.output.empty() && o.command != "generate")
+    throw UsageError{"-o belongs to 'dirac generate' (run and solve write CSV with --csv)"};
+  if (o.command != "help" && o.command != "generate" && !o.merge && o.scenario.empty())
     throw UsageError{"no scenario file given"};
   const bool sweep_flags = !o.vary.empty() || !o.random.empty() || o.seed || o.jobs || o.shard ||
                            !o.out.empty() || o.no_trajectories || o.no_wall_time;
@@ -564,6 +588,24 @@ int Analyze(const Options& o) {
   return 0;
 }
 
+// dirac generate FAMILY N [-o FILE]: a family's scenario (core's GenerateFamilyScenario).
+int Generate(const Options& o) {
+  const std::string& n = o.family_size;
+  if (n.empty() || n.size() > 6 || n.find_first_not_of("0123456789") != std::string::npos)
+    throw UsageError{"generate: N must be a whole number, got '" + n + "'"};
+  try {
+    if (o.output.empty()) {
+      std::fputs(dirac::GenerateFamilyScenario(o.family, std::stoi(n)).c_str(), stdout);
+      return 0;
+    }
+    dirac::WriteFamilyScenario(o.family, std::stoi(n), o.output);
+  } catch (const dirac::FamilyError& e) {
+    throw UsageError{std::string("generate: ") + e.what()};
+  }
+  if (!o.quiet) std::fprintf(stderr, "dirac: wrote %s\n", o.output.c_str());
+  return 0;
+}
+
 // "FILE: message" unless the message already names the file.
 std::string NamingTheFile(const std::string& message) {
   if (g_file.empty() || message.find(g_file) != std::string::npos) return message;
@@ -588,6 +630,7 @@ int Dispatch(const Options& o) {
   if (o.command == "gauge") return Gauge(o);
   if (o.command == "solve") return Solve(o);
   if (o.command == "sweep") return Sweep(o);
+  if (o.command == "generate") return Generate(o);
   throw UsageError{"unknown command '" + o.command + "'"};
 }
 
@@ -601,7 +644,7 @@ int main(int argc, char** argv) {
   try {
     const Options o = ParseArguments(argc, argv);
     if (o.command == "help") {
-      std::fputs(kUsage, stdout);
+      std::fputs(UsageText().c_str(), stdout);
       return CheckStandardOutput(0);
     }
     g_file = o.scenario;
@@ -613,7 +656,7 @@ int main(int argc, char** argv) {
     if (!o.quiet && o.command != "sweep") heartbeat.emplace(kHeartbeatSeconds, Heartbeat);
     status = Dispatch(o);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), kUsage);
+    std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), UsageText().c_str());
     status = 2;
   } catch (const dirac::Error& e) {
     std::fprintf(stderr, "dirac: %s\n", NamingTheFile(e.what()).c_str());

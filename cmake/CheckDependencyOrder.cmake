@@ -8,7 +8,7 @@
 #       an include of control/ into base/, and require the check to report exactly that file.
 
 set(DIRAC_LAYERS
-    base io symbolic scenario geometry dynamics model lagrange_dirac constraints formulation
+    base io families symbolic scenario geometry dynamics model lagrange_dirac constraints formulation
     control sweep)
 
 # Public header -> layer.
@@ -16,6 +16,7 @@ set(DIRAC_PUBLIC_HEADERS
     error.hpp=base
     trajectory.hpp=base
     csv.hpp=io
+    families.hpp=families
     compiled_function.hpp=symbolic
     scenario.hpp=scenario
     scene_options.hpp=scenario

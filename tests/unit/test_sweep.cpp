@@ -423,7 +423,7 @@ void ExpectSameTrajectory(const fs::path& a, const fs::path& b) {
 const std::string kSweepArgs =
     " --t-end 1 --vary kx=0.5:1.5:3 --vary ky=1:3:4 --random x=0.8:1.2:2 --seed 7 --quiet";
 
-// The recipe of the README: two shards run by GNU parallel, merged, equal the table of one
+// The recipe of docs/sweeps.md: two shards run by GNU parallel, merged, equal the table of one
 // process row for row; the run files too.
 TEST(SweepCli, TwoShardsThroughGnuParallelMergeIntoTheSingleProcessTable) {
   ASSERT_EQ(RunCommand("parallel --version").exit_code, 0)

@@ -43,7 +43,7 @@ std::string FormulationLabel(dirac::Formulation formulation) {
 }
 
 bool SupportsGaugeTwoForm(const dirac::Model* model) {
-  return model && model->gauge_two_form() != nullptr;
+  return model && model->offers_gauge_two_form();
 }
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
@@ -367,7 +367,15 @@ void SimulationController::RunJob(const Job& job) {
       snapshot->wall_seconds = SecondsSince(start);
     }
     publish(std::move(snapshot));
-    if (gauge) RunGauge(job, *worker_model_->gauge_two_form(), input);
+    if (gauge) {
+      const dirac::GaugeTwoForm* form = nullptr;
+      {
+        // Derived on first request (GiNaC): under the lock every derivation takes.
+        std::lock_guard<std::mutex> lock(SymbolicMutex());
+        form = worker_model_->gauge_two_form();
+      }
+      if (form) RunGauge(job, *form, input);
+    }
   } catch (const dirac::Error& e) {
     const QString message = QString::fromStdString(e.what());
     QMetaObject::invokeMethod(

@@ -137,6 +137,23 @@ class CompiledFunction {
   /// Convenience overload that allocates its own scratch (not for hot loops).
   std::vector<double> Evaluate(const std::vector<double>& inputs) const;
 
+  /// Forward-mode derivatives (automatic differentiation on the tape): with `directions`
+  /// tangent directions of the inputs, `seeds[i * directions + p]` = component i of direction
+  /// p, writes `tangents[k * directions + p]` = d output_k along direction p at `inputs`.
+  /// Every op's exact derivative rule is applied to the values the tape computes, so the result
+  /// is the Jacobian-vector product to rounding (not a finite difference). `work` holds
+  /// tangent_work_size(directions) doubles. Does not allocate and does not throw; a derivative
+  /// that does not exist at the point (sqrt at 0, |x| at 0) comes out as inf/NaN or one-sided.
+  void EvaluateTangents(const double* inputs, const double* seeds, std::size_t directions,
+                        double* tangents, double* work) const;
+  /// Doubles of `work` that EvaluateTangents needs for `directions` directions.
+  std::size_t tangent_work_size(std::size_t directions) const {
+    return (num_inputs_ + scratch_size_) * (1 + directions);
+  }
+  /// For each output, the inputs it depends on through the tape (structural, sorted): the
+  /// sparsity pattern of the Jacobian.
+  std::vector<std::vector<std::size_t>> InputDependencies() const;
+
   /// Compiles this tape alone to machine code (symbolic::NativeTapes with one function: generated
   /// C, the system C compiler — $DIRAC_CC, else the C compiler the build used —, -O2
   /// -ffp-contract=off -fno-builtin, no fast-math; cached on disk, see NativeTapes) and loads it,

@@ -49,10 +49,27 @@ struct InputLayout {
 
 /// A sparse matrix-valued compiled function: output k is entry (rows[k], cols[k]).
 struct CompiledSparseMatrix {
-  CompiledFunction values;
+  CompiledFunction values;  ///< entry e = (rows[e], cols[e]) (symbolic mode; empty otherwise)
   std::vector<std::size_t> rows, cols;
   std::size_t num_rows = 0, num_cols = 0;
+  /// Tangent mode (models above the symbolic size bound): the entries are the derivatives of
+  /// `of`'s outputs (rows) with respect to its inputs `wrt_inputs[col]`, by forward-mode
+  /// automatic differentiation on the tape (CompiledFunction::EvaluateTangents); rows and cols
+  /// are then the tape's structural dependencies.
+  CompiledFunction of;
+  std::vector<std::size_t> wrt_inputs;
+
+  bool tangent_mode() const { return !wrt_inputs.empty(); }
+  /// Doubles of scratch that Evaluate needs.
+  std::size_t work_size() const;
+  /// entries[e] = the value of entry e at `inputs` (rows.size() of them). Does not throw.
+  void Evaluate(const double* inputs, double* entries, double* work) const;
 };
+
+/// The sparse Jacobian of `f` with respect to its inputs `wrt_inputs` in tangent mode (the
+/// pattern from the tape's dependencies).
+CompiledSparseMatrix TangentJacobian(const CompiledFunction& f,
+                                     const std::vector<std::size_t>& wrt_inputs);
 
 /// Everything the integrator needs, compiled once. Parameters are inputs, not constants.
 struct CompiledDae {
@@ -81,6 +98,10 @@ class LagrangeDiracSystem : public Model {
   /// problems (file, line, symbol), ModelError if a constraint is not linear in the velocities or
   /// the Lagrangian is degenerate (the index-1 form here needs det W != 0).
   static std::shared_ptr<const LagrangeDiracSystem> Derive(const Scenario& scenario);
+  /// As Derive, but returns nullptr instead of throwing when W = D2D2L is singular for every
+  /// state (decided by its generic rank, symbolic/generic_rank.hpp): BuildModel then hands the
+  /// scenario to the constraint algorithm without deriving W twice.
+  static std::shared_ptr<const LagrangeDiracSystem> DeriveIfRegular(const Scenario& scenario);
 
   ~LagrangeDiracSystem() override;
   LagrangeDiracSystem(const LagrangeDiracSystem&) = delete;
@@ -115,6 +136,8 @@ class LagrangeDiracSystem : public Model {
   const std::vector<InitialValueInfo>& initial_values() const override;
   /// Derived with the model for a Lagrangian on TQ (nullptr on an algebroid, or when the
   /// accelerations and multipliers do not solve symbolically: more than 8 unknowns).
+  bool offers_gauge_two_form() const override;
+  /// Derived on the first call (GiNaC: the caller holds the symbolic lock, as for BuildModel).
   const GaugeTwoForm* gauge_two_form() const override;
   /// Integrates from t = 0 to spec.t_end, sampling every spec.output_step (and at t_end).
   /// Initial velocities are projected onto Delta(q0) in the metric W (minimal kinetic change).
@@ -137,6 +160,8 @@ class LagrangeDiracSystem : public Model {
 
  private:
   explicit LagrangeDiracSystem(std::unique_ptr<Impl> impl);
+  static std::shared_ptr<const LagrangeDiracSystem> DeriveImpl(const Scenario& scenario,
+                                                               bool degenerate_is_an_error);
   std::unique_ptr<Impl> impl_;
 };
 

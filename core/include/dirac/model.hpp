@@ -132,8 +132,13 @@ class Model {
 
   /// The constraint algorithm's chain, if this model went through it (else nullptr).
   virtual const ConstraintChain* constraint_chain() const { return nullptr; }
-  /// The gauge two-form, if this model has one (a regular Lagrangian on TQ with constraints
-  /// whose accelerations and multipliers solve symbolically), else nullptr.
+  /// True if the model offers the gauge two-form (a regular Lagrangian on TQ with constraints,
+  /// small enough to solve its accelerations and multipliers symbolically). Cheap: derives
+  /// nothing, so the GUI thread may ask it.
+  virtual bool offers_gauge_two_form() const { return false; }
+  /// The gauge two-form, derived on the first call when offered (uses GiNaC on that call: one
+  /// thread at a time, as BuildModel); nullptr if not offered or if its symbolic solve turns
+  /// out too large. Later calls return the same object and may come from any thread.
   virtual const GaugeTwoForm* gauge_two_form() const { return nullptr; }
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
   /// constraint algorithm's models do once M_f is integrable), else nullptr.

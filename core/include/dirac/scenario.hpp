@@ -1,7 +1,7 @@
 #pragma once
 /// @file scenario.hpp
 /// A scenario as plain data: what the YAML file says, before any derivation.
-/// See README.md ("Scenario file format") for the file syntax.
+/// See docs/scenario-format.md for the file syntax.
 
 #include <cstddef>
 #include <optional>

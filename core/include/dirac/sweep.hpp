@@ -155,7 +155,7 @@ struct SweepMergeResult {
 
 /// Joins shard tables into `<out_dir>/summary.csv`, rows in run order, verbatim: what the sweep
 /// in one process writes, apart from `wall_time_s` and from the rounding differences between two
-/// derivations of the model in different processes (see README.md, "Parameter sweeps"). Each input
+/// derivations of the model in different processes (docs/sweeps.md, "Reproducibility"). Each input
 /// is a folder (its `summary-shard-K-of-N.csv` files are taken) or a shard table itself. Requires
 /// one table for every K in 1..N with the same N and the same header, each holding exactly the runs
 /// of its shard, together runs 0..T-1. Throws IoError naming the file and line (malformed table,

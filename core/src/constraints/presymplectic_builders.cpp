@@ -6,6 +6,7 @@
 #include "dirac/error.hpp"
 #include "model/algebroid_data.hpp"
 #include "scenario/scenario_symbols.hpp"
+#include "symbolic/differentiate.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::constraints {
@@ -394,9 +395,13 @@ matrix FibreHessian(const Scenario& s) {
   AlgebroidSymbols sym = DeclareAlgebroid(s, data);
   const ex L = ParseLagrangian(s, data);
   const unsigned k = static_cast<unsigned>(sym.y.size());
+  std::vector<symbolic::Differentiator> d_dy;
+  for (const auto& y : sym.y) d_dy.emplace_back(y);
   matrix W(k, k);
-  for (unsigned a = 0; a < k; ++a)
-    for (unsigned b = 0; b < k; ++b) W(a, b) = L.diff(sym.y[a]).diff(sym.y[b]);
+  for (unsigned a = 0; a < k; ++a) {
+    const ex dLdy = d_dy[a](L);
+    for (unsigned b = 0; b < k; ++b) W(a, b) = d_dy[b](dLdy);
+  }
   return W;
 }
 

@@ -52,7 +52,7 @@ GaugeFunctions Derive(const Scenario& s) {
   GiNaC::matrix W(n, n), omega(m, n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) W(i, j) = L.diff(v[i]).diff(v[j]);
-  if (GiNaC::normal(W.determinant()).is_zero())
+  if (!symbolic::ComputeGenericRank(W, scenario::NominalValuesOf(s)).full())
     throw ModelError("the gauge two-form needs a regular Lagrangian (det D2D2L != 0)");
   std::vector<ex> g_forms;
   for (std::size_t r = 0; r < m; ++r) {

@@ -189,10 +189,10 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   ctx.input[layout.stabilization()] = spec.stabilization;
   std::size_t scratch = 0;
   for (const CompiledFunction* f :
-       {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
-        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
-        &dae.fibre_momentum})
+       {&dae.residual, &dae.energy, &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix,
+        &dae.anchor, &dae.body_velocity, &dae.fibre_momentum})
     scratch = Max(scratch, f->scratch_size());
+  scratch = Max(Max(scratch, dae.jacobian_y.work_size()), dae.jacobian_yp.work_size());
   ctx.scratch.assign(scratch, 0.0);
 
   SimulationReport report;
@@ -231,7 +231,7 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
     ctx.Load(t, y, yp);
     auto add = [&](const CompiledSparseMatrix& mat, double scale) {
       ctx.jac_values.resize(mat.rows.size());
-      mat.values.Evaluate(ctx.input.data(), ctx.jac_values.data(), ctx.scratch.data());
+      mat.Evaluate(ctx.input.data(), ctx.jac_values.data(), ctx.scratch.data());
       for (std::size_t e = 0; e < mat.rows.size(); ++e)
         jac[mat.cols[e] * N + mat.rows[e]] += scale * ctx.jac_values[e];  // column-major
     };

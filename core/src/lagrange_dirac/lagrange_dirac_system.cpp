@@ -3,6 +3,7 @@
 #include <ginac/ginac.h>
 
 #include <algorithm>
+#include <mutex>
 #include <sstream>
 
 #include "base/foreign_errors.hpp"
@@ -14,8 +15,10 @@
 #include "model/native_tape_set.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/canonical_print.hpp"
+#include "symbolic/differentiate.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
+#include "symbolic/generic_rank.hpp"
 
 namespace dirac {
 
@@ -39,7 +42,13 @@ struct LagrangeDiracSystem::Impl {
   std::unique_ptr<model::NativeTapeSet<CompiledDae>> native;  // machine code of `dae`
   std::vector<ColumnInfo> columns;
   std::vector<InitialValueInfo> initial_values;
-  std::shared_ptr<const GaugeTwoForm> gauge;
+  // The gauge two-form, derived on first request (gauge_two_form()), from this copy of the
+  // scenario; offered only where it does not vanish identically and may solve symbolically.
+  bool gauge_offered = false;
+  Scenario scenario;
+  mutable std::once_flag gauge_once;
+  mutable std::shared_ptr<const GaugeTwoForm> gauge;
+  symbolic::GenericRank regularity;  // rank of W and how it was decided
 
   std::size_t n() const { return q.size(); }
   std::size_t k() const { return v.size(); }
@@ -68,6 +77,17 @@ struct LagrangeDiracSystem::Impl {
 
 namespace {
 
+// Most terms of the expanded energy E_L that `equations` prints expanded (the shipped scenarios
+// have at most a few dozen); larger energies are printed and compiled as derived.
+constexpr double kMaxExpandedEnergyTerms = 2000;
+// Largest system whose accelerations and multipliers `equations` solves symbolically.
+constexpr std::size_t kMaxSolvedFormUnknowns = 8;
+constexpr std::size_t kMaxSolvedFormNodes = 2000;
+// Residual tape instructions times unknowns up to which the DAE's Jacobians are derived
+// symbolically (every shipped scenario); above it they come from forward-mode differentiation
+// on the residual's tape.
+constexpr std::size_t kMaxSymbolicJacobianWork = 40000;
+
 // Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format) {
   return format == EquationFormat::kLatex ? symbolic::CanonicalLatex(e)
@@ -80,9 +100,11 @@ CompiledSparseMatrix CompileJacobian(const std::vector<ex>& rows, const std::vec
   jac.num_rows = rows.size();
   jac.num_cols = wrt.size();
   std::vector<ex> values;
+  std::vector<symbolic::Differentiator> d_by;  // one per column: rows share subexpressions
+  for (const symbol& x : wrt) d_by.emplace_back(x);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     for (std::size_t j = 0; j < wrt.size(); ++j) {
-      ex d = rows[i].diff(wrt[j]);
+      ex d = d_by[j](rows[i]);
       if (d.is_zero()) continue;
       values.push_back(d);
       jac.rows.push_back(i);
@@ -122,16 +144,11 @@ std::vector<InitialValueInfo> InitialValues(const LagrangeDiracSystem::Impl& s) 
   return values;
 }
 
-// The gauge two-form of a Lagrangian flow on TQ (zero without constraints, Remark 2.9), when
-// its accelerations and multipliers solve symbolically (the size bound of the solved equations).
-std::shared_ptr<const GaugeTwoForm> GaugeCapability(const Scenario& scenario,
-                                                    const LagrangeDiracSystem::Impl& s) {
-  if (s.algebroid || s.k() + s.m() > 8) return nullptr;
-  try {
-    return lagrange_dirac::DeriveGaugeTwoForm(scenario);
-  } catch (const ModelError&) {
-    return nullptr;
-  }
+// Whether the gauge two-form is offered: a Lagrangian flow on TQ with constraints (without them
+// B_t vanishes identically, seed D Remark 2.9) whose accelerations and multipliers may solve
+// symbolically (at most 8 unknowns). Deciding it derives nothing.
+bool OffersGaugeTwoForm(const LagrangeDiracSystem::Impl& s) {
+  return !s.algebroid && s.m() > 0 && s.k() + s.m() <= 8;
 }
 
 }  // namespace
@@ -139,8 +156,17 @@ std::shared_ptr<const GaugeTwoForm> GaugeCapability(const Scenario& scenario,
 LagrangeDiracSystem::LagrangeDiracSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 LagrangeDiracSystem::~LagrangeDiracSystem() = default;
 
-std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
-    const Scenario& scenario) try {
+std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(const Scenario& scenario) {
+  return DeriveImpl(scenario, true);
+}
+
+std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveIfRegular(
+    const Scenario& scenario) {
+  return DeriveImpl(scenario, false);
+}
+
+std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
+    const Scenario& scenario, bool degenerate_is_an_error) try {
   auto impl = std::make_unique<Impl>();
   Impl& s = *impl;
   const std::string& file = scenario.source_file;
@@ -174,20 +200,30 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   s.lagrangian = symbols.Parse(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
 
   // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
+  // One differentiator per symbol, shared by every expression, so that shared subexpressions
+  // are differentiated once.
+  std::vector<symbolic::Differentiator> d_dq, d_dv;
+  for (const symbol& x : s.q) d_dq.emplace_back(x);
+  for (const symbol& x : s.v) d_dv.emplace_back(x);
+  symbolic::Differentiator d_dt(s.t);
   std::vector<ex> dLdv(k), dLdq(n);
   s.hessian = GiNaC::matrix(k, k);
   s.energy = -s.lagrangian;
   for (std::size_t a = 0; a < k; ++a) {
-    dLdv[a] = s.lagrangian.diff(s.v[a]);
+    dLdv[a] = d_dv[a](s.lagrangian);
     s.energy += dLdv[a] * s.v[a];
   }
-  for (std::size_t i = 0; i < n; ++i) dLdq[i] = s.lagrangian.diff(s.q[i]);
-  s.energy = s.energy.expand();
+  for (std::size_t i = 0; i < n; ++i) dLdq[i] = d_dq[i](s.lagrangian);
+  // Expanded for reading where that stays small; a large energy keeps its factored form (the
+  // tape shares its subexpressions either way).
+  if (symbolic::ExpandedTermsEstimate(s.energy) <= kMaxExpandedEnergyTerms)
+    s.energy = s.energy.expand();
   for (std::size_t a = 0; a < k; ++a)
-    for (std::size_t b = 0; b < k; ++b) s.hessian(a, b) = dLdv[a].diff(s.v[b]);
+    for (std::size_t b = 0; b < k; ++b) s.hessian(a, b) = d_dv[b](dLdv[a]);
 
-  const ex det = GiNaC::normal(s.hessian.determinant());
-  if (det.is_zero()) {
+  s.regularity = symbolic::ComputeGenericRank(s.hessian, scenario::NominalValuesOf(scenario));
+  if (!s.regularity.full()) {
+    if (!degenerate_is_an_error) return nullptr;
     throw ModelError(file +
                      ": the Lagrangian is degenerate (det D2D2L = 0 identically): the "
                      "second-order condition q' = v does not follow from eq (29); this "
@@ -201,9 +237,9 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
     const ex form = symbols.Parse(spec.form, spec.where.line, spec.name + ".form");
     ex rebuilt = 0;
     for (std::size_t a = 0; a < k; ++a) {
-      s.omega(r, a) = form.diff(s.v[a]);
+      s.omega(r, a) = d_dv[a](form);
       for (std::size_t b = 0; b < k; ++b) {
-        if (!GiNaC::normal(s.omega(r, a).diff(s.v[b])).is_zero())
+        if (!GiNaC::normal(d_dv[b](s.omega(r, a))).is_zero())
           throw ScenarioError(file, spec.where.line, spec.name,
                               "constraint form is not linear in the velocities (coefficient of " +
                                   s.velocity_names[a] + " depends on " + s.velocity_names[b] + ")");
@@ -226,15 +262,15 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   //   W y' + (d2L/dq^j dy^A) q'^j + d2L/dt dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C
   //   [TQ: - (d2L/dq^i dv^j)(q'^j - v^j)] - mu_r A^r_A = 0.
   for (std::size_t a = 0; a < k; ++a) {
-    ex row = dLdv[a].diff(s.t);
+    ex row = d_dt(dLdv[a]);
     for (std::size_t b = 0; b < k; ++b) row += s.hessian(a, b) * s.vd[b];
-    for (std::size_t j = 0; j < n; ++j) row += dLdv[a].diff(s.q[j]) * s.qd[j];
+    for (std::size_t j = 0; j < n; ++j) row += d_dq[j](dLdv[a]) * s.qd[j];
     for (std::size_t i = 0; i < n; ++i) row -= s.anchor(i, a) * dLdq[i];
     for (std::size_t b = 0; b < k; ++b)
       for (std::size_t c = 0; c < k; ++c)
         if (!s.structure[c][a][b].is_zero()) row += s.structure[c][a][b] * s.v[b] * dLdv[c];
     if (!s.algebroid)
-      for (std::size_t j = 0; j < n; ++j) row -= dLdv[j].diff(s.q[a]) * (s.qd[j] - s.v[j]);
+      for (std::size_t j = 0; j < n; ++j) row -= d_dq[a](dLdv[j]) * (s.qd[j] - s.v[j]);
     for (std::size_t r = 0; r < m; ++r) row -= s.mu[r] * s.omega(r, a);
     s.euler_lagrange.push_back(row);
   }
@@ -246,9 +282,9 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   // Index-1 constraint rows: d/dt g^r along (q', y'); the residual uses it on q' = rho y (so the
   // row couples to y' only) and adds the Baumgarte term alpha g.
   for (std::size_t r = 0; r < m; ++r) {
-    ex rate = s.g[r].diff(s.t);
-    for (std::size_t i = 0; i < n; ++i) rate += s.g[r].diff(s.q[i]) * s.qd[i];
-    for (std::size_t a = 0; a < k; ++a) rate += s.g[r].diff(s.v[a]) * s.vd[a];
+    ex rate = d_dt(s.g[r]);
+    for (std::size_t i = 0; i < n; ++i) rate += d_dq[i](s.g[r]) * s.qd[i];
+    for (std::size_t a = 0; a < k; ++a) rate += d_dv[a](s.g[r]) * s.vd[a];
     s.constraint_rate.push_back(rate);
   }
 
@@ -272,9 +308,20 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   dae.layout.m = m;
   dae.layout.num_parameters = s.p.size();
   dae.residual = symbolic::CompileExpressions(residual, inputs);
-  dae.jacobian_y = CompileJacobian(residual, y, inputs);
   // mu' never appears in F: its Jacobian column is structurally zero (mu is algebraic).
-  dae.jacobian_yp = CompileJacobian(residual, yp, inputs);
+  if (dae.residual.instruction_count() * y.size() <= kMaxSymbolicJacobianWork) {
+    dae.jacobian_y = CompileJacobian(residual, y, inputs);
+    dae.jacobian_yp = CompileJacobian(residual, yp, inputs);
+  } else {
+    // Large models: the Jacobians by forward-mode differentiation of the residual's tape (the
+    // symbolic Jacobian would grow like the residual times the number of unknowns).
+    std::vector<std::size_t> wrt_y, wrt_yp;  // input positions: t, q, v, mu, q', v', ...
+    for (std::size_t i = 0; i < n + k + m; ++i) wrt_y.push_back(1 + i);
+    for (std::size_t i = 0; i < n + k; ++i) wrt_yp.push_back(1 + n + k + m + i);
+    dae.jacobian_y = TangentJacobian(dae.residual, wrt_y);
+    dae.jacobian_yp = TangentJacobian(dae.residual, wrt_yp);
+    dae.jacobian_yp.num_cols = n + k + m;
+  }
   dae.energy = symbolic::CompileExpressions({s.energy}, inputs);
   dae.constraints = symbolic::CompileExpressions(s.g, inputs);
   dae.constraint_matrix = symbolic::CompileExpressions(Flatten(s.omega), inputs);
@@ -288,7 +335,8 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::Derive(
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);
-  s.gauge = GaugeCapability(scenario, s);
+  s.gauge_offered = OffersGaugeTwoForm(s);
+  if (s.gauge_offered) s.scenario = scenario;
   s.native = std::make_unique<model::NativeTapeSet<CompiledDae>>(s.dae, &ForEachTape);
 
   auto system = std::shared_ptr<LagrangeDiracSystem>(new LagrangeDiracSystem(std::move(impl)));
@@ -361,7 +409,19 @@ const std::vector<InitialValueInfo>& LagrangeDiracSystem::initial_values() const
   return impl_->initial_values;
 }
 
-const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const { return impl_->gauge.get(); }
+bool LagrangeDiracSystem::offers_gauge_two_form() const { return impl_->gauge_offered; }
+
+const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const {
+  if (!impl_->gauge_offered) return nullptr;
+  std::call_once(impl_->gauge_once, [this] {
+    try {
+      impl_->gauge = lagrange_dirac::DeriveGaugeTwoForm(impl_->scenario);
+    } catch (const ModelError&) {
+      impl_->gauge = nullptr;  // too large to solve symbolically: not offered after all
+    }
+  });
+  return impl_->gauge.get();
+}
 
 std::vector<double> LagrangeDiracSystem::ConstraintCovectors(
     double t, const std::vector<double>& q, const std::vector<double>& parameters) const {
@@ -402,9 +462,24 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
     out.push_back(
         {"d/dt constraint[" + s.constraint_names[r] + "]", Print(s.constraint_rate[r], format)});
   }
-  // Solved form on q' = v: v' and mu from the linear system [W -omega^T; omega 0].
+  // Solved form on q' = v: v' and mu from the linear system [W -omega^T; omega 0], symbolically
+  // only while that is cheap (lsolve normalises rational functions: its cost grows faster than
+  // exponentially with the size); the integrator solves the same system numerically per step.
   const std::size_t unknowns = s.k() + s.m();
-  if (unknowns <= 8) {
+  std::size_t nodes = 0;
+  for (std::size_t a = 0; a < s.k() && nodes <= kMaxSolvedFormNodes; ++a)
+    nodes += symbolic::NodeCount(s.euler_lagrange[a], kMaxSolvedFormNodes + 1);
+  if (unknowns > kMaxSolvedFormUnknowns || nodes > kMaxSolvedFormNodes) {
+    out.push_back(
+        {"solved", "omitted: " + std::to_string(unknowns) +
+                       " unknowns (accelerations and multipliers) in Euler-Lagrange rows of " +
+                       (nodes > kMaxSolvedFormNodes ? "more than " : "") +
+                       std::to_string(std::min(nodes, kMaxSolvedFormNodes)) +
+                       " expression nodes; solved symbolically up to " +
+                       std::to_string(kMaxSolvedFormUnknowns) + " unknowns and " +
+                       std::to_string(kMaxSolvedFormNodes) +
+                       " nodes (the run solves them numerically at every step)"});
+  } else {
     const auto on_shell = s.SecondOrderSubstitution();
     GiNaC::lst equations, variables;
     for (std::size_t i = 0; i < s.k(); ++i) {

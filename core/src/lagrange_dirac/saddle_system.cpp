@@ -19,10 +19,10 @@ SaddleSystem::SaddleSystem(const CompiledDae& dae, const std::vector<double>& pa
   input_[L.stabilization()] = 0.0;  // the physical system: no Baumgarte term
   std::size_t scratch = 0;
   for (const CompiledFunction* f :
-       {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
-        &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
-        &dae.fibre_momentum})
+       {&dae.residual, &dae.energy, &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix,
+        &dae.anchor, &dae.body_velocity, &dae.fibre_momentum})
     scratch = std::max(scratch, f->scratch_size());
+  scratch = std::max({scratch, dae.jacobian_y.work_size(), dae.jacobian_yp.work_size()});
   scratch_.assign(scratch, 0.0);
   residual_.assign(N_, 0.0);
   constraint_values_.assign(m_, 0.0);
@@ -111,7 +111,7 @@ bool SaddleSystem::Rates(double t, const double* x, double* rates, double* mu) {
 
 void SaddleSystem::DenseJacobian(const CompiledSparseMatrix& sparse, Eigen::MatrixXd& dense) {
   sparse_values_.resize(sparse.rows.size());
-  sparse.values.Evaluate(input_.data(), sparse_values_.data(), scratch_.data());
+  sparse.Evaluate(input_.data(), sparse_values_.data(), scratch_.data());
   dense.setZero();
   for (std::size_t e = 0; e < sparse.rows.size(); ++e)
     dense(static_cast<Eigen::Index>(sparse.rows[e]), static_cast<Eigen::Index>(sparse.cols[e])) +=

@@ -57,4 +57,16 @@ GiNaC::symtab TableOfNames(const std::vector<std::string>& names,
   return table;
 }
 
+symbolic::NominalValues NominalValuesOf(const Scenario& scenario) {
+  symbolic::NominalValues values;
+  for (const auto& c : scenario.coordinates) {
+    values[c.name] = c.initial;
+    values[c.velocity] = c.initial_velocity;
+    if (!c.momentum.empty()) values[c.momentum] = c.initial_momentum;
+  }
+  for (const auto& y : scenario.algebroid.fibre) values[y.name] = y.initial;
+  for (const auto& p : scenario.parameters) values[p.name] = p.value;
+  return values;
+}
+
 }  // namespace dirac::scenario

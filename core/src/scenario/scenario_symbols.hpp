@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dirac/scenario.hpp"
+#include "symbolic/generic_rank.hpp"
 
 namespace dirac::scenario {
 
@@ -63,5 +64,9 @@ class ScenarioSymbols {
 /// are appended to `symbols` in the order of `names` when it is given.
 GiNaC::symtab TableOfNames(const std::vector<std::string>& names,
                            std::vector<GiNaC::symbol>* symbols = nullptr);
+
+/// The scenario's values by symbol name (coordinates, velocities, momenta, fibre coordinates,
+/// parameters): where generic-rank decisions draw their points (symbolic/generic_rank.hpp).
+symbolic::NominalValues NominalValuesOf(const Scenario& scenario);
 
 }  // namespace dirac::scenario

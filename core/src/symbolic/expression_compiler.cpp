@@ -374,7 +374,15 @@ class Compiler {
   }
 
   // e as coefficient * product of factors, with each sum factor normalised.
+  // Memoised: a factor recurs in many products, and factoring a sum base sorts its terms.
   Factorization Factor(const ex& e) {
+    if (auto it = factor_memo_.find(e); it != factor_memo_.end()) return it->second;
+    Factorization f = FactorUncached(e);
+    factor_memo_.emplace(e, f);
+    return f;
+  }
+
+  Factorization FactorUncached(const ex& e) {
     Factorization f;
     auto add_factor = [&](const ex& factor) {
       ex base = factor;
@@ -502,8 +510,20 @@ class Compiler {
 
   // Stable on ties, so equal-hash operands keep GiNaC's order.
   void SortStably(std::vector<ex>& items) {
-    std::stable_sort(items.begin(), items.end(),
-                     [this](const ex& l, const ex& r) { return StableHash(l) < StableHash(r); });
+    SortByKey(items, [this](const ex& e) { return StableHash(e); });
+  }
+
+  // Stable sort by a key computed once per item (not once per comparison).
+  template <typename T, typename KeyOf>
+  static void SortByKey(std::vector<T>& items, KeyOf key_of) {
+    std::vector<std::pair<std::uint64_t, std::size_t>> keys(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) keys[i] = {key_of(items[i]), i};
+    std::stable_sort(keys.begin(), keys.end(),
+                     [](const auto& l, const auto& r) { return l.first < r.first; });
+    std::vector<T> sorted;
+    sorted.reserve(items.size());
+    for (const auto& key : keys) sorted.push_back(std::move(items[key.second]));
+    items = std::move(sorted);
   }
 
   std::int32_t Emit(Op op, std::int32_t a, std::int32_t b = -1, double constant = 0.0) {
@@ -596,11 +616,9 @@ class Compiler {
       }
       (IsNegativeTerm(term) ? negative_terms : positive_terms).push_back(term);
     }
-    const auto by_magnitude = [this](const ex& l, const ex& r) {
-      return MagnitudeHash(l) < MagnitudeHash(r);
-    };
-    std::stable_sort(positive_terms.begin(), positive_terms.end(), by_magnitude);
-    std::stable_sort(negative_terms.begin(), negative_terms.end(), by_magnitude);
+    const auto magnitude = [this](const ex& term) { return MagnitudeHash(term); };
+    SortByKey(positive_terms, magnitude);
+    SortByKey(negative_terms, magnitude);
 
     std::int32_t acc = -1;
     for (const ex& term : positive_terms) {
@@ -666,10 +684,7 @@ class Compiler {
   }
 
   void SortFactors(std::vector<PowerFactor>& factors) {
-    std::stable_sort(factors.begin(), factors.end(),
-                     [this](const PowerFactor& l, const PowerFactor& r) {
-                       return HashFactor(l) < HashFactor(r);
-                     });
+    SortByKey(factors, [this](const PowerFactor& f) { return HashFactor(f); });
   }
 
   // base^exponent, memoised under its value; a normalised sum base is not normalised again.
@@ -784,6 +799,7 @@ class Compiler {
   ExMap<std::int32_t> memo_;
   ExMap<bool> is_constant_;
   ExMap<std::uint64_t> stable_hash_;
+  ExMap<Factorization> factor_memo_;
   std::unordered_map<std::uint64_t, std::int32_t> const_slot_;
   std::vector<TapeInstruction> tape_;      // SSA: instruction v defines value v
   std::vector<std::int32_t> reads_;        // Finish: instructions reading each value

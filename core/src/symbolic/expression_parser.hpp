@@ -56,6 +56,10 @@ double ExpandedTermsEstimate(const GiNaC::ex& e);
 /// 803 nodes (suslov), 104 terms (elroys_beanie_ocp).
 inline constexpr std::size_t kMaxIntermediateNodes = 50000;
 
+/// The work bound in force: kMaxIntermediateNodes, or the environment variable
+/// DIRAC_SYMBOLIC_WORK_BOUND (an integer in [1000, 1e9]) when set.
+std::size_t SymbolicWorkBound();
+
 /// Nodes of the tree of `e`, counting at most `cap` (the cost is bounded by `cap`).
 std::size_t NodeCount(const GiNaC::ex& e, std::size_t cap);
 
