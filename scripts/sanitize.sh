@@ -14,6 +14,7 @@
 # explained there); TSan: tests/sanitizers/tsan.supp.
 #
 # Usage: bash scripts/sanitize.sh [asan|tsan|all] [BUILD_ROOT]   (default all, BUILD_ROOT .)
+#        single steps: asan-build, asan-test (unit tests and CLI), fuzz, tsan-build, tsan-test
 #        build dirs: BUILD_ROOT/build-asan, BUILD_ROOT/build-tsan
 # Environment: FUZZ_SECONDS (asan's fuzz budget, 0 skips), SANITIZE_T_END (default 0.5),
 #              SANITIZE_JOBS (build parallelism, default 2).
@@ -65,13 +66,16 @@ configure_asan() {
     "${launcher[@]}" >/dev/null
 }
 
-run_asan() {
+build_asan() {
   local dir=$root/build-asan t0
   t0=$(stamp)
   configure_asan "$dir"
   cmake --build "$dir" -j"$jobs" --target dirac dirac_unit_tests scenario_fuzzer
   echo "sanitize asan: built in $(($(stamp) - t0)) s"
+}
 
+test_asan() {
+  local dir=$root/build-asan t0
   t0=$(stamp)
   # Left out under ASan: tests that assert a wall-clock bound, a peak RSS or a signal arriving
   # while a file is being written, which ASan's 2-5x slowdown and shadow memory change (they run
@@ -133,7 +137,7 @@ build_tsan() {
   echo "sanitize tsan: built in $(($(stamp) - t0)) s"
 }
 
-run_tsan() {
+test_tsan() {
   local dir=$root/build-tsan t0
   t0=$(stamp)
   QT_QPA_PLATFORM=offscreen "$dir/tests/worker/dirac_controller_tests"
@@ -157,9 +161,14 @@ fuzz_beside_tsan_build() {
 }
 
 case $what in
-  asan) run_asan; run_fuzz ;;
-  tsan) build_tsan; run_tsan ;;
+  asan) build_asan; test_asan; run_fuzz ;;
+  tsan) build_tsan; test_tsan ;;
+  all) build_asan; test_asan; fuzz_beside_tsan_build; test_tsan ;;
+  # The single steps, for scripts/test.sh (which runs the builds beside the GUI tests).
+  asan-build) build_asan ;;
+  asan-test) test_asan ;;
+  fuzz) run_fuzz ;;
   tsan-build) build_tsan ;;
-  all) run_asan; fuzz_beside_tsan_build; run_tsan ;;
-  *) echo "usage: bash scripts/sanitize.sh [asan|tsan|all] [BUILD_ROOT]" >&2; exit 2 ;;
+  tsan-test) test_tsan ;;
+  *) echo "usage: bash scripts/sanitize.sh [asan|tsan|all|asan-build|asan-test|fuzz|tsan-build|tsan-test] [BUILD_ROOT]" >&2; exit 2 ;;
 esac
