@@ -14,12 +14,14 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 dir=${2:-build-asan}
 if [ ! -f "$dir/CMakeCache.txt" ]; then
+  debug_flags="-O1 -gline-tables-only"  # as scripts/sanitize.sh
   launcher=()
   if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
   fi
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
-    -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="$debug_flags" -DCMAKE_C_FLAGS_DEBUG="$debug_flags" \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DDIRAC_SANITIZE=address,undefined,float-cast-overflow -DDIRAC_BUILD_FUZZERS=ON \
     -DDIRAC_BUILD_GUI=OFF -DDIRAC_BUILD_WORKER_TESTS=OFF -DDIRAC_BUILD_BENCHMARKS=OFF \
     "${launcher[@]}" >/dev/null

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Installs the dependencies (Debian 12 packages), builds everything and runs every test:
-# engine unit/regression tests, the CLI, the core-isolation check and a benchmark smoke run, two
-# at a time; then the GUI tests (under Xvfb) one at a time: beside another test, the solve-cancel
-# latency bound of gui_optimal_control (50 ms) failed once (64 ms, docs/ci.md); then the
-# sanitizer jobs (scripts/sanitize.sh: ASan+UBSan unit tests, CLI on every
-# shipped scenario and a 60 s fuzz run; TSan worker tests), built next to BUILD_DIR.
+# engine unit/regression tests, the CLI, the core-isolation check and a benchmark smoke run (two
+# at a time), the GUI tests (under Xvfb, one at a time), then the sanitizer jobs
+# (scripts/sanitize.sh: ASan+UBSan unit tests, CLI on every shipped scenario and a 60 s fuzz run;
+# TSan worker tests), built next to BUILD_DIR.
+# The GUI tests leave most of the two cores idle (they play scenarios in real time), so the
+# sanitizer builds start beside them at a lower priority (ASan nice 10, TSan nice 19): the tests
+# keep the CPU they ask for, the builds take the rest. Not -j2 for the GUI tests: beside another
+# test, gui_optimal_control's 50 ms cancel bound failed once (docs/ci.md).
 # Each phase prints its wall time; docs/ci.md lists them.
 # Usage: bash scripts/test.sh [BUILD_DIR]   (SANITIZE=0 skips the sanitizer jobs;
-#        TEST_JOBS, default 2: the build's and the non-GUI tests' parallelism)
+#        TEST_JOBS, default 2: the builds' and the non-GUI tests' parallelism)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
 jobs=${TEST_JOBS:-2}
+export SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs}
 
 stamp() { date +%s; }
+start=$(stamp)
 t0=$(stamp)
 bash scripts/install-deps.sh
 echo "test: dependencies in $(($(stamp) - t0)) s"
@@ -26,10 +31,43 @@ echo "test: Release build in $(($(stamp) - t0)) s"
 t0=$(stamp)
 (cd "$build_dir" && ctest -j"$jobs" -LE gui --output-on-failure --timeout 900)
 echo "test: Release tests (all but GUI) in $(($(stamp) - t0)) s"
+
+# Background sanitizer builds: stopped if this script stops early; their logs are printed when
+# they are waited for.
+# Each runs in its own session, so that stopping it stops its compilers too.
+pids=()
+trap 'for p in "${pids[@]}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done' EXIT
+background_build() {  # STEP NICENESS: sanitize.sh STEP in the background, log in BUILD_DIR
+  setsid nice -n "$2" bash scripts/sanitize.sh "$1" "$build_dir" \
+    >"$build_dir/sanitize-$1.log" 2>&1 &
+  pids+=($!)
+}
+wait_build() {  # INDEX STEP
+  local rc=0
+  wait "${pids[$1]}" || rc=$?
+  pids[$1]=""
+  cat "$build_dir/sanitize-$2.log"
+  [ $rc -eq 0 ] || { echo "test: sanitize.sh $2 failed" >&2; exit $rc; }
+}
+sanitize=${SANITIZE:-1}
+if [ "$sanitize" != 0 ]; then
+  background_build asan-build 10
+  background_build tsan-build 19
+fi
+
 t0=$(stamp)
 (cd "$build_dir" && ctest -L gui --output-on-failure --timeout 900)
 echo "test: Release GUI tests in $(($(stamp) - t0)) s"
 
-if [ "${SANITIZE:-1}" != 0 ]; then
-  SANITIZE_JOBS=${SANITIZE_JOBS:-$jobs} bash scripts/sanitize.sh all "$build_dir"
+if [ "$sanitize" != 0 ]; then
+  t0=$(stamp)
+  wait_build 0 asan-build
+  echo "test: waited $(($(stamp) - t0)) s for the ASan build after the GUI tests"
+  bash scripts/sanitize.sh asan-test "$build_dir"
+  bash scripts/sanitize.sh fuzz "$build_dir"
+  t0=$(stamp)
+  wait_build 1 tsan-build
+  echo "test: waited $(($(stamp) - t0)) s for the TSan build after the fuzz run"
+  bash scripts/sanitize.sh tsan-test "$build_dir"
 fi
+echo "test: all passed in $(($(stamp) - start)) s"
