@@ -50,7 +50,10 @@ wait_build() {  # INDEX STEP
   [ $rc -eq 0 ] || { echo "test: sanitize.sh $2 failed" >&2; exit $rc; }
 }
 sanitize=${SANITIZE:-1}
-if [ "$sanitize" != 0 ]; then
+# Nothing else runs beside the GUI tests: some of them bound a latency (a solve cancelled within
+# 50 ms), which a compiler on the other core can push past its bound. Set OVERLAP_GUI=1 to start
+# the sanitizer builds before them instead (about 3 minutes less on this 2-core machine).
+if [ "$sanitize" != 0 ] && [ "${OVERLAP_GUI:-0}" = 1 ]; then
   background_build asan-build 10
   background_build tsan-build 19
 fi
@@ -58,6 +61,11 @@ fi
 t0=$(stamp)
 (cd "$build_dir" && ctest -L gui --output-on-failure --timeout 900)
 echo "test: Release GUI tests in $(($(stamp) - t0)) s"
+
+if [ "$sanitize" != 0 ] && [ "${OVERLAP_GUI:-0}" != 1 ]; then
+  background_build asan-build 10
+  background_build tsan-build 19
+fi
 
 if [ "$sanitize" != 0 ]; then
   t0=$(stamp)
