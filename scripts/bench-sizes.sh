@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Issue 21's size benchmarks (targets, not tests; docs/benchmarks.md, "Systems of any size"):
+#  1. dirac_size_benchmarks (tests/bench/bench_sizes.cpp): derive + compile, one right-hand side
+#     and a short run against size for each generated family; the minimum process CPU time over
+#     REPS repetitions; the log-log slope of derive + compile time against the number of
+#     coordinates (least squares over the sizes above the smallest two);
+#  2. whole processes, start to CSV written, on the n-link pendulum at n = 6, 8, 10:
+#     `dirac run` (default `tape: auto` with the machine code in a private, warmed cache; and
+#     `--set tape=interpreter`) against tests/bench/pendulum_chain_sympy_scipy.py (SymPy's
+#     LagrangesMethod, lambdify, solve_ivp DOP853 at the scenario's rtol = atol = 1e-12,
+#     T = 10, CSV every 0.01); minimum wall and minimum CPU (user + sys) over the runs; the CSVs
+#     are compared.
+# Prints markdown tables. Usage: bash scripts/bench-sizes.sh [BUILD_DIR]
+#   REPS=N (benchmark repetitions, 3), RUNS=N (dirac runs, 5), PY_RUNS=N (SymPy runs, 3),
+#   FILTER=REGEX (benchmark filter), PIPELINE_SIZES="6 8 10", NO_PIPELINE=1, NO_BUILD=1,
+#   BENCH=PATH and DIRAC=PATH (binaries to use instead of BUILD_DIR's).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+reps=${REPS:-3}
+runs=${RUNS:-5}
+py_runs=${PY_RUNS:-3}
+[ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sympy, scipy, numpy, yaml' ||
+  { echo "bench-sizes: needs Debian's python3-sympy, -scipy, -numpy, -yaml" >&2; exit 1; }
+if [ -z "${NO_BUILD:-}" ]; then
+  cmake --build "$build" -j2 --target dirac dirac_size_benchmarks >/dev/null
+fi
+bench=${BENCH:-$build/tests/bench/dirac_size_benchmarks}
+dirac=${DIRAC:-$build/app/dirac}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "# measured $(date -u '+%Y-%m-%d %H:%M UTC'); uptime before: $(uptime)"
+"$bench" --benchmark_repetitions="$reps" --benchmark_min_time=0.2 \
+  --benchmark_filter="${FILTER:-.}" --benchmark_format=json --benchmark_out="$tmp/sizes.json" \
+  --benchmark_out_format=json >/dev/null 2>"$tmp/bench.err" || { cat "$tmp/bench.err" >&2; exit 1; }
+echo "# uptime after the benchmark: $(uptime)"
+
+: >"$tmp/pipeline.txt"
+if [ -z "${NO_PIPELINE:-}" ]; then
+  export DIRAC_TAPE_CACHE="$tmp/tapes"  # a private tape cache, warmed below
+  for n in ${PIPELINE_SIZES:-6 8 10}; do
+    scenario="$tmp/pendulum_chain_$n.yaml"
+    "$dirac" generate pendulum_chain "$n" -o "$scenario" >/dev/null
+    "$dirac" run "$scenario" --set tape=native --quiet --csv "$tmp/warm.csv"  # fills the cache
+    for i in $(seq "$runs"); do
+      for tape in auto interpreter; do
+        /usr/bin/time -f "dirac_$tape $n %e %U %S" -a -o "$tmp/pipeline.txt" \
+          "$dirac" run "$scenario" --set tape=$tape --quiet --csv "$tmp/dirac_$n.csv"
+      done
+    done
+    for i in $(seq "$py_runs"); do
+      /usr/bin/time -f "sympy $n %e %U %S" -a -o "$tmp/pipeline.txt" /usr/bin/python3 \
+        tests/bench/pendulum_chain_sympy_scipy.py "$scenario" "$n" --csv "$tmp/sympy_$n.csv"
+    done
+  done
+  echo "# uptime after the pipeline: $(uptime)"
+fi
+
+/usr/bin/python3 - "$tmp" <<'PY'
+import json, math, os, sys
+from collections import defaultdict
+import numpy as np
+
+tmp = sys.argv[1]
+data = json.load(open(f"{tmp}/sizes.json"))
+best, errors, counters = {}, {}, {}
+for b in data["benchmarks"]:
+    if b.get("run_type") == "aggregate":
+        continue
+    kind, family, size = b["run_name"].split("/")[:3]
+    key = (kind, family, int(size.split(":")[1]))
+    if b.get("error_occurred"):
+        errors[key] = b.get("error_message", "error")
+        continue
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b["time_unit"]]
+    t = b["cpu_time"] * scale
+    if key not in best or t < best[key]:
+        best[key] = t
+        counters[key] = b
+
+
+def table(kind):
+    rows = defaultdict(list)
+    for (k, family, n), t in best.items():
+        if k == kind:
+            rows[family].append((n, counters[(k, family, n)]["dim"], t))
+    for (k, family, n), msg in errors.items():
+        if k == kind:
+            rows[family].append((n, None, msg))
+    return {f: sorted(r, key=lambda x: x[0]) for f, r in rows.items()}
+
+
+def slope(points):
+    ok = [(d, t) for _, d, t in points if d is not None]
+    ok = ok[2:]  # above the smallest two sizes
+    if len(ok) < 2:
+        return float("nan")
+    return float(np.polyfit(np.log([d for d, _ in ok]), np.log([t for _, t in ok]), 1)[0])
+
+
+def fmt(t):
+    return f"{t * 1e3:.3g} ms" if t >= 1e-3 else f"{t * 1e6:.3g} µs"
+
+
+order = ["pendulum_chain", "rigid_body_so", "point_vortices", "car_trailers"]
+limits = {("pendulum_chain", 20): 0.5, ("rigid_body_so", 10): 0.5, ("point_vortices", 16): 0.5,
+          ("car_trailers", 10): 0.5, ("pendulum_chain", 40): 3.0, ("rigid_body_so", 12): 3.0,
+          ("point_vortices", 32): 3.0}
+for kind, title in (("BM_DeriveCompile", "derive + compile (ParseScenario + BuildModel)"),
+                    ("BM_Rhs", "one right-hand side, interpreted tapes")):
+    rows = table(kind)
+    print(f"\n### {title}, minimum process CPU time of {len(set(b['repetition_index'] for b in data['benchmarks'] if 'repetition_index' in b))} repetitions\n")
+    print("| family | n (coordinates): time | log-log slope |")
+    print("|---|---|---|")
+    for family in order:
+        if family not in rows:
+            continue
+        cells = []
+        for n, d, t in rows[family]:
+            if d is None:
+                cells.append(f"{n}: fails ({t.split(':')[1].strip()[:40]}…)")
+                continue
+            mark = ""
+            if kind == "BM_DeriveCompile" and (family, n) in limits:
+                mark = " ✓" if t <= limits[(family, n)] else f" ✗ (target {limits[(family, n)]} s)"
+            cells.append(f"{n} ({d:.0f}): {fmt(t)}{mark}")
+        print(f"| {family} | {'; '.join(cells)} | {slope(rows[family]):.2f} |")
+
+rows = table("BM_ShortRun")
+print("\n### a short run (Model::Simulate, t_end = 0.2, interpreted tapes): CPU per right-hand side "
+      "(ODE path) or per step (IDAS, rhs = 0)\n")
+print("| family | n (coordinates): CPU per rhs (steps, rhs) |")
+print("|---|---|")
+for family in order:
+    if family not in rows:
+        continue
+    cells = []
+    for n, d, t in rows[family]:
+        if d is None:
+            cells.append(f"{n}: fails")
+            continue
+        c = counters[("BM_ShortRun", family, n)]
+        per, what = (t / c["rhs"], "rhs") if c["rhs"] > 0 else (t / c["steps"], "step")
+        cells.append(f"{n} ({d:.0f}): {fmt(per)}/{what} ({c['steps']:.0f}, {c['rhs']:.0f})")
+    print(f"| {family} | {'; '.join(cells)} |")
+
+lines = [l.split() for l in open(f"{tmp}/pipeline.txt") if l.strip() and not l.startswith("Command")]
+if lines:
+    runs = defaultdict(list)
+    for who, n, wall, user, sys_ in lines:
+        runs[(who, int(n))].append((float(wall), float(user) + float(sys_)))
+    print("\n### whole process, start to CSV written (n-link pendulum, T = 10, rtol = atol = 1e-12, "
+          "CSV every 0.01): minimum wall / minimum CPU (user + sys)\n")
+    print("| n | `dirac run` (auto, cached machine code) | `dirac run`, tape=interpreter | "
+          "SymPy + SciPy | ratio by wall | ratio by CPU | max abs CSV difference |")
+    print("|---|---|---|---|---|---|---|")
+    for n in sorted({n for _, n in runs}):
+        d, di, p = (runs[(w, n)] for w in ("dirac_auto", "dirac_interpreter", "sympy"))
+        mw = lambda r: min(x[0] for x in r)
+        mc = lambda r: min(x[1] for x in r)
+        a = np.loadtxt(f"{tmp}/dirac_{n}.csv", delimiter=",", skiprows=1)
+        b = np.loadtxt(f"{tmp}/sympy_{n}.csv", delimiter=",", skiprows=1)
+        diff = np.abs(a[:, 1:2 * n + 1] - b[:, 1:2 * n + 1]).max() if a.shape == b.shape else float("nan")
+        print(f"| {n} | {mw(d):.3f} s / {mc(d):.3f} s | {mw(di):.3f} s / {mc(di):.3f} s | "
+              f"{mw(p):.2f} s / {mc(p):.2f} s | {mw(p) / mw(d):.0f} × | {mc(p) / mc(d):.0f} × | {diff:.1e} |")
+PY
