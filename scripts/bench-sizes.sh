@@ -40,6 +40,19 @@ echo "# measured $(date -u '+%Y-%m-%d %H:%M UTC'); uptime before: $(uptime)"
 echo "# uptime after the benchmark: $(uptime)"
 
 : >"$tmp/pipeline.txt"
+# timed LABEL COMMAND...: appends "LABEL wall cpu" (seconds; cpu = the child's user + system
+# time from getrusage, microsecond resolution) to pipeline.txt; fails if COMMAND fails.
+timed() {
+  local label=$1
+  shift
+  /usr/bin/python3 -c '
+import resource, subprocess, sys, time
+t0 = time.perf_counter()
+subprocess.run(sys.argv[2:], check=True)
+wall = time.perf_counter() - t0
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(sys.argv[1], f"{wall:.6f}", f"{r.ru_utime + r.ru_stime:.6f}")' "$label" "$@" >>"$tmp/pipeline.txt"
+}
 if [ -z "${NO_PIPELINE:-}" ]; then
   export DIRAC_TAPE_CACHE="$tmp/tapes"  # a private tape cache, warmed below
   for n in ${PIPELINE_SIZES:-6 8 10}; do
@@ -48,13 +61,13 @@ if [ -z "${NO_PIPELINE:-}" ]; then
     "$dirac" run "$scenario" --set tape=native --quiet --csv "$tmp/warm.csv"  # fills the cache
     for i in $(seq "$runs"); do
       for tape in auto interpreter; do
-        /usr/bin/time -f "dirac_$tape $n %e %U %S" -a -o "$tmp/pipeline.txt" \
-          "$dirac" run "$scenario" --set tape=$tape --quiet --csv "$tmp/dirac_$n.csv"
+        timed "dirac_$tape $n" "$dirac" run "$scenario" --set tape=$tape --quiet \
+          --csv "$tmp/dirac_$n.csv"
       done
     done
     for i in $(seq "$py_runs"); do
-      /usr/bin/time -f "sympy $n %e %U %S" -a -o "$tmp/pipeline.txt" /usr/bin/python3 \
-        tests/bench/pendulum_chain_sympy_scipy.py "$scenario" "$n" --csv "$tmp/sympy_$n.csv"
+      timed "sympy $n" /usr/bin/python3 tests/bench/pendulum_chain_sympy_scipy.py "$scenario" \
+        "$n" --csv "$tmp/sympy_$n.csv"
     done
   done
   echo "# uptime after the pipeline: $(uptime)"
@@ -98,9 +111,9 @@ def table(kind):
 def slope(points, first=2, last=None):
     """Least-squares slope of log time against log coordinates over ok[first:last]."""
     ok = [(d, t) for _, d, t in points if d is not None][first:last]
-    if len(ok) < 2:
-        return float("nan")
-    return float(np.polyfit(np.log([d for d, _ in ok]), np.log([t for _, t in ok]), 1)[0])
+    if len(ok) < 3:
+        return "–"
+    return f"{np.polyfit(np.log([d for d, _ in ok]), np.log([t for _, t in ok]), 1)[0]:.2f}"
 
 
 def fmt(t):
@@ -111,53 +124,50 @@ order = ["pendulum_chain", "rigid_body_so", "point_vortices", "car_trailers"]
 limits = {("pendulum_chain", 20): 0.5, ("rigid_body_so", 10): 0.5, ("point_vortices", 16): 0.5,
           ("car_trailers", 10): 0.5, ("pendulum_chain", 40): 3.0, ("rigid_body_so", 12): 3.0,
           ("point_vortices", 32): 3.0}
-for kind, title in (("BM_DeriveCompile", "derive + compile (ParseScenario + BuildModel)"),
-                    ("BM_Rhs", "one right-hand side, interpreted tapes")):
+
+
+def derive_cell(family, n, d, t):
+    mark = ""
+    if (family, n) in limits:
+        mark = " ✓" if t <= limits[(family, n)] else f" ✗ (target {limits[(family, n)]} s)"
+    return f"{n} ({d:.0f}): {fmt(t)}{mark}"
+
+
+def rhs_cell(family, n, d, t):
+    return f"{n} ({d:.0f}): {fmt(t)}"
+
+
+def run_cell(family, n, d, t):
+    c = counters[("BM_ShortRun", family, n)]
+    per, what = (t / c["rhs"], "rhs") if c["rhs"] > 0 else (t / c["steps"], "step")
+    return f"{n} ({d:.0f}): {fmt(per)}/{what} ({c['steps']:.0f}, {c['rhs']:.0f})"
+
+
+reps = len({b["repetition_index"] for b in data["benchmarks"] if "repetition_index" in b})
+for kind, title, cell, slopes in (
+        ("BM_DeriveCompile", "derive + compile (ParseScenario + BuildModel)", derive_cell, True),
+        ("BM_Rhs", "one right-hand side, interpreted tapes", rhs_cell, True),
+        ("BM_ShortRun", "a short run (Model::Simulate, t_end = 0.2, interpreted tapes): CPU per "
+         "right-hand side (ODE path) or per step (IDAS, rhs = 0)", run_cell, False)):
     rows = table(kind)
-    reps = len({b["repetition_index"] for b in data["benchmarks"] if "repetition_index" in b})
     print(f"\n### {title}, minimum process CPU time of {reps} repetitions\n")
-    print("| family | n (coordinates): time | slope above the smallest two | "
-          "slope of the largest three |")
-    print("|---|---|---|---|")
+    unit = "time" if slopes else "CPU per rhs (steps, rhs)"
+    extra = " slope above the smallest two | slope of the largest three |" if slopes else ""
+    print(f"| family | n (coordinates): {unit} |{extra}")
+    print("|---|---|" + ("---|---|" if slopes else ""))
     for family in order:
         if family not in rows:
             continue
-        cells = []
-        for n, d, t in rows[family]:
-            if d is None:
-                cells.append(f"{n}: fails ({t.split(':')[1].strip()[:40]}…)")
-                continue
-            mark = ""
-            if kind == "BM_DeriveCompile" and (family, n) in limits:
-                mark = " ✓" if t <= limits[(family, n)] else f" ✗ (target {limits[(family, n)]} s)"
-            cells.append(f"{n} ({d:.0f}): {fmt(t)}{mark}")
-        print(f"| {family} | {'; '.join(cells)} | {slope(rows[family]):.2f} | "
-              f"{slope(rows[family], -3):.2f} |")
+        cells = [cell(family, n, d, t) if d is not None
+                 else f"{n}: fails ({t.split(':')[1].strip()[:40]}…)" for n, d, t in rows[family]]
+        tail = f" {slope(rows[family])} | {slope(rows[family], -3)} |" if slopes else ""
+        print(f"| {family} | {'; '.join(cells)} |{tail}")
 
-rows = table("BM_ShortRun")
-print("\n### a short run (Model::Simulate, t_end = 0.2, interpreted tapes): CPU per "
-      "right-hand side (ODE path) or per step (IDAS, rhs = 0)\n")
-print("| family | n (coordinates): CPU per rhs (steps, rhs) |")
-print("|---|---|")
-for family in order:
-    if family not in rows:
-        continue
-    cells = []
-    for n, d, t in rows[family]:
-        if d is None:
-            cells.append(f"{n}: fails")
-            continue
-        c = counters[("BM_ShortRun", family, n)]
-        per, what = (t / c["rhs"], "rhs") if c["rhs"] > 0 else (t / c["steps"], "step")
-        cells.append(f"{n} ({d:.0f}): {fmt(per)}/{what} ({c['steps']:.0f}, {c['rhs']:.0f})")
-    print(f"| {family} | {'; '.join(cells)} |")
-
-lines = [l.split() for l in open(f"{tmp}/pipeline.txt")
-         if l.strip() and not l.startswith("Command")]
+lines = [l.split() for l in open(f"{tmp}/pipeline.txt") if l.strip()]
 if lines:
     runs = defaultdict(list)
-    for who, n, wall, user, sys_ in lines:
-        runs[(who, int(n))].append((float(wall), float(user) + float(sys_)))
+    for who, n, wall, cpu in lines:
+        runs[(who, int(n))].append((float(wall), float(cpu)))
     print("\n### whole process, start to CSV written (n-link pendulum, T = 10, "
           "rtol = atol = 1e-12, CSV every 0.01): minimum wall / minimum CPU (user + sys)\n")
     print("| n | `dirac run` (auto, cached machine code) | `dirac run`, tape=interpreter | "
