@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,11 +36,23 @@ QString WriteScenario(const QTemporaryDir& dir, const char* family, int n, bool 
     if (view == std::string::npos) return {};
     text.resize(view + 1);
   }
-  const QString path = dir.filePath(QStringLiteral("%1_%2.yaml").arg(family).arg(n));
+  const QString path = dir.filePath(
+      QStringLiteral("%1_%2%3.yaml").arg(family).arg(n).arg(keep_view ? "" : "_no_view"));
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return {};
   file.write(text.data(), static_cast<qint64>(text.size()));
   return path;
+}
+
+// Writes the scenario (see WriteScenario), opens it in `window` and waits for its first run;
+// "" on success, else what failed, for QVERIFY2.
+QString OpenAndRun(MainWindow& window, const QTemporaryDir& dir, const char* family, int n,
+                   bool keep_view) {
+  const QString path = WriteScenario(dir, family, n, keep_view);
+  if (path.isEmpty()) return QStringLiteral("cannot write the %1 scenario").arg(family);
+  if (!window.OpenScenario(path)) return "cannot open " + path + ": " + window.last_error();
+  if (!WaitForRun(window)) return "run of " + path + " did not finish: " + window.last_error();
+  return {};
 }
 
 QStringList ToQt(const std::vector<std::string>& names) {
@@ -63,20 +76,26 @@ class DefaultViewGuiTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void sceneGivenButNoPlotsKeepsTheScenarios();
+  void initTestCase() {
+    window_ = OpenWindow();
+    QVERIFY(window_);
+    QVERIFY(dir_.isValid());
+  }
+  void cleanupTestCase() { window_.reset(); }
+  void plotsGivenButNoScene();
   void noViewGetsDefaultPlotsAndNoScene();
   void manyColumnsAreCapped();
+
+ private:
+  std::unique_ptr<MainWindow> window_;
+  QTemporaryDir dir_;
 };
 
 // A generated chain names its plots but no scene: its plots stay, the view says no scene.
-void DefaultViewGuiTest::sceneGivenButNoPlotsKeepsTheScenarios() {
-  QTemporaryDir dir;
-  const QString path = WriteScenario(dir, "pendulum_chain", 3, true);
-  QVERIFY(!path.isEmpty());
-  auto window = OpenWindow();
-  QVERIFY(window);
-  QVERIFY2(window->OpenScenario(path), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+void DefaultViewGuiTest::plotsGivenButNoScene() {
+  MainWindow* window = window_.get();
+  const QString opened = OpenAndRun(*window, dir_, "pendulum_chain", 3, true);
+  QVERIFY2(opened.isEmpty(), qPrintable(opened));
   const QString problem = NoSceneProblem(*window);
   QVERIFY2(problem.isEmpty(), qPrintable(problem));
   dirac::ui::PlotPanel* plots = window->plot_panel();
@@ -93,14 +112,10 @@ void DefaultViewGuiTest::sceneGivenButNoPlotsKeepsTheScenarios() {
 // Without `view:` at all: coordinates and energy (the chain has no constraints), a car with
 // trailers adds its multipliers; the 3D view says no scene was given.
 void DefaultViewGuiTest::noViewGetsDefaultPlotsAndNoScene() {
-  QTemporaryDir dir;
-  auto window = OpenWindow();
-  QVERIFY(window);
+  MainWindow* window = window_.get();
 
-  const QString chain = WriteScenario(dir, "pendulum_chain", 3, false);
-  QVERIFY(!chain.isEmpty());
-  QVERIFY2(window->OpenScenario(chain), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  QString opened = OpenAndRun(*window, dir_, "pendulum_chain", 3, false);
+  QVERIFY2(opened.isEmpty(), qPrintable(opened));
   QString problem = NoSceneProblem(*window);
   QVERIFY2(problem.isEmpty(), qPrintable(problem));
   auto model = window->controller()->model();
@@ -114,10 +129,8 @@ void DefaultViewGuiTest::noViewGetsDefaultPlotsAndNoScene() {
   QVERIFY(plots->SeriesPoints(0, 2).size() > 10);
   QVERIFY(plots->SeriesPoints(1, 0).size() > 10);
 
-  const QString car = WriteScenario(dir, "car_trailers", 1, false);
-  QVERIFY(!car.isEmpty());
-  QVERIFY2(window->OpenScenario(car), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  opened = OpenAndRun(*window, dir_, "car_trailers", 1, false);
+  QVERIFY2(opened.isEmpty(), qPrintable(opened));
   problem = NoSceneProblem(*window);
   QVERIFY2(problem.isEmpty(), qPrintable(problem));
   model = window->controller()->model();
@@ -137,13 +150,9 @@ void DefaultViewGuiTest::noViewGetsDefaultPlotsAndNoScene() {
 
 // Twelve coordinates: the chart shows the first eight and its title says so.
 void DefaultViewGuiTest::manyColumnsAreCapped() {
-  QTemporaryDir dir;
-  const QString path = WriteScenario(dir, "car_trailers", 9, false);
-  QVERIFY(!path.isEmpty());
-  auto window = OpenWindow();
-  QVERIFY(window);
-  QVERIFY2(window->OpenScenario(path), qPrintable(window->last_error()));
-  QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
+  MainWindow* window = window_.get();
+  const QString opened = OpenAndRun(*window, dir_, "car_trailers", 9, false);
+  QVERIFY2(opened.isEmpty(), qPrintable(opened));
   const auto model = window->controller()->model();
   const QStringList coordinates = ToQt(model->ColumnsOfKind(dirac::ColumnKind::kCoordinate));
   QCOMPARE(coordinates.size(), 12);  // x, y, the car's heading th0, nine trailer angles
