@@ -232,6 +232,7 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
 
 void SceneView::SetMessage(const QString& message) {
   WaitForFrame();
+  message_text_ = message;
   // Wrap long messages (VTK text does not wrap) at ~44 characters per line.
   QStringList lines;
   for (const QString& paragraph : message.split('\n')) {

@@ -45,6 +45,8 @@ class SceneView : public QWidget {
 
   /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
   void SetMessage(const QString& message);
+  /// The text last given to SetMessage ("" when hidden).
+  const QString& message() const { return message_text_; }
 
   void SetSnapshot(const SnapshotPtr& snapshot);
   void SetTime(double t);
@@ -154,6 +156,7 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkGenericRenderWindowInteractor> interactor_;
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
   vtkSmartPointer<vtkTextActor> message_;    // centred notice
+  QString message_text_;                     // what message_ shows, unwrapped
   std::unique_ptr<DrawnScene> scene_;
   bool window_ready_ = false;
   bool render_pending_ = false;

@@ -6,6 +6,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "plots/column_units.hpp"
+#include "plots/default_plots.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
@@ -25,8 +26,19 @@ RunPresenter::RunPresenter(const ReactionContext& context, const RunViews& views
       scenes_(scenes),
       scene_edit_(std::move(scene_edit)) {}
 
+QString RunPresenter::NoSceneMessage() {
+  return tr(
+      "This scenario gives no scene (view.scene), so there is nothing to draw in 3D.\n"
+      "The plots and playback work.");
+}
+
+QString RunPresenter::SceneMessage() const {
+  return scene_given_ ? context_.errors->scene_error() : NoSceneMessage();
+}
+
 void RunPresenter::OnScenarioLoading() {
   camera_fitted_ = false;
+  scene_given_ = true;  // until the new model says otherwise
   v_.scene_view->SetScene(nullptr);
 }
 
@@ -34,19 +46,24 @@ void RunPresenter::OnModelReady() {
   const std::shared_ptr<const dirac::Model> model = context_.controller->model();
   const dirac::Scenario& scenario = context_.controller->scenario();
   std::unique_ptr<DrawnScene> scene;
-  try {
-    scene = scenes_->Create(SceneContext{scenario, model, scene_edit_});
-  } catch (const std::exception& e) {
-    context_.errors->SetSceneError(tr("3D view: %1").arg(QString::fromStdString(e.what())));
+  // No `view.scene` in the file (its location is unset): nothing to draw, and no error to report.
+  scene_given_ = scenario.scene.where.line != 0;
+  if (scene_given_) {
+    try {
+      scene = scenes_->Create(SceneContext{scenario, model, scene_edit_});
+    } catch (const std::exception& e) {
+      context_.errors->SetSceneError(tr("3D view: %1").arg(QString::fromStdString(e.what())));
+    }
   }
   v_.scene_view->SetScene(std::move(scene));
-  v_.scene_view->SetMessage(context_.errors->scene_error());
+  v_.scene_view->SetMessage(SceneMessage());
 
   v_.plots->SetColumnQuantities(DescribeColumns(model.get(), scenario));
   dirac::PlotSpec hidden{"Hidden-constraint residuals",
                          model->ColumnsOfKind(dirac::ColumnKind::kHiddenConstraintResidual),
                          {}};
-  std::vector<dirac::PlotSpec> plots = scenario.plots;
+  std::vector<dirac::PlotSpec> plots =
+      scenario.plots.empty() ? DefaultPlots(*model) : scenario.plots;
   if (!hidden.series.empty()) plots.push_back(std::move(hidden));
   v_.plots->SetPlots(plots, scenario.simulation.t_end);
 }

@@ -45,8 +45,14 @@ class RunPresenter : public QObject {
   /// A scenario is loading: no scene until its model is ready; the camera is fitted to its
   /// first run.
   void OnScenarioLoading();
+  /// What the 3D view says for a scenario without `view.scene` (a notice, not an error).
+  static QString NoSceneMessage();
+  /// What the 3D view says while a run is shown: the scene's error, NoSceneMessage() for a
+  /// scenario without `view.scene`, else "".
+  QString SceneMessage() const;
   /// The model is ready: builds its scene (an error is shown in the 3D view and the status bar,
-  /// the run goes on) and the plots (the scenario's, and the hidden-constraint residuals if the
+  /// the run goes on; without `view.scene` the view says so, NoSceneMessage) and the plots (the
+  /// scenario's, or DefaultPlots if it names none, and the hidden-constraint residuals if the
   /// algorithm found any; axes with the units and kinds of the model's columns).
   void OnModelReady();
   /// Shows the newest snapshot, if any, and says that the model is running.
@@ -79,6 +85,7 @@ class RunPresenter : public QObject {
   ReactionContext context_;
   RunViews v_;
   const SceneRegistry* scenes_;
+  bool scene_given_ = true;  // the scenario has a `view.scene`
   SceneEdit scene_edit_;
   bool camera_fitted_ = false;
   QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn

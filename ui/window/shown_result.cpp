@@ -32,7 +32,7 @@ void ShownResult::OnSnapshot(const SnapshotPtr& snapshot) {
   last_good_ = snapshot;
   stale_ = false;
   run_note_.clear();
-  scene_view_->SetMessage(context_.errors->scene_error());
+  scene_view_->SetMessage(presenter_->SceneMessage());
   UpdateNote();
 }
 
