@@ -15,6 +15,7 @@ set(DIRAC_LAYERS
 set(DIRAC_PUBLIC_HEADERS
     error.hpp=base
     trajectory.hpp=base
+    derivation_control.hpp=base
     csv.hpp=io
     families.hpp=families
     compiled_function.hpp=symbolic

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 
 namespace dirac::base {
@@ -25,11 +26,14 @@ inline std::string NamingFile(const std::string& file, const std::string& messag
   return file + ": " + message;
 }
 
-/// Call only inside a catch block. Rethrows the exception being handled: a ScenarioError or
-/// std::bad_alloc unchanged; another dirac::Error as the same type with FILE named; any other
-/// std::exception as ModelError "FILE: while STAGE: what"; anything else unchanged.
+/// Call only inside a catch block. Rethrows the exception being handled: a ScenarioError,
+/// DerivationCancelled or std::bad_alloc unchanged; another dirac::Error as the same type with FILE
+/// named; any other std::exception as ModelError "FILE: while STAGE: what"; anything else
+/// unchanged.
 [[noreturn]] inline void RethrowNamingFile(const std::string& file, const std::string& stage) {
   try {
+    throw;
+  } catch (const DerivationCancelled&) {
     throw;
   } catch (const ScenarioError&) {
     throw;

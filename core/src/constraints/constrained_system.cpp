@@ -13,6 +13,7 @@
 #include "constraints/generic_rank_chain.hpp"
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/cvode_driver.hpp"
 #include "dynamics/idas_driver.hpp"
@@ -140,6 +141,7 @@ void ConstrainedSystem::Impl::RunAlgorithm(std::size_t max_steps) {
   chain.coordinates = data.z_names;
   chain.outcome = ChainOutcome::kNotStabilized;
   for (std::size_t k = 0; k <= max_steps; ++k) {
+    EnterDerivationStage("the constraint algorithm, step " + std::to_string(k + 1));
     ConstraintStep step;
     StepRecord record;
     step.index = k;
@@ -406,6 +408,7 @@ ConstrainedSystem::~ConstrainedSystem() = default;
 
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
                                                                     std::size_t max_steps) try {
+  EnterDerivationStage("building the presymplectic system");
   auto impl = std::make_unique<Impl>();
   if (scenario.optimal_control.present) {
     impl->data = constraints::BuildOptimalControl(scenario);
@@ -437,8 +440,10 @@ std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenar
       "exact: the Gotay-Nester-Hinds algorithm by symbolic elimination (M_0 of dimension " +
       std::to_string(impl->chain.coordinates.size()) + ")");
   if (impl->chain.outcome == ChainOutcome::kStabilized) {
+    EnterDerivationStage("solving for the dynamics on the final constraint manifold");
     impl->SolveDynamics(scenario);
     impl->CrossCheck();
+    EnterDerivationStage("compiling the tapes");
     if (impl->integrable) impl->Compile();
   }
   impl->run_tapes = {impl->free_rates, impl->free_jacobian, impl->outputs,

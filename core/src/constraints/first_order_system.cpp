@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "constraints/generic_rank_chain.hpp"
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/cvode_driver.hpp"
 #include "dynamics/local_tolerance.hpp"
@@ -182,6 +183,7 @@ std::shared_ptr<const Model> DeriveFirstOrderSystemIfApplicable(const Scenario& 
     return nullptr;
   auto found = GenericRankChain(scenario);
   if (!found || found->second != ChainStructure::kAffineInVelocities) return nullptr;
+  EnterDerivationStage("deriving the first-order system B(q) q' = -dH");
 
   const scenario::ScenarioSymbols symbols(scenario, {scenario::Velocities::kTangent});
   const symbol& t = symbols.t();

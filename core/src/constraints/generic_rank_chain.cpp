@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "constraints/presymplectic_data.hpp"
+#include "dirac/derivation_control.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/differentiate.hpp"
 #include "symbolic/generic_rank.hpp"
@@ -46,6 +47,7 @@ bool AboveExactChainSize(const Scenario& scenario) {
 
 std::optional<std::pair<ConstraintChain, ChainStructure>> GenericRankChain(
     const Scenario& scenario) {
+  EnterDerivationStage("deciding the constraint chain by generic ranks");
   if (!IsLagrangeDirac(scenario)) return std::nullopt;
   const scenario::ScenarioSymbols symbols(scenario, {scenario::Velocities::kFibre});
   const auto nominal = scenario::NominalValuesOf(scenario);

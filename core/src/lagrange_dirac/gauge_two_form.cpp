@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "lagrange_dirac/gauge_derivation.hpp"
@@ -299,6 +300,7 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
 namespace lagrange_dirac {
 
 std::shared_ptr<const GaugeTwoForm> DeriveGaugeTwoForm(const Scenario& scenario) {
+  EnterDerivationStage("deriving the gauge two-form");
   GaugeFunctions functions = Derive(scenario);
   const std::size_t dk = 2 * functions.n - 2 * functions.m;
   return std::make_shared<const CompiledGaugeTwoForm>(std::move(functions),

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/foreign_errors.hpp"
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/gauge_derivation.hpp"
@@ -191,6 +192,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   const std::size_t n = s.n(), k = s.k(), m = s.m();
 
   // Anchor rho^i_A(q) and structure functions C^C_AB(q); TQ: identity and zero.
+  EnterDerivationStage("reading the Lie algebroid data");
   {
     model::AlgebroidData algebroid = model::ReadAlgebroid(scenario, table, s.q, s.velocity_names);
     s.anchor = algebroid.anchor;
@@ -202,6 +204,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
   // One differentiator per symbol, shared by every expression, so that shared subexpressions
   // are differentiated once.
+  EnterDerivationStage("differentiating the Lagrangian");
   std::vector<symbolic::Differentiator> d_dq, d_dv;
   for (const symbol& x : s.q) d_dq.emplace_back(x);
   for (const symbol& x : s.v) d_dv.emplace_back(x);
@@ -221,6 +224,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = 0; b < k; ++b) s.hessian(a, b) = d_dv[b](dLdv[a]);
 
+  EnterDerivationStage("deciding regularity (the rank of W)");
   s.regularity = symbolic::ComputeGenericRank(s.hessian, scenario::NominalValuesOf(scenario));
   if (!s.regularity.full()) {
     if (!degenerate_is_an_error) return nullptr;
@@ -231,6 +235,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   }
 
   // Constraint forms A^r_A(q) (omega^r_i on TQ) read off g^r = A^r_A y^A.
+  EnterDerivationStage("reading the constraint forms");
   s.omega = GiNaC::matrix(m, k);
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = scenario.constraints[r];
@@ -261,6 +266,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   // d/dt dL/dy expanded by the chain rule:
   //   W y' + (d2L/dq^j dy^A) q'^j + d2L/dt dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C
   //   [TQ: - (d2L/dq^i dv^j)(q'^j - v^j)] - mu_r A^r_A = 0.
+  EnterDerivationStage("assembling the Euler-Lagrange equations");
   for (std::size_t a = 0; a < k; ++a) {
     ex row = d_dt(dLdv[a]);
     for (std::size_t b = 0; b < k; ++b) row += s.hessian(a, b) * s.vd[b];
@@ -307,7 +313,9 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   dae.layout.k = k;
   dae.layout.m = m;
   dae.layout.num_parameters = s.p.size();
+  EnterDerivationStage("compiling the residual");
   dae.residual = symbolic::CompileExpressions(residual, inputs);
+  EnterDerivationStage("compiling the Jacobians");
   // mu' never appears in F: its Jacobian column is structurally zero (mu is algebraic).
   if (dae.residual.instruction_count() * y.size() <= kMaxSymbolicJacobianWork) {
     dae.jacobian_y = CompileJacobian(residual, y, inputs);
@@ -322,6 +330,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
     dae.jacobian_yp = TangentJacobian(dae.residual, wrt_yp);
     dae.jacobian_yp.num_cols = n + k + m;
   }
+  EnterDerivationStage("compiling the energy, constraints and outputs");
   dae.energy = symbolic::CompileExpressions({s.energy}, inputs);
   dae.constraints = symbolic::CompileExpressions(s.g, inputs);
   dae.constraint_matrix = symbolic::CompileExpressions(Flatten(s.omega), inputs);

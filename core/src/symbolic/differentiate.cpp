@@ -1,5 +1,7 @@
 #include "symbolic/differentiate.hpp"
 
+#include "dirac/derivation_control.hpp"
+
 namespace dirac::symbolic {
 
 using GiNaC::ex;
@@ -21,6 +23,7 @@ ex Differentiator::operator()(const ex& e) {
   if (IsExactly<GiNaC::symbol>(node)) return e.is_equal(s_) ? ex(1) : ex(0);
   const auto found = memo_.find(e);
   if (found != memo_.end()) return found->second;
+  CheckDerivationCancelled();
   ex d = Compute(e);
   memo_.emplace(e, d);
   return d;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "symbolic/canonical_print.hpp"
 
@@ -70,6 +71,7 @@ class Compiler {
 
   std::int32_t Compile(const ex& e) {
     if (auto it = memo_.find(e); it != memo_.end()) return it->second;
+    CheckDerivationCancelled();
     std::int32_t slot = CompileUncached(e);
     memo_.emplace(e, slot);
     return slot;

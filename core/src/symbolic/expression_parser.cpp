@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 
 namespace dirac::symbolic {
@@ -339,6 +340,7 @@ std::size_t SymbolicWorkBound() {
 }
 
 void RequireBoundedSize(const GiNaC::ex& e, const std::string& step) {
+  CheckDerivationCancelled();  // called before every exact simplification
   const std::size_t bound = SymbolicWorkBound();
   const bool too_many_nodes = NodeCount(e, bound + 1) > bound;
   if (too_many_nodes || ExpandedTermsImpl(e) > static_cast<double>(bound))

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -117,6 +118,7 @@ GenericRank ComputeGenericRank(const GiNaC::matrix& m, const NominalValues& nomi
     std::vector<double> in(symbols.size()), out(entries.size()), scratch(f.scratch_size());
     PointGenerator random(kSeed);
     for (int p = 0; p < kGenericRankPoints; ++p) {
+      CheckDerivationCancelled();
       for (int attempt = 0; attempt < kAttemptsPerPoint; ++attempt) {
         for (std::size_t s = 0; s < symbols.size(); ++s)
           in[s] = centre[s] + 0.25 * (1.0 + std::abs(centre[s])) * random.Symmetric();
