@@ -1,6 +1,8 @@
 // Scenario files: loading, errors naming file/line/symbol, overrides, save/reload round trip.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -20,6 +22,49 @@ ScenarioError ExpectScenarioError(const std::string& yaml) {
   }
   ADD_FAILURE() << "no ScenarioError for:\n" << yaml;
   return ScenarioError("", 0, "", "");
+}
+
+// The summary a listing shows (the scenario browser) equals what the full reader reads, for every
+// shipped scenario; it checks the YAML and its bounds but not the expressions.
+TEST(ScenarioFile, SummaryReadsNameAndDescriptionWithoutTheExpressions) {
+  namespace fs = std::filesystem;
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(testing::SourcePath("scenarios"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    const Scenario full = LoadScenario(entry.path().string());
+    const ScenarioSummary summary = ReadScenarioSummary(entry.path().string());
+    EXPECT_EQ(summary.name, full.name) << entry.path();
+    EXPECT_EQ(summary.description, full.description) << entry.path();
+    ++files;
+  }
+  EXPECT_GE(files, 10);
+  const fs::path dir = fs::temp_directory_path() / "dirac_summary_test";
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  // An unknown symbol is the full reader's business, not the listing's.
+  const std::string unknown = write("unknown.yaml",
+                                    "name: Unknown symbol\ncoordinates:\n  - {name: x, velocity: "
+                                    "vx}\nlagrangian: \"vx^2/2 + nosuch\"\n");
+  EXPECT_EQ(ReadScenarioSummary(unknown).name, "Unknown symbol");
+  EXPECT_THROW(LoadScenario(unknown), ScenarioError);
+  // Broken YAML names the file and line; too deep a nesting is refused before yaml-cpp.
+  const std::string broken = write("broken.yaml", "name: x\ndescription: [unclosed\n");
+  try {
+    ReadScenarioSummary(broken);
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.file(), broken);
+    EXPECT_NE(std::string(e.what()).find("invalid YAML"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ReadScenarioSummary(testing::SourcePath("tests/fuzz_regressions/"
+                                                       "yaml_3000_nested_lists.yaml")),
+               ScenarioError);
+  EXPECT_THROW(ReadScenarioSummary(write("list.yaml", "- a\n- b\n")), ScenarioError);
+  EXPECT_THROW(ReadScenarioSummary(dir.string()), ScenarioError);  // a directory
+  fs::remove_all(dir);
 }
 
 TEST(ScenarioFile, HeisenbergLoads) {

@@ -12,10 +12,8 @@
 #include <QVBoxLayout>
 
 #include <exception>
-#include <mutex>
 
 #include "dirac/scenario.hpp"
-#include "run/symbolic_lock.hpp"
 
 namespace dirac::ui {
 
@@ -75,12 +73,12 @@ ScenarioBrowser::ScenarioBrowser(const QString& folder, QWidget* parent) : QDial
   for (const QFileInfo& file : files) {
     QString name = file.completeBaseName(), description;
     try {
-      const dirac::Scenario scenario = [&] {
-        std::lock_guard symbolic(SymbolicMutex());  // the expression checks use GiNaC
-        return dirac::LoadScenario(file.absoluteFilePath().toStdString());
-      }();
-      if (!scenario.name.empty()) name = QString::fromStdString(scenario.name);
-      description = QString::fromStdString(scenario.description).trimmed();
+      // The summary only (no GiNaC, no symbolic lock): browsing never waits for a derivation;
+      // the full checks run when a scenario is opened.
+      const dirac::ScenarioSummary summary =
+          dirac::ReadScenarioSummary(file.absoluteFilePath().toStdString());
+      if (!summary.name.empty()) name = QString::fromStdString(summary.name);
+      description = QString::fromStdString(summary.description).trimmed();
       if (description.isEmpty()) description = LeadingComment(file.absoluteFilePath());
     } catch (const std::exception& e) {
       description = tr("Cannot be read: %1").arg(QString::fromStdString(e.what()));

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -48,6 +49,11 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   note_label_->setVisible(false);
   // An overlay on the first chart's title, outside the layout: showing or hiding it must not
   // resize (and so lay out again) every chart.
+  empty_label_ = new QLabel(tr("No charts. Right-click here to add one."), this);
+  empty_label_->setObjectName("plotPanel.empty");
+  empty_label_->setAlignment(Qt::AlignCenter);
+  empty_label_->setEnabled(false);  // greyed: a hint, not content
+  layout_->addWidget(empty_label_, 1);
 }
 
 void PlotPanel::resizeEvent(QResizeEvent* event) {
@@ -103,7 +109,33 @@ void PlotPanel::Rebuild() {
     plots_.push_back(BuildPlot(p, spec, auxiliary, p + 1 == count));
     layout_->addWidget(plots_.back()->view, 1);
   }
+  empty_label_->setVisible(plots_.empty());
   PlaceNote();  // above the new charts
+}
+
+QStringList PlotPanel::AvailableColumns() const {
+  QStringList columns;
+  if (trajectory_) {
+    for (const std::string& c : trajectory_->columns()) columns << QString::fromStdString(c);
+  } else {
+    for (const auto& [name, quantity] : quantities_) columns << QString::fromStdString(name);
+  }
+  columns.removeAll(QStringLiteral("t"));
+  return columns;
+}
+
+bool PlotPanel::AddPlot(const QString& column) {
+  if (!AvailableColumns().contains(column)) return false;
+  dirac::PlotSpec spec;
+  spec.title = column.toStdString();
+  spec.series = {spec.title};
+  specs_.push_back(std::move(spec));
+  Rebuild();
+  return true;
+}
+
+void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
+  ContextMenu(-1)->exec(event->globalPos());
 }
 
 void PlotPanel::ReplacePlot(int index) {
@@ -537,8 +569,19 @@ void PlotPanel::ExportDialog(int index, const QString& suffix) {
 }
 
 void PlotPanel::ShowContextMenu(int index, const QPoint& global) {
-  QMenu menu(this);
+  ContextMenu(index)->exec(global);
+}
+
+std::unique_ptr<QMenu> PlotPanel::ContextMenu(int index) {
+  auto owned = std::make_unique<QMenu>(this);
+  QMenu& menu = *owned;
   menu.setObjectName("plotPanel.menu");
+  QMenu* add_chart = menu.addMenu(tr("Add chart"));
+  add_chart->setObjectName("plotPanel.addChart");
+  for (const QString& column : AvailableColumns())
+    add_chart->addAction(column, this, [this, column] { AddPlot(column); });
+  add_chart->setEnabled(!add_chart->isEmpty());
+  if (index < 0 || index >= plot_count()) return owned;
   const QStringList shown = PlotColumns(index);
   QMenu* add = menu.addMenu(tr("Add column"));
   const dirac::Trajectory* trajectory = TrajectoryOf(*plots_[static_cast<std::size_t>(index)]);
@@ -567,7 +610,7 @@ void PlotPanel::ShowContextMenu(int index, const QPoint& global) {
   QAction* unpin =
       menu.addAction(tr("Clear the pinned run"), this, [this] { emit unpinRequested(); });
   unpin->setEnabled(has_overlay(kPinned));
-  menu.exec(global);
+  return owned;
 }
 
 int PlotPanel::FindPlot(const QString& title) const {

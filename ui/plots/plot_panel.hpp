@@ -27,7 +27,9 @@ class QAbstractSeries;
 class QChart;
 class QChartView;
 class QLineSeries;
+class QContextMenuEvent;
 class QLabel;
+class QMenu;
 class QPoint;
 class QVBoxLayout;
 class QValueAxis;
@@ -137,6 +139,13 @@ class PlotPanel : public QWidget {
   bool AddColumn(int plot, const QString& column);
   /// Removes column `column` from plot `plot`.
   bool RemoveColumn(int plot, const QString& column);
+  /// Appends a chart of trajectory column `column`, titled by it, after the scenario's charts
+  /// (false if the column is unknown: not in the run, nor described by SetColumnQuantities).
+  /// The context menu's "Add chart", also on an empty panel.
+  bool AddPlot(const QString& column);
+  /// The context menu of plot `plot` (Add column, Add chart, Remove column, zoom, export, pin),
+  /// or of the panel without charts for `plot` = -1 (Add chart only). What a right click opens.
+  std::unique_ptr<QMenu> ContextMenu(int plot);
   /// Zooms plot `plot` by `factor` (< 1 zooms in) about the value point `center` (t, y of the
   /// left axis); what the wheel does.
   void Zoom(int plot, double factor, QPointF center, bool time = true, bool values = true);
@@ -165,6 +174,8 @@ class PlotPanel : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  /// A right click outside the charts (an empty panel): ContextMenu(-1).
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
   struct Plot;
@@ -195,6 +206,8 @@ class PlotPanel : public QWidget {
   void MarkZoomed(const QChartView* view);
   const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
   void ShowContextMenu(int plot, const QPoint& global);
+  /// Every column a chart may show: the run's, else the described ones (sorted), without t.
+  QStringList AvailableColumns() const;
   void ExportDialog(int plot, const QString& suffix);
   int IndexOf(const QChartView* view) const;
   /// The time cursor series of plot `index` (its values map the mouse), null if none.
@@ -212,6 +225,7 @@ class PlotPanel : public QWidget {
   double cursor_ = 0.0;
   QString note_;
   QLabel* note_label_ = nullptr;
+  QLabel* empty_label_ = nullptr;  // "No charts: right-click to add one"
   QString last_export_dir_;
 };
 

@@ -5,7 +5,13 @@
 #include <exception>
 #include <utility>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
+
 #include "dirac/build_model.hpp"
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "run/boundary_values.hpp"
 #include "run/symbolic_lock.hpp"
@@ -21,6 +27,7 @@ constexpr auto kPublishInterval = std::chrono::milliseconds(40);
 // instead of making the GUI draw a partial one just before it.
 constexpr auto kFirstPublish = std::chrono::milliseconds(90);
 constexpr int kDefaultDebounceMs = 0;  // latest request wins; no fixed delay
+constexpr int kWorkerNiceness = 5;     // the worker thread's nice value (Linux)
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -51,6 +58,9 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<dirac::ui::SnapshotPtr>();
   qRegisterMetaType<dirac::ui::GaugeResultPtr>();
   active_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  derive_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  derivation_clock_.setInterval(250);
+  connect(&derivation_clock_, &QTimer::timeout, this, &SimulationController::derivationProgress);
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDefaultDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, &SimulationController::Submit);
@@ -61,6 +71,7 @@ SimulationController::~SimulationController() {
   stopping_ = true;
   wanted_run_ = 0;
   active_cancel_->store(true);
+  derive_cancel_->store(true);  // a derivation ends at its next checkpoint
   {
     std::lock_guard lock(mutex_);
     pending_.reset();
@@ -79,6 +90,8 @@ SimulationController::~SimulationController() {
 
 void SimulationController::LoadScenario(dirac::Scenario scenario) {
   debounce_.stop();
+  StopDerivationFlag();  // the previous scenario's derivation, if still running
+  deriving_ = false;
   scenario_ = std::move(scenario);
   ++scenario_id_;
   Retire(std::move(model_));
@@ -201,8 +214,29 @@ void SimulationController::Restart() {
   Submit();
 }
 
+void SimulationController::StopDerivationFlag() {
+  derive_cancel_->store(true);
+  derive_cancel_ = std::make_shared<std::atomic<bool>>(false);
+}
+
+bool SimulationController::StopDerivation() {
+  const bool was_busy = busy_;
+  StopDerivationFlag();
+  if (deriving_) {
+    deriving_ = false;
+    derivation_clock_.stop();
+    emit derivationProgress();
+  }
+  return was_busy;
+}
+
+double SimulationController::derivation_seconds() const {
+  return deriving_ ? SecondsSince(derivation_start_) : 0.0;
+}
+
 void SimulationController::Cancel() {
   debounce_.stop();
+  StopDerivation();
   Supersede();
   {
     std::lock_guard lock(mutex_);
@@ -223,9 +257,17 @@ void SimulationController::Submit() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
   active_cancel_->store(true);  // the job before this one, if still running
   active_cancel_ = std::make_shared<std::atomic<bool>>(false);
-  Job job{++run_,      scenario_id_, std::make_shared<const dirac::Scenario>(scenario_),
-          comparison_, gauge_,       active_cancel_};
+  Job job{++run_,        scenario_id_, std::make_shared<const dirac::Scenario>(scenario_),
+          comparison_,   gauge_,       active_cancel_,
+          derive_cancel_};
   wanted_run_ = job.run;
+  if (!model_ && !deriving_) {  // this job derives the model first
+    deriving_ = true;
+    derivation_stage_ = tr("starting");
+    derivation_start_ = Clock::now();
+    derivation_clock_.start();
+    emit derivationProgress();
+  }
   {
     std::lock_guard lock(mutex_);
     pending_ = std::move(job);
@@ -245,6 +287,11 @@ bool SimulationController::Superseded(std::uint64_t run) const {
 }
 
 void SimulationController::WorkerLoop() {
+#ifdef __linux__
+  // Below the GUI thread: on a busy machine a derivation or integration must not delay the
+  // window's answers (the scheduler favours the GUI; on an idle core nothing changes).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNiceness);
+#endif
   for (;;) {
     Job job;
     {
@@ -268,8 +315,9 @@ void SimulationController::RunJob(const Job& job) {
         worker_comparison_model_.reset();
         worker_comparison_id_ = 0;
         worker_model_.reset();
-        worker_model_ = dirac::BuildModel(*job.scenario);
+        worker_scenario_id_ = 0;
       }
+      worker_model_ = Derive(job, *job.scenario);
       worker_scenario_id_ = job.scenario_id;
       worker_warm_start_ = {};
       worker_has_optimum_ = false;
@@ -335,11 +383,15 @@ void SimulationController::RunJob(const Job& job) {
       other.plots.clear();  // may name columns only the main formulation has (e.g. momenta)
       if (worker_comparison_id_ != job.scenario_id ||
           worker_comparison_formulation_ != job.comparison) {
-        std::lock_guard symbolic(SymbolicMutex());
-        worker_comparison_model_.reset();
+        {
+          std::lock_guard symbolic(SymbolicMutex());
+          worker_comparison_model_.reset();
+        }
         worker_comparison_error_.clear();
         try {
-          worker_comparison_model_ = dirac::BuildModel(other);
+          worker_comparison_model_ = Derive(job, other);
+        } catch (const dirac::DerivationCancelled&) {
+          throw;
         } catch (const std::exception& e) {
           worker_comparison_error_ = e.what();
         }
@@ -370,12 +422,16 @@ void SimulationController::RunJob(const Job& job) {
     if (gauge) {
       const dirac::GaugeTwoForm* form = nullptr;
       {
-        // Derived on first request (GiNaC): under the lock every derivation takes.
+        // Derived on first request (GiNaC): under the lock every derivation takes, stopped
+        // like one.
+        dirac::DerivationScope scope({job.derive_cancel.get(), {}});
         std::lock_guard<std::mutex> lock(SymbolicMutex());
         form = worker_model_->gauge_two_form();
       }
       if (form) RunGauge(job, *form, input);
     }
+  } catch (const dirac::DerivationCancelled&) {
+    // Stopped by the GUI thread (another scenario, Cancel, quitting): no failure to report.
   } catch (const dirac::Error& e) {
     const QString message = QString::fromStdString(e.what());
     QMetaObject::invokeMethod(
@@ -495,11 +551,36 @@ void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& g
       this, [this, r = GaugeResultPtr(std::move(result))] { OnGauge(r); }, Qt::QueuedConnection);
 }
 
+std::shared_ptr<const dirac::Model> SimulationController::Derive(const Job& job,
+                                                                 const dirac::Scenario& scenario) {
+  dirac::DerivationObserver observer;
+  observer.cancel = job.derive_cancel.get();
+  observer.on_stage = [this, id = job.scenario_id](const std::string& stage) {
+    QMetaObject::invokeMethod(
+        this, [this, id, text = QString::fromStdString(stage)] { OnDerivationStage(id, text); },
+        Qt::QueuedConnection);
+  };
+  dirac::DerivationScope scope(std::move(observer));
+  std::lock_guard symbolic(SymbolicMutex());
+  return dirac::BuildModel(scenario);
+}
+
+void SimulationController::OnDerivationStage(std::uint64_t scenario_id, const QString& stage) {
+  if (scenario_id != scenario_id_ || !deriving_) return;
+  derivation_stage_ = stage;
+  emit derivationProgress();
+}
+
 void SimulationController::OnModelDerived(std::uint64_t scenario_id,
                                           std::shared_ptr<const dirac::Model> model) {
   if (scenario_id != scenario_id_) {  // a newer scenario was loaded meanwhile
     Retire(std::move(model));
     return;
+  }
+  if (deriving_) {
+    deriving_ = false;
+    derivation_clock_.stop();
+    emit derivationProgress();
   }
   // A re-derived model of the same scenario: the old one is destroyed on the worker, under the
   // symbolic lock, like every model (see Retire).
@@ -578,6 +659,11 @@ void SimulationController::OnGauge(GaugeResultPtr result) {
 
 void SimulationController::OnFailed(std::uint64_t run, const QString& message) {
   if (run != run_) return;
+  if (deriving_ && !model_) {  // the derivation failed
+    deriving_ = false;
+    derivation_clock_.stop();
+    emit derivationProgress();
+  }
   SetBusy(false);
   emit failed(message);
 }

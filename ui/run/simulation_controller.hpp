@@ -98,8 +98,19 @@ class SimulationController : public QObject {
 
   /// Starts a run with the current values now (no debounce).
   void Restart();
-  /// Stops the running job; the last published snapshot stays.
+  /// Stops the running job, and the derivation if one is running (it ends at its next
+  /// checkpoint, within a fraction of a second); the last published snapshot stays.
   void Cancel();
+  /// Stops a running derivation so that the symbolic lock is free within a fraction of a second
+  /// (e.g. before the GUI thread reads another scenario); returns whether one was running. A
+  /// stopped derivation of the current scenario restarts with the next run (Restart()).
+  bool StopDerivation();
+  /// True from LoadScenario() until its model is derived (or its derivation failed or stopped).
+  bool deriving() const { return deriving_; }
+  /// The stage the derivation of the current scenario is in ("compiling the residual"), and
+  /// its wall time so far [s]; "" when not deriving.
+  QString derivation_stage() const { return deriving_ ? derivation_stage_ : QString(); }
+  double derivation_seconds() const;
 
   /// Debounce interval for SetValue [ms]; 0 (the default) submits every edit at once.
   void set_debounce_ms(int ms) { debounce_.setInterval(ms); }
@@ -126,6 +137,9 @@ class SimulationController : public QObject {
  signals:
   /// The model of the current scenario was derived (once per LoadScenario).
   void modelReady();
+  /// The derivation of the current scenario entered a stage, or its clock advanced (every
+  /// 250 ms while deriving): derivation_stage(), derivation_seconds().
+  void derivationProgress();
   /// A new snapshot of the current run; snapshot->complete marks the end of the run.
   void snapshotReady(dirac::ui::SnapshotPtr snapshot);
   /// Derivation or integration failed; `message` is human readable (file:line for scenarios).
@@ -144,6 +158,9 @@ class SimulationController : public QObject {
     std::optional<dirac::Formulation> comparison;
     bool gauge = false;
     std::shared_ptr<std::atomic<bool>> cancel;  // set by the GUI thread when superseded
+    // Set when the scenario is replaced, on Cancel() and StopDerivation(): derivations poll it
+    // (a value edit supersedes the run, never the derivation of the same model).
+    std::shared_ptr<std::atomic<bool>> derive_cancel;
   };
 
   bool Apply(const std::vector<std::pair<QString, std::optional<double>>>& values);
@@ -163,6 +180,10 @@ class SimulationController : public QObject {
 
   // Worker -> GUI thread, queued.
   void OnModelDerived(std::uint64_t scenario_id, std::shared_ptr<const dirac::Model> model);
+  void OnDerivationStage(std::uint64_t scenario_id, const QString& stage);
+  // Derives under SymbolicMutex() with the job's derivation cancel flag and stage reports.
+  std::shared_ptr<const dirac::Model> Derive(const Job& job, const dirac::Scenario& scenario);
+  void StopDerivationFlag();
   void OnSnapshot(SnapshotPtr snapshot);
   void DeliverSnapshot(SnapshotPtr snapshot);
   void OnGauge(GaugeResultPtr result);
@@ -183,6 +204,11 @@ class SimulationController : public QObject {
   QTimer debounce_;
   SolveStatus solve_status_;
   std::shared_ptr<std::atomic<bool>> active_cancel_;  // of the newest submitted job
+  std::shared_ptr<std::atomic<bool>> derive_cancel_;  // of the current scenario's derivation
+  bool deriving_ = false;
+  QString derivation_stage_;
+  std::chrono::steady_clock::time_point derivation_start_;
+  QTimer derivation_clock_;  // derivationProgress() every 250 ms while deriving
 
   // Shared with the worker (under mutex_).
   std::mutex mutex_;

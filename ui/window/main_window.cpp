@@ -145,6 +145,9 @@ void MainWindow::Wire() {
   connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
   connect(controller_, &SimulationController::failed, shown_, &ShownResult::OnFailed);
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
+  connect(controller_, &SimulationController::derivationProgress, status_, [this] {
+    status_->ShowDerivation(controller_->derivation_stage(), controller_->derivation_seconds());
+  });
   connect(parameter_panel_, &ParameterPanel::valueChanged, edits_, &EditRouter::OnValueEdited);
   connect(parameter_panel_, &ParameterPanel::boundaryValueFreed, edits_,
           &EditRouter::OnBoundaryFreed);
@@ -158,14 +161,18 @@ void MainWindow::Wire() {
 
 bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides) {
   dirac::Scenario scenario;
+  // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
+  // worker derives or destroys a model (GiNaC's reference counts are not thread-safe). A
+  // derivation holding the lock is stopped first (it ends at its next checkpoint, within a
+  // fraction of a second), so that the window never waits for one.
+  const bool interrupted = controller_->StopDerivation();
   try {
-    // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
-    // worker derives or destroys a model (GiNaC's reference counts are not thread-safe).
     std::lock_guard symbolic(SymbolicMutex());
     scenario = dirac::LoadScenario(path.toStdString());
     for (const QString& assignment : overrides)
       dirac::ApplyOverride(scenario, assignment.toStdString());
   } catch (const std::exception& e) {
+    if (interrupted) controller_->Restart();  // the current scenario goes on
     errors_->Show(tr("Cannot open scenario %1:\n%2").arg(path, QString::fromStdString(e.what())),
                   true);
     return false;

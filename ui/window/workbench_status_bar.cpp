@@ -107,6 +107,7 @@ void WorkbenchStatusBar::SetDiagnostics(const QString& text) {
 }
 
 void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
+  progress_->setRange(0, 1000);
   progress_->setValue(
       snapshot.t_end > 0 ? static_cast<int>(1000 * snapshot.last_time() / snapshot.t_end) : 1000);
   if (!snapshot.complete) {
@@ -169,6 +170,18 @@ void WorkbenchStatusBar::ShowGauge(const GaugeResult& result) {
 void WorkbenchStatusBar::SetBusy(bool busy) {
   progress_->setVisible(busy);
   if (busy) progress_->setValue(0);
+}
+
+void WorkbenchStatusBar::ShowDerivation(const QString& stage, double seconds) {
+  if (stage.isEmpty()) {
+    progress_->setRange(0, 1000);
+    return;
+  }
+  progress_->setRange(0, 0);  // busy indicator: no fraction to show
+  progress_->setVisible(true);
+  diagnostics_->setText(tr("deriving the equations: %1 (%2 s)").arg(stage).arg(seconds, 0, 'f', 1));
+  diagnostics_->setToolTip(
+      tr("The engine derives the model from the scenario; Simulation > Cancel stops it."));
 }
 
 }  // namespace dirac::ui

@@ -38,6 +38,10 @@ class WorkbenchStatusBar : public QStatusBar {
   void ShowGauge(const GaugeResult& result);
   /// Shows (and resets) or hides the progress bar.
   void SetBusy(bool busy);
+  /// While a derivation runs (`stage` not empty): "deriving the equations: STAGE (S s)" and a
+  /// moving busy indicator instead of the run's progress; "" ends it (the bar measures the run
+  /// again, the diagnostics line stays for the next message).
+  void ShowDerivation(const QString& stage, double seconds);
   /// The solve chip: "solved (cost …, residual …, N iterations, … ms)", "solving… iteration k,
   /// residual r", "failed: <message>", each with "stale" while the optimum shown is of earlier
   /// values; hidden for State::kNone.

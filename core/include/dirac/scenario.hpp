@@ -296,6 +296,19 @@ inline constexpr std::size_t kMaxYamlDepth = 64;
 /// kMaxScenarioBytes + 1 bytes.
 Scenario LoadScenario(const std::string& path);
 
+/// What a listing of scenario files shows: the `name:` and `description:` of a file, read
+/// without checking its expressions (no GiNaC: safe on any thread while a derivation runs).
+struct ScenarioSummary {
+  std::string name;         ///< `name:`, "" if absent
+  std::string description;  ///< `description:`, "" if absent
+};
+
+/// Reads the summary of the scenario file at `path`. Throws ScenarioError as LoadScenario for a
+/// file that cannot be read, is too long, nests too deep or is not valid YAML, and for a
+/// document that is not a map or whose name or description is not text. Expressions and
+/// everything else are checked only by LoadScenario.
+ScenarioSummary ReadScenarioSummary(const std::string& path);
+
 /// Parses a scenario from YAML text; `origin` is used as the file name in messages. Throws
 /// ScenarioError as LoadScenario, also for text longer than kMaxScenarioBytes or nested deeper
 /// than kMaxYamlDepth (naming the line).

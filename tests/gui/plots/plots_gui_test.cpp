@@ -1,15 +1,36 @@
 // Tests of the plots room without a window: the curve decimation and simplification that keep
-// the charts at two points per pixel column and within a quarter pixel (ui/plots/README.md).
+// the charts at two points per pixel column and within a quarter pixel (ui/plots/README.md),
+// and charts added from the context menu, also to an empty panel.
+#include <QAction>
+#include <QLabel>
 #include <QList>
+#include <QMenu>
 #include <QPointF>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
+#include "dirac/trajectory.hpp"
 #include "plots/curve_reduction.hpp"
+#include "plots/plot_panel.hpp"
+
+namespace {
+
+// The action `text` of submenu `submenu` of `menu`, null if there is none.
+QAction* MenuAction(QMenu& menu, const QString& submenu, const QString& text) {
+  for (QAction* entry : menu.actions()) {
+    if (!entry->menu() || entry->text() != submenu) continue;
+    for (QAction* action : entry->menu()->actions())
+      if (action->text() == text) return action;
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 class PlotsGuiTest : public QObject {
   Q_OBJECT
@@ -17,6 +38,7 @@ class PlotsGuiTest : public QObject {
  private slots:
   void decimationKeepsExtremes();
   void simplificationStaysWithinTolerance();
+  void chartsAreAddedFromTheContextMenu();
 };
 
 void PlotsGuiTest::decimationKeepsExtremes() {
@@ -70,6 +92,42 @@ void PlotsGuiTest::simplificationStaysWithinTolerance() {
   QList<QPointF> gap = points;
   gap[10].setY(std::numeric_limits<double>::quiet_NaN());
   QCOMPARE(dirac::ui::SimplifyPolyline(gap, sx, sy, tolerance).size(), gap.size());
+}
+
+// An empty panel says how to add a chart; its context menu offers every column but t, and each
+// chart's menu offers the same "Add chart" beside "Add column".
+void PlotsGuiTest::chartsAreAddedFromTheContextMenu() {
+  dirac::ui::PlotPanel panel;
+  panel.resize(600, 500);
+  panel.show();
+  panel.SetPlots({}, 1.0);
+  auto trajectory = std::make_shared<dirac::Trajectory>(std::vector<std::string>{"t", "x", "E"});
+  for (int i = 0; i <= 100; ++i) {
+    const double t = 0.01 * i, row[] = {t, std::sin(t), 0.5};
+    trajectory->AppendRow(row);
+  }
+  panel.SetTrajectory(trajectory);
+  QCOMPARE(panel.plot_count(), 0);
+  auto* hint = panel.findChild<QLabel*>("plotPanel.empty");
+  QVERIFY(hint && hint->isVisible());
+
+  std::unique_ptr<QMenu> menu = panel.ContextMenu(-1);
+  QVERIFY(!MenuAction(*menu, "Add chart", "t"));
+  QAction* add_x = MenuAction(*menu, "Add chart", "x");
+  QVERIFY(add_x && MenuAction(*menu, "Add chart", "E"));
+  add_x->trigger();
+  QCOMPARE(panel.plot_count(), 1);
+  QCOMPARE(panel.PlotColumns(0), QStringList{"x"});
+  QCOMPARE(panel.SeriesPoints(0, 0).size() > 10, true);
+  QVERIFY(!hint->isVisible());
+
+  menu = panel.ContextMenu(0);
+  QVERIFY(MenuAction(*menu, "Add column", "E"));
+  MenuAction(*menu, "Add chart", "E")->trigger();
+  QCOMPARE(panel.plot_count(), 2);
+  QCOMPARE(panel.PlotColumns(1), QStringList{"E"});
+  QVERIFY(!panel.AddPlot("no_such_column"));
+  QCOMPARE(panel.plot_count(), 2);
 }
 
 QTEST_MAIN(PlotsGuiTest)
