@@ -1,4 +1,6 @@
-// dirac: the headless command line. Parses arguments and composes core; no physics here.
+// dirac: the headless command line. Runs the commands by composing core; no physics here. The
+// arguments are parsed in cli_options.cpp, the stage, heartbeat and --timeout live in
+// cli_progress.cpp.
 #include <signal.h>
 #include <unistd.h>
 
@@ -7,19 +9,17 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <functional>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "cli_options.hpp"
+#include "cli_progress.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/csv.hpp"
@@ -33,241 +33,7 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage:\n"
-    "  dirac run SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE] [--formulation F]\n"
-    "            [--quiet]\n"
-    "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted);\n"
-    "      F overrides the file's formulation: auto, lagrange_dirac, constraint_algorithm,\n"
-    "      vakonomic\n"
-    "  dirac equations SCENARIO [--set NAME=VALUE]... [--latex]\n"
-    "      print the equations the engine derives from the scenario\n"
-    "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
-    "      run the Gotay-Nester-Hinds constraint algorithm and print the chain M0 > M1 > ...\n"
-    "  dirac solve SCENARIO [--set NAME=VALUE]... [--csv FILE] [--json]\n"
-    "      solve the scenario's optimal-control (or boundary-value) problem by multiple\n"
-    "      shooting with exact sensitivities; print the cost, the solved initial values and\n"
-    "      the convergence report (--json: the report as JSON on stdout)\n"
-    "  dirac gauge SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE]\n"
-    "      integrate the nonholonomic flow with its Jacobian and the gauge two-form B_t\n"
-    "  dirac sweep SCENARIO --vary NAME=START:STOP:COUNT... [--random NAME=LO:HI:COUNT...\n"
-    "            [--seed S]] [--jobs N] [--shard K/N] [--set NAME=VALUE]... [--t-end T]\n"
-    "            [--no-trajectories] [--no-wall-time] [--quiet] --out DIR\n"
-    "      run the scenario for every point of a grid (--vary: COUNT values from START to\n"
-    "      STOP; several --vary make a Cartesian product) and/or COUNT uniform random samples\n"
-    "      (--random, seeded; several --random share one COUNT), deriving the model once and\n"
-    "      running N threads (0: all cores); writes DIR/run-<i>.csv and DIR/summary.csv;\n"
-    "      --shard K/N runs the runs i with i mod N = K-1 into summary-shard-K-of-N.csv\n"
-    "  dirac sweep --merge DIR_OR_TABLE... --out DIR\n"
-    "      join the shard tables into DIR/summary.csv, as one process would have written it\n"
-    "  dirac generate FAMILY N [-o FILE]\n"
-    "      write the scenario of a generated family at size N (stdout if no FILE); FAMILY:\n"
-    "%FAMILIES%"
-    "  dirac --help\n"
-    "common options:\n"
-    "  --timeout SECONDS  give up after SECONDS of wall time (exit 1, naming the file and the\n"
-    "                     stage: reading, deriving, integrating, solving, writing)\n";
-
-// kUsage with the generated families (name, sizes, summary) in place of %FAMILIES%.
-std::string UsageText() {
-  std::string families;
-  for (const dirac::FamilyInfo& f : dirac::Families())
-    families += "        " + std::string(f.name) + " (N = " + std::to_string(f.min_size) + " ... " +
-                std::to_string(f.max_size) + "): " + std::string(f.summary) + "\n";
-  std::string text = kUsage;
-  text.replace(text.find("%FAMILIES%"), 10, families);
-  return text;
-}
-
-struct UsageError {
-  std::string message;
-};
-
-struct Options {
-  std::string command, scenario, csv, formulation;
-  std::string family, family_size, output;  // generate
-  std::vector<std::string> overrides;
-  std::optional<double> t_end;
-  std::optional<double> timeout;
-  bool latex = false, quiet = false, json = false;
-  // sweep
-  std::vector<std::string> vary, random, merge_inputs;
-  std::optional<std::string> seed, jobs, shard;
-  std::string out;
-  bool merge = false, no_trajectories = false, no_wall_time = false;
-};
-
-double ParseNumber(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0')
-    throw UsageError{flag + " expects a number, got '" + text + "'"};
-  return value;
-}
-
-Options ParseArguments(int argc, char** argv) {
-  Options o;
-  std::vector<std::string> operands;  // after the command: the scenario, or --merge's inputs
-  std::vector<std::string> args(argv + 1, argv + argc);
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw UsageError{a + " needs a value"};
-      return args[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      o.command = "help";
-    } else if (a == "--set") {
-      o.overrides.push_back(value());
-    } else if (a.rfind("--set=", 0) == 0) {
-      o.overrides.push_back(a.substr(6));
-    } else if (a == "--t-end") {
-      o.t_end = ParseNumber(a, value());
-    } else if (a == "--timeout") {
-      o.timeout = ParseNumber(a, value());
-      if (!(*o.timeout > 0) || !std::isfinite(*o.timeout))
-        throw UsageError{"--timeout expects a positive number of seconds"};
-    } else if (a == "--csv") {
-      o.csv = value();
-    } else if (a == "-o" || a == "--output") {
-      o.output = value();
-    } else if (a == "--formulation") {
-      o.formulation = value();
-    } else if (a == "--json") {
-      o.json = true;
-    } else if (a == "--latex") {
-      o.latex = true;
-    } else if (a == "--quiet" || a == "-q") {
-      o.quiet = true;
-    } else if (a == "--vary") {
-      o.vary.push_back(value());
-    } else if (a == "--random") {
-      o.random.push_back(value());
-    } else if (a == "--seed") {
-      o.seed = value();
-    } else if (a == "--jobs" || a == "-j") {
-      o.jobs = value();
-    } else if (a == "--shard") {
-      o.shard = value();
-    } else if (a == "--out") {
-      o.out = value();
-    } else if (a == "--merge") {
-      o.merge = true;
-    } else if (a == "--no-trajectories") {
-      o.no_trajectories = true;
-    } else if (a == "--no-wall-time") {
-      o.no_wall_time = true;
-    } else if (!a.empty() && a[0] == '-') {
-      throw UsageError{"unknown option '" + a + "'"};
-    } else if (o.command.empty()) {
-      o.command = a;
-    } else {
-      operands.push_back(a);
-    }
-  }
-  if (o.command.empty()) throw UsageError{"no command given"};
-  if (o.merge && o.command != "sweep") throw UsageError{"--merge belongs to 'dirac sweep'"};
-  if (o.merge) {
-    o.merge_inputs = operands;
-    if (operands.empty()) throw UsageError{"--merge needs the shard folders or tables to join"};
-  } else if (o.command == "generate") {
-    if (operands.size() != 2) throw UsageError{"generate expects FAMILY N"};
-    o.family = operands[0];
-    o.family_size = operands[1];
-  } else if (operands.size() > 1) {
-    throw UsageError{"unexpected argument '" + operands[1] + "'"};
-  } else if (!operands.empty()) {
-    o.scenario = operands[0];
-  }
-  if (!o.output.empty() && o.command != "generate")
-    throw UsageError{"-o belongs to 'dirac generate' (run and solve write CSV with --csv)"};
-  if (o.command != "help" && o.command != "generate" && !o.merge && o.scenario.empty())
-    throw UsageError{"no scenario file given"};
-  const bool sweep_flags = !o.vary.empty() || !o.random.empty() || o.seed || o.jobs || o.shard ||
-                           !o.out.empty() || o.no_trajectories || o.no_wall_time;
-  if (sweep_flags && o.command != "sweep" && o.command != "help")
-    throw UsageError{
-        "--vary, --random, --seed, --jobs, --shard, --out, --no-trajectories and "
-        "--no-wall-time belong to 'dirac sweep'"};
-  return o;
-}
-
-// ---- what the process is doing, for --timeout and error messages ----------------------------
-
-std::string g_file;  // the scenario path (set once, before the watchdog)
-constexpr double kHeartbeatSeconds = 5.0;
-std::atomic<const char*> g_stage{"reading the scenario"};
-
-void SetStage(const char* stage) { g_stage.store(stage); }
-
-// A thread that calls `tick(elapsed seconds)` every `period` seconds until destroyed (or until
-// tick returns false); the destructor wakes it at once and joins it.
-class PeriodicThread {
- public:
-  PeriodicThread(double period, std::function<bool(double)> tick) {
-    thread_ = std::thread([this, period, tick = std::move(tick)] {
-      const auto start = std::chrono::steady_clock::now();
-      std::unique_lock<std::mutex> lock(mutex_);
-      while (!cv_.wait_for(lock, std::chrono::duration<double>(period), [this] { return stop_; })) {
-        if (!tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()))
-          return;
-      }
-    });
-  }
-  ~PeriodicThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  PeriodicThread(const PeriodicThread&) = delete;
-  PeriodicThread& operator=(const PeriodicThread&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-// --timeout: ends the process with exit status 1 after `seconds` of wall time. GiNaC and SUNDIALS
-// calls cannot be interrupted, so the watchdog does not ask: it writes the message with
-// write(2), removes the temporaries of atomic writes in progress and _exits.
-bool TimedOut(double seconds) {
-  char message[1024];
-  const int n = std::snprintf(message, sizeof message,
-                              "dirac: %s: timed out after %g s while %s (--timeout)\n",
-                              g_file.c_str(), seconds, g_stage.load());
-  if (n > 0) {
-    const ssize_t ignored = ::write(2, message, std::min<std::size_t>(n, sizeof message - 1));
-    (void)ignored;
-  }
-  dirac::RemovePendingTemporaryFiles();
-  ::_exit(1);
-}
-
-// A line on stderr every kHeartbeatSeconds while a command runs (unless --quiet): what it is
-// doing and for how long, so that a long derivation, integration or solve is never silent.
-std::mutex g_detail_mutex;
-std::string g_detail;  // e.g. the Newton iteration a solve has reached
-
-void SetDetail(std::string detail) {
-  std::lock_guard<std::mutex> lock(g_detail_mutex);
-  g_detail = std::move(detail);
-}
-
-bool Heartbeat(double elapsed) {
-  std::string detail;
-  {
-    std::lock_guard<std::mutex> lock(g_detail_mutex);
-    detail = g_detail;
-  }
-  std::fprintf(stderr, "dirac: %s: %s, %.0f s%s%s\n", g_file.c_str(), g_stage.load(), elapsed,
-               detail.empty() ? "" : "; ", detail.c_str());
-  return true;
-}
+using namespace dirac::cli;
 
 dirac::Scenario LoadWithOverrides(const Options& o) {
   SetStage("reading the scenario");
@@ -603,12 +369,6 @@ int Generate(const Options& o) {
   return 0;
 }
 
-// "FILE: message" unless the message already names the file.
-std::string NamingTheFile(const std::string& message) {
-  if (g_file.empty() || message.find(g_file) != std::string::npos) return message;
-  return g_file + ": " + message;
-}
-
 // Everything written to stdout went out (a full disk or a file-size limit is an error).
 int CheckStandardOutput(int status) {
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
@@ -644,7 +404,7 @@ int main(int argc, char** argv) {
       std::fputs(UsageText().c_str(), stdout);
       return CheckStandardOutput(0);
     }
-    g_file = o.scenario;
+    SetScenarioFile(o.scenario);
     std::optional<PeriodicThread> watchdog;
     if (o.timeout)
       watchdog.emplace(*o.timeout, [seconds = *o.timeout](double) { return TimedOut(seconds); });
@@ -659,11 +419,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "dirac: %s\n", NamingTheFile(e.what()).c_str());
     status = 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "dirac: %s: out of memory while %s\n", g_file.c_str(), g_stage.load());
+    std::fprintf(stderr, "dirac: %s: out of memory while %s\n", ScenarioFile().c_str(), Stage());
     status = 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dirac: internal error: %s\n",
-                 NamingTheFile(std::string(e.what()) + " (while " + g_stage.load() + ")").c_str());
+                 NamingTheFile(std::string(e.what()) + " (while " + Stage() + ")").c_str());
     status = 3;
   }
   return CheckStandardOutput(status);

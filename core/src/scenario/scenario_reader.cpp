@@ -1,5 +1,6 @@
 // The scenario reader: one function per top-level YAML section, called in file-format order by
-// ReadDocument, then the cross-section checks (expressions, trajectory columns).
+// ReadDocument, then the cross-section checks (expressions, trajectory columns). The algebroid
+// and optimal_control sections have their own files (algebroid_reader, optimal_control_reader).
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -14,8 +15,11 @@
 #include "dirac/error.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/scene_options.hpp"
+#include "scenario/algebroid_reader.hpp"
+#include "scenario/optimal_control_reader.hpp"
 #include "scenario/scenario_document.hpp"
 #include "scenario/scenario_symbols.hpp"
+#include "scenario/symbol_registry.hpp"
 #include "scenario/yaml_reader.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -23,24 +27,7 @@ namespace dirac {
 namespace {
 
 using scenario::Reader;
-
-// Checks that symbol names are identifiers, unique and not reserved.
-class SymbolRegistry {
- public:
-  explicit SymbolRegistry(const Reader& reader) : reader_(reader) {}
-  void Add(const std::string& name, const YAML::Node& node, const std::string& role) {
-    if (!symbolic::IsValidIdentifier(name))
-      reader_.Fail(node, name, role + " name must be an identifier (letters, digits, _)");
-    if (symbolic::IsReservedName(name))
-      reader_.Fail(node, name, role + " name is reserved (a function, constant, t or E)");
-    if (!names_.insert(name).second) reader_.Fail(node, name, "symbol defined twice");
-  }
-  const std::set<std::string>& names() const { return names_; }
-
- private:
-  const Reader& reader_;
-  std::set<std::string> names_;
-};
+using scenario::SymbolRegistry;
 
 // ---- name, description, formulation ---------------------------------------------------------
 
@@ -91,100 +78,6 @@ void ReadCoordinates(const Reader& r, const YAML::Node& root, SymbolRegistry& sy
     if (!algebroid) symbols.Add(c.momentum, node, "momentum");
     s.coordinates.push_back(std::move(c));
   }
-}
-
-// ---- algebroid ------------------------------------------------------------------------------
-
-bool SectionKnown(const AlgebroidSpec& algebroid, const std::string& name) {
-  return std::any_of(algebroid.fibre.begin(), algebroid.fibre.end(),
-                     [&](const FibreCoordinate& y) { return y.name == name; });
-}
-
-bool CoordinateKnown(const Scenario& s, const std::string& name) {
-  return std::any_of(s.coordinates.begin(), s.coordinates.end(),
-                     [&](const Coordinate& c) { return c.name == name; });
-}
-
-// {name: expression}; names are sections (brackets) or base coordinates (anchor).
-Components ReadComponents(const Reader& r, const YAML::Node& map, const std::string& key,
-                          bool sections, const Scenario& s) {
-  if (!map.IsMap()) r.Fail(map, key, "expected a mapping {name: expression}");
-  Components out;
-  for (const auto& item : map) {
-    const std::string name = item.first.Scalar();
-    const bool known = sections ? SectionKnown(s.algebroid, name) : CoordinateKnown(s, name);
-    if (!known)
-      r.Fail(item.first, name,
-             sections ? "names no fibre coordinate (section)" : "names no base coordinate");
-    out.emplace_back(name, r.String(item.second, name));
-  }
-  return out;
-}
-
-void ReadFibre(const Reader& r, const YAML::Node& fibre, SymbolRegistry& symbols,
-               AlgebroidSpec& algebroid) {
-  if (!fibre.IsSequence() || fibre.size() == 0)
-    r.Fail(fibre, "fibre", "expected a non-empty list of fibre coordinates");
-  for (const auto& node : fibre) {
-    r.CheckKeys(node, "algebroid.fibre", {"name", "initial", "unit"});
-    FibreCoordinate y;
-    y.name = r.String(r.Required(node, "name"), "name");
-    y.initial = r.OptionalNumber(node, "initial", 0.0);
-    y.unit = r.OptionalString(node, "unit", "");
-    y.where.line = r.Line(node);
-    symbols.Add(y.name, node, "fibre coordinate");
-    algebroid.fibre.push_back(y);
-  }
-}
-
-void ReadAnchor(const Reader& r, const YAML::Node& anchor, Scenario& s) {
-  if (!anchor.IsSequence()) r.Fail(anchor, "anchor", "expected a list of {section, components}");
-  for (const auto& node : anchor) {
-    r.CheckKeys(node, "algebroid.anchor", {"section", "components"});
-    AnchorSpec a;
-    a.section = r.String(r.Required(node, "section"), "section");
-    if (!SectionKnown(s.algebroid, a.section)) r.Fail(node, a.section, "names no fibre coordinate");
-    a.components = ReadComponents(r, r.Required(node, "components"), a.section, false, s);
-    a.where.line = r.Line(node);
-    s.algebroid.anchor.push_back(a);
-  }
-}
-
-BracketSpec ReadBracket(const Reader& r, const YAML::Node& node, const Scenario& s) {
-  r.CheckKeys(node, "algebroid.brackets", {"pair", "value"});
-  BracketSpec b;
-  const YAML::Node pair = r.Required(node, "pair");
-  if (!pair.IsSequence() || pair.size() != 2)
-    r.Fail(node, "pair", "expected [X_a, X_b] as two fibre names");
-  b.a = r.String(pair[0], "pair");
-  b.b = r.String(pair[1], "pair");
-  for (const auto& name : {b.a, b.b})
-    if (!SectionKnown(s.algebroid, name)) r.Fail(pair, name, "names no fibre coordinate (section)");
-  if (b.a == b.b) r.Fail(pair, b.a, "[X, X] = 0 by antisymmetry; do not list it");
-  b.value = ReadComponents(r, r.Required(node, "value"), "[" + b.a + ", " + b.b + "]", true, s);
-  b.where.line = r.Line(node);
-  return b;
-}
-
-void ReadBrackets(const Reader& r, const YAML::Node& brackets, Scenario& s) {
-  if (!brackets.IsSequence()) r.Fail(brackets, "brackets", "expected a list of {pair, value}");
-  for (const auto& node : brackets) {
-    BracketSpec b = ReadBracket(r, node, s);
-    for (const auto& other : s.algebroid.brackets)
-      if ((other.a == b.a && other.b == b.b) || (other.a == b.b && other.b == b.a))
-        r.Fail(node, "[" + b.a + ", " + b.b + "]",
-               "bracket given twice (the other order follows by antisymmetry)");
-    s.algebroid.brackets.push_back(std::move(b));
-  }
-}
-
-void ReadAlgebroid(const Reader& r, const YAML::Node& algebroid, SymbolRegistry& symbols,
-                   Scenario& s) {
-  r.CheckKeys(algebroid, "algebroid", {"fibre", "anchor", "brackets"});
-  s.algebroid.where.line = r.Line(algebroid);
-  ReadFibre(r, r.Required(algebroid, "fibre"), symbols, s.algebroid);
-  if (const YAML::Node anchor = algebroid["anchor"]) ReadAnchor(r, anchor, s);
-  if (const YAML::Node brackets = algebroid["brackets"]) ReadBrackets(r, brackets, s);
 }
 
 // ---- parameters, lagrangian, constraints ----------------------------------------------------
@@ -382,141 +275,7 @@ void ReadReconstruction(const Reader& r, const YAML::Node& rec, SymbolRegistry& 
   }
 }
 
-// ---- optimal_control ------------------------------------------------------------------------
-
-// The velocities (TQ) or fibre coordinates (algebroid) a control may act on.
-std::vector<std::string> ControlledDirections(const Scenario& s) {
-  std::vector<std::string> directions;
-  if (s.algebroid.present)
-    for (const auto& y : s.algebroid.fibre) directions.push_back(y.name);
-  else
-    for (const auto& c : s.coordinates) directions.push_back(c.velocity);
-  return directions;
-}
-
-void ReadControls(const Reader& r, const YAML::Node& controls, SymbolRegistry& symbols,
-                  const Scenario& s, std::vector<ControlSpec>& out) {
-  if (!controls.IsSequence() || controls.size() == 0)
-    r.Fail(controls, "controls", "expected a non-empty list of {name, acts_on}");
-  const std::vector<std::string> directions = ControlledDirections(s);
-  for (const auto& node : controls) {
-    r.CheckKeys(node, "optimal_control.controls", {"name", "acts_on"});
-    ControlSpec u;
-    u.name = r.String(r.Required(node, "name"), "name");
-    u.acts_on = r.String(r.Required(node, "acts_on"), u.name + ".acts_on");
-    u.where.line = r.Line(node);
-    symbols.Add(u.name, node, "control");
-    if (std::find(directions.begin(), directions.end(), u.acts_on) == directions.end())
-      r.Fail(
-          node, u.acts_on,
-          s.algebroid.present ? "acts_on names no fibre coordinate" : "acts_on names no velocity");
-    for (const auto& other : out)
-      if (other.acts_on == u.acts_on)
-        r.Fail(node, u.acts_on,
-               "two controls act on the same direction (" + other.name + ", " + u.name + ")");
-    out.push_back(std::move(u));
-  }
-}
-
-// {quantity: value or free}, each quantity once.
-void ReadBoundaryConditions(const Reader& r, const YAML::Node& map, const std::string& key,
-                            const Scenario& s, std::vector<BoundaryCondition>& out) {
-  if (!map.IsMap()) r.Fail(map, key, "expected {quantity: value or free}");
-  for (const auto& item : map) {
-    BoundaryCondition bc;
-    bc.quantity = item.first.Scalar();
-    bc.where.line = r.Line(item.first);
-    if (!scenario::IsBoundaryQuantity(s, bc.quantity))
-      r.Fail(item.first, bc.quantity,
-             "names no base coordinate, " +
-                 std::string(s.algebroid.present ? "fibre coordinate" : "velocity") +
-                 " or group component (one of " + scenario::BoundaryQuantityList(s) + ")");
-    for (const auto& other : out)
-      if (other.quantity == bc.quantity)
-        r.Fail(item.first, bc.quantity, "boundary condition given twice in " + key);
-    const std::string text = item.second.IsScalar() ? item.second.Scalar() : "";
-    char* end = nullptr;
-    bc.free = text == "free";
-    if (!bc.free) bc.value = std::strtod(text.c_str(), &end);
-    if (!bc.free && (text.empty() || *end != '\0' || !std::isfinite(bc.value)))
-      r.Fail(item.second, bc.quantity, "expected a finite number or free, found \"" + text + "\"");
-    out.push_back(std::move(bc));
-  }
-}
-
-int ReadInteger(const Reader& r, const YAML::Node& map, const std::string& key, int fallback,
-                int min) {
-  const YAML::Node node = map[key];
-  if (!node) return fallback;
-  const double value = r.Number(node, key);
-  if (value != std::floor(value) || value < min || value > 1e6)
-    r.Fail(node, key, "expected an integer >= " + std::to_string(min) + " (at most 1e6)");
-  return static_cast<int>(value);
-}
-
-void ReadShooting(const Reader& r, const YAML::Node& node, ShootingSettings& spec) {
-  r.CheckKeys(node, "optimal_control.shooting",
-              {"nodes", "max_iterations", "tolerance", "max_steps"});
-  spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
-  spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
-  spec.max_steps = ReadInteger(r, node, "max_steps", spec.max_steps, 1);
-  spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
-  if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
-}
-
-// The formulation follows the block (auto implies it); the horizon is the one T: simulation.t_end
-// takes its value (a different t_end in the file is refused).
-void ApplyOptimalControlFormulation(const Reader& r, const YAML::Node& root,
-                                    const YAML::Node& horizon, Scenario& s) {
-  if (s.formulation == Formulation::kAuto) s.formulation = Formulation::kOptimalControl;
-  if (s.formulation != Formulation::kOptimalControl)
-    r.Fail(root["formulation"], scenario::FormulationName(s.formulation),
-           "an optimal_control block needs formulation auto or optimal_control");
-  const YAML::Node sim = root["simulation"];
-  if (sim && sim["t_end"] && s.simulation.t_end != s.optimal_control.horizon)
-    r.Fail(sim["t_end"], "t_end", "differs from optimal_control.horizon (the one T; omit t_end)");
-  s.simulation.t_end = s.optimal_control.horizon;
-  if (const auto problem = CheckSimulationSpec(s.simulation))
-    r.Fail(horizon, problem->key == "t_end" ? "horizon" : problem->key, problem->message);
-}
-
-void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry& symbols,
-                        Scenario& s) {
-  const YAML::Node oc = root["optimal_control"];
-  r.CheckKeys(oc, "optimal_control",
-              {"horizon", "controls", "cost", "initial", "final", "shooting"});
-  auto& spec = s.optimal_control;
-  spec.present = true;
-  spec.where.line = r.Line(oc);
-  if (const YAML::Node bvp = root["boundary_value"])
-    r.Fail(bvp, "boundary_value",
-           "a file holds one problem: boundary_value and optimal_control exclude each other");
-  const YAML::Node horizon = r.Required(oc, "horizon");
-  spec.horizon = r.Number(horizon, "horizon");
-  if (!(spec.horizon > 0)) r.Fail(horizon, "horizon", "must be > 0");
-  ReadControls(r, r.Required(oc, "controls"), symbols, s, spec.controls);
-  const YAML::Node cost = r.Required(oc, "cost");
-  spec.cost = r.String(cost, "cost");
-  spec.cost_where.line = r.Line(cost);
-  if (const YAML::Node initial = oc["initial"])
-    ReadBoundaryConditions(r, initial, "initial", s, spec.initial);
-  if (const YAML::Node final_values = oc["final"])
-    ReadBoundaryConditions(r, final_values, "final", s, spec.final);
-  if (const YAML::Node shooting = oc["shooting"]) ReadShooting(r, shooting, spec.shooting);
-  ApplyOptimalControlFormulation(r, root, horizon, s);
-}
-
 // ---- cross-section checks -------------------------------------------------------------------
-
-// The names the cost may use: t, coordinates, velocities or fibre coordinates, parameters and
-// the controls.
-std::vector<std::string> CostNames(const Scenario& s) {
-  std::vector<std::string> names = ControlledDirections(s);
-  for (const auto& c : s.coordinates) names.push_back(c.name);
-  for (const auto& p : s.parameters) names.push_back(p.name);
-  for (const auto& u : s.optimal_control.controls) names.push_back(u.name);
-  return names;
-}
 
 // Every expression must parse with the declared symbols (and t) only; multipliers and controls
 // are not allowed in expressions, except the controls in the cost.
@@ -528,7 +287,8 @@ void CheckExpressions(const Scenario& s, std::set<std::string> names) {
     symbolic::ParseExpression(text, table, {s.source_file, line, key});
   };
   if (s.optimal_control.present)
-    symbolic::ParseExpression(s.optimal_control.cost, scenario::TableOfNames(CostNames(s)),
+    symbolic::ParseExpression(s.optimal_control.cost,
+                              scenario::TableOfNames(scenario::CostNames(s)),
                               {s.source_file, s.optimal_control.cost_where.line, "cost"});
   parse(s.lagrangian, s.lagrangian_where.line, "lagrangian");
   for (const auto& c : s.constraints) parse(c.form, c.where.line, c.name + ".form");
@@ -689,7 +449,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   ReadHeader(r, root, s);
   s.algebroid.present = static_cast<bool>(root["algebroid"]);
   ReadCoordinates(r, root, symbols, s);
-  if (s.algebroid.present) ReadAlgebroid(r, root["algebroid"], symbols, s);
+  if (s.algebroid.present) scenario::ReadAlgebroid(r, root["algebroid"], symbols, s);
   if (const YAML::Node node = root["parameters"]) ReadParameters(r, node, symbols, s.parameters);
   ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["constraints"]) ReadConstraints(r, node, symbols, s.constraints);
@@ -698,7 +458,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   if (const YAML::Node node = root["second_order"]) ReadSecondOrder(r, node, symbols, s);
   if (const YAML::Node node = root["reconstruction"])
     ReadReconstruction(r, node, symbols, s.reconstruction);
-  if (root["optimal_control"]) ReadOptimalControl(r, root, symbols, s);
+  if (root["optimal_control"]) scenario::ReadOptimalControl(r, root, symbols, s);
   if (s.formulation == Formulation::kOptimalControl && !s.optimal_control.present)
     r.Fail(root["formulation"], "optimal_control",
            "formulation optimal_control needs an optimal_control block");

@@ -1,0 +1,148 @@
+// The optimal_control section: one function per key, called by ReadOptimalControl.
+#include "scenario/optimal_control_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dirac/error.hpp"
+
+namespace dirac::scenario {
+namespace {
+
+// The velocities (TQ) or fibre coordinates (algebroid) a control may act on.
+std::vector<std::string> ControlledDirections(const Scenario& s) {
+  std::vector<std::string> directions;
+  if (s.algebroid.present)
+    for (const auto& y : s.algebroid.fibre) directions.push_back(y.name);
+  else
+    for (const auto& c : s.coordinates) directions.push_back(c.velocity);
+  return directions;
+}
+
+void ReadControls(const Reader& r, const YAML::Node& controls, SymbolRegistry& symbols,
+                  const Scenario& s, std::vector<ControlSpec>& out) {
+  if (!controls.IsSequence() || controls.size() == 0)
+    r.Fail(controls, "controls", "expected a non-empty list of {name, acts_on}");
+  const std::vector<std::string> directions = ControlledDirections(s);
+  for (const auto& node : controls) {
+    r.CheckKeys(node, "optimal_control.controls", {"name", "acts_on"});
+    ControlSpec u;
+    u.name = r.String(r.Required(node, "name"), "name");
+    u.acts_on = r.String(r.Required(node, "acts_on"), u.name + ".acts_on");
+    u.where.line = r.Line(node);
+    symbols.Add(u.name, node, "control");
+    if (std::find(directions.begin(), directions.end(), u.acts_on) == directions.end())
+      r.Fail(
+          node, u.acts_on,
+          s.algebroid.present ? "acts_on names no fibre coordinate" : "acts_on names no velocity");
+    for (const auto& other : out)
+      if (other.acts_on == u.acts_on)
+        r.Fail(node, u.acts_on,
+               "two controls act on the same direction (" + other.name + ", " + u.name + ")");
+    out.push_back(std::move(u));
+  }
+}
+
+// {quantity: value or free}, each quantity once.
+void ReadBoundaryConditions(const Reader& r, const YAML::Node& map, const std::string& key,
+                            const Scenario& s, std::vector<BoundaryCondition>& out) {
+  if (!map.IsMap()) r.Fail(map, key, "expected {quantity: value or free}");
+  for (const auto& item : map) {
+    BoundaryCondition bc;
+    bc.quantity = item.first.Scalar();
+    bc.where.line = r.Line(item.first);
+    if (!scenario::IsBoundaryQuantity(s, bc.quantity))
+      r.Fail(item.first, bc.quantity,
+             "names no base coordinate, " +
+                 std::string(s.algebroid.present ? "fibre coordinate" : "velocity") +
+                 " or group component (one of " + scenario::BoundaryQuantityList(s) + ")");
+    for (const auto& other : out)
+      if (other.quantity == bc.quantity)
+        r.Fail(item.first, bc.quantity, "boundary condition given twice in " + key);
+    const std::string text = item.second.IsScalar() ? item.second.Scalar() : "";
+    char* end = nullptr;
+    bc.free = text == "free";
+    if (!bc.free) bc.value = std::strtod(text.c_str(), &end);
+    if (!bc.free && (text.empty() || *end != '\0' || !std::isfinite(bc.value)))
+      r.Fail(item.second, bc.quantity, "expected a finite number or free, found \"" + text + "\"");
+    out.push_back(std::move(bc));
+  }
+}
+
+int ReadInteger(const Reader& r, const YAML::Node& map, const std::string& key, int fallback,
+                int min) {
+  const YAML::Node node = map[key];
+  if (!node) return fallback;
+  const double value = r.Number(node, key);
+  if (value != std::floor(value) || value < min || value > 1e6)
+    r.Fail(node, key, "expected an integer >= " + std::to_string(min) + " (at most 1e6)");
+  return static_cast<int>(value);
+}
+
+void ReadShooting(const Reader& r, const YAML::Node& node, ShootingSettings& spec) {
+  r.CheckKeys(node, "optimal_control.shooting",
+              {"nodes", "max_iterations", "tolerance", "max_steps"});
+  spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
+  spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
+  spec.max_steps = ReadInteger(r, node, "max_steps", spec.max_steps, 1);
+  spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
+  if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
+}
+
+// The formulation follows the block (auto implies it); the horizon is the one T: simulation.t_end
+// takes its value (a different t_end in the file is refused).
+void ApplyOptimalControlFormulation(const Reader& r, const YAML::Node& root,
+                                    const YAML::Node& horizon, Scenario& s) {
+  if (s.formulation == Formulation::kAuto) s.formulation = Formulation::kOptimalControl;
+  if (s.formulation != Formulation::kOptimalControl)
+    r.Fail(root["formulation"], scenario::FormulationName(s.formulation),
+           "an optimal_control block needs formulation auto or optimal_control");
+  const YAML::Node sim = root["simulation"];
+  if (sim && sim["t_end"] && s.simulation.t_end != s.optimal_control.horizon)
+    r.Fail(sim["t_end"], "t_end", "differs from optimal_control.horizon (the one T; omit t_end)");
+  s.simulation.t_end = s.optimal_control.horizon;
+  if (const auto problem = CheckSimulationSpec(s.simulation))
+    r.Fail(horizon, problem->key == "t_end" ? "horizon" : problem->key, problem->message);
+}
+
+}  // namespace
+
+void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry& symbols,
+                        Scenario& s) {
+  const YAML::Node oc = root["optimal_control"];
+  r.CheckKeys(oc, "optimal_control",
+              {"horizon", "controls", "cost", "initial", "final", "shooting"});
+  auto& spec = s.optimal_control;
+  spec.present = true;
+  spec.where.line = r.Line(oc);
+  if (const YAML::Node bvp = root["boundary_value"])
+    r.Fail(bvp, "boundary_value",
+           "a file holds one problem: boundary_value and optimal_control exclude each other");
+  const YAML::Node horizon = r.Required(oc, "horizon");
+  spec.horizon = r.Number(horizon, "horizon");
+  if (!(spec.horizon > 0)) r.Fail(horizon, "horizon", "must be > 0");
+  ReadControls(r, r.Required(oc, "controls"), symbols, s, spec.controls);
+  const YAML::Node cost = r.Required(oc, "cost");
+  spec.cost = r.String(cost, "cost");
+  spec.cost_where.line = r.Line(cost);
+  if (const YAML::Node initial = oc["initial"])
+    ReadBoundaryConditions(r, initial, "initial", s, spec.initial);
+  if (const YAML::Node final_values = oc["final"])
+    ReadBoundaryConditions(r, final_values, "final", s, spec.final);
+  if (const YAML::Node shooting = oc["shooting"]) ReadShooting(r, shooting, spec.shooting);
+  ApplyOptimalControlFormulation(r, root, horizon, s);
+}
+
+std::vector<std::string> CostNames(const Scenario& s) {
+  std::vector<std::string> names = ControlledDirections(s);
+  for (const auto& c : s.coordinates) names.push_back(c.name);
+  for (const auto& p : s.parameters) names.push_back(p.name);
+  for (const auto& u : s.optimal_control.controls) names.push_back(u.name);
+  return names;
+}
+
+}  // namespace dirac::scenario
