@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "dirac/constrained_system.hpp"
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
 #include "dirac/scenario.hpp"
@@ -112,6 +113,26 @@ TEST(Families, SoNBracketsAreTheStructureConstantsOfSoN) {
     EXPECT_EQ(listed.size(), nonzero);
     EXPECT_EQ(nonzero, std::size_t(n * (n - 1) * (n - 2) / 2));  // pairs sharing one index
   }
+}
+
+// `analyze` of a standard system below the generic-rank size (dim M_0 <= 12): the exact
+// elimination of a 4- to 6-link chain grows past the work bound, and the chain is read off
+// generic ranks instead of refusing the system (issue 21).
+TEST(Families, SmallChainsAreAnalysedWhereTheExactEliminationWouldSwell) {
+  for (int n = 4; n <= 6; ++n) {
+    const ConstraintChain chain = AnalyzeChain(Generated("pendulum_chain", n));
+    EXPECT_EQ(chain.outcome, ChainOutcome::kStabilized) << n;
+    EXPECT_EQ(chain.final_dimension, static_cast<std::size_t>(2 * n)) << n;
+    EXPECT_TRUE(chain.symplectic) << n;
+    ASSERT_FALSE(chain.decisions.empty()) << n;
+    EXPECT_NE(chain.decisions.front().find("grew past the symbolic work bound"), std::string::npos)
+        << chain.decisions.front();
+  }
+  // Where the exact elimination stays small, it is still the one that decides.
+  const ConstraintChain small = AnalyzeChain(Generated("pendulum_chain", 2));
+  EXPECT_EQ(small.final_dimension, 4u);
+  ASSERT_FALSE(small.decisions.empty());
+  EXPECT_EQ(small.decisions.front().rfind("exact:", 0), 0u) << small.decisions.front();
 }
 
 TEST(Families, BadInputIsRefusedNamingTheRange) {

@@ -520,9 +520,24 @@ ConstraintChain AnalyzeChain(const Scenario& scenario) try {
   Scenario copy = scenario;
   if (copy.formulation == Formulation::kAuto || copy.formulation == Formulation::kLagrangeDirac)
     copy.formulation = Formulation::kConstraintAlgorithm;  // analyse even regular L
-  // At this size the exact chain is the report (its solved forms and validity conditions); an
-  // elimination that grows past the work bound stops with the bound's message.
-  return ConstrainedSystem::Analyze(copy)->chain();
+  // At this size the exact chain is the report (its solved forms and validity conditions). An
+  // elimination that grows past the work bound (a 4-link chain's Omega already does) falls back
+  // to the chain read off generic ranks where the structure allows it (a regular W with
+  // independent constraint forms, or L affine in the velocities), which says so; other
+  // structures stop with the bound's message.
+  try {
+    return ConstrainedSystem::Analyze(copy)->chain();
+  } catch (const ModelError& e) {
+    if (!symbolic::IsWorkBoundError(e)) throw;
+    auto found = constraints::GenericRankChain(scenario);
+    if (!found) throw;
+    found->first.decisions.insert(
+        found->first.decisions.begin(),
+        "the exact elimination grew past the symbolic work bound (" +
+            std::to_string(symbolic::SymbolicWorkBound()) +
+            " nodes; DIRAC_SYMBOLIC_WORK_BOUND raises it): the chain is read off generic ranks");
+    return std::move(found->first);
+  }
 } catch (...) {
   base::RethrowNamingFile(scenario.source_file, "running the constraint algorithm");
 }
