@@ -94,6 +94,16 @@ std::unique_ptr<MainWindow> SettledWindow() {
   return window;
 }
 
+// A settled window 0.3 s into the derivation of `slow`; null on failure or if it is no longer
+// deriving by then.
+std::unique_ptr<MainWindow> DerivingWindow(const QString& slow) {
+  auto window = SettledWindow();
+  if (!window || !window->OpenScenario(slow)) return nullptr;
+  QTest::qWait(300);
+  if (!window->controller()->deriving()) return nullptr;
+  return window;
+}
+
 QString Diagnostics(MainWindow& window) {
   auto* label = window.statusBar()->findChild<QLabel*>("status.diagnostics");
   return label ? label->text() : QString();
@@ -141,11 +151,8 @@ void DerivationGuiTest::theWindowAnswersAndSaysWhatItDerives() {
 }
 
 void DerivationGuiTest::theBrowserAndAnotherScenarioOpenDuringADerivation() {
-  auto window = SettledWindow();
-  QVERIFY(window);
-  QVERIFY(window->OpenScenario(slow_));
-  QTest::qWait(300);
-  QVERIFY(window->controller()->deriving());
+  auto window = DerivingWindow(slow_);
+  QVERIFY2(window, "the slow scenario did not open, or derived in under 0.3 s");
   QElapsedTimer clock;
   clock.start();
   dirac::ui::ScenarioBrowser* browser = window->BrowseScenarios();
@@ -166,11 +173,8 @@ void DerivationGuiTest::theBrowserAndAnotherScenarioOpenDuringADerivation() {
 }
 
 void DerivationGuiTest::cancelEndsTheWorkersCpuUse() {
-  auto window = SettledWindow();
-  QVERIFY(window);
-  QVERIFY(window->OpenScenario(slow_));
-  QTest::qWait(300);
-  QVERIFY(window->controller()->deriving());
+  auto window = DerivingWindow(slow_);
+  QVERIFY2(window, "the slow scenario did not open, or derived in under 0.3 s");
   window->actions().cancel->trigger();
   QVERIFY(!window->controller()->deriving());
   QTest::qWait(500);  // the worker stops within this
@@ -190,11 +194,8 @@ void DerivationGuiTest::cancelEndsTheWorkersCpuUse() {
 }
 
 void DerivationGuiTest::quitEndsTheDerivation() {
-  auto window = SettledWindow();
-  QVERIFY(window);
-  QVERIFY(window->OpenScenario(slow_));
-  QTest::qWait(300);
-  QVERIFY(window->controller()->deriving());
+  auto window = DerivingWindow(slow_);
+  QVERIFY2(window, "the slow scenario did not open, or derived in under 0.3 s");
   QElapsedTimer clock;
   clock.start();
   window->actions().quit->trigger();  // closes the window
