@@ -49,7 +49,8 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   note_label_->setVisible(false);
   // An overlay on the first chart's title, outside the layout: showing or hiding it must not
   // resize (and so lay out again) every chart.
-  empty_label_ = new QLabel(tr("No charts. Right-click here to add one."), this);
+  empty_label_ = new QLabel(this);
+  SetEmptyHint(QString());
   empty_label_->setObjectName("plotPanel.empty");
   empty_label_->setAlignment(Qt::AlignCenter);
   empty_label_->setEnabled(false);  // greyed: a hint, not content
@@ -122,6 +123,10 @@ QStringList PlotPanel::AvailableColumns() const {
   }
   columns.removeAll(QStringLiteral("t"));
   return columns;
+}
+
+void PlotPanel::SetEmptyHint(const QString& hint) {
+  empty_label_->setText(hint.isEmpty() ? tr("No charts. Right-click here to add one.") : hint);
 }
 
 bool PlotPanel::AddPlot(const QString& column) {

@@ -146,6 +146,9 @@ class PlotPanel : public QWidget {
   /// The context menu of plot `plot` (Add column, Add chart, Remove column, zoom, export, pin),
   /// or of the panel without charts for `plot` = -1 (Add chart only). What a right click opens.
   std::unique_ptr<QMenu> ContextMenu(int plot);
+  /// What the panel says while it has no charts; "" restores "No charts. Right-click here to
+  /// add one." (e.g. "Deriving the model: the charts follow." while there is no model yet).
+  void SetEmptyHint(const QString& hint);
   /// Zooms plot `plot` by `factor` (< 1 zooms in) about the value point `center` (t, y of the
   /// left axis); what the wheel does.
   void Zoom(int plot, double factor, QPointF center, bool time = true, bool values = true);

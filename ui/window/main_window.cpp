@@ -147,6 +147,8 @@ void MainWindow::Wire() {
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
   connect(controller_, &SimulationController::derivationProgress, status_, [this] {
     status_->ShowDerivation(controller_->derivation_stage(), controller_->derivation_seconds());
+    plot_panel_->SetEmptyHint(controller_->deriving() ? tr("Deriving the model: the charts follow.")
+                                                      : QString());
   });
   connect(parameter_panel_, &ParameterPanel::valueChanged, edits_, &EditRouter::OnValueEdited);
   connect(parameter_panel_, &ParameterPanel::boundaryValueFreed, edits_,

@@ -21,6 +21,7 @@
 
 #include "gui_test_support.hpp"
 #include "panels/scenario_browser.hpp"
+#include "plots/plot_panel.hpp"
 #include "window/main_window.hpp"
 #include "window/studio_application.hpp"
 
@@ -144,10 +145,16 @@ void DerivationGuiTest::theWindowAnswersAndSaysWhatItDerives() {
   const QString text = Diagnostics(*window);
   QVERIFY2(text.startsWith("deriving the equations: ") && text.endsWith(" s)"), qPrintable(text));
   QVERIFY2(!text.contains("starting"), qPrintable(text));  // a stage of the engine is named
+  auto* hint = window->plot_panel()->findChild<QLabel*>("plotPanel.empty");
+  QVERIFY(hint && hint->isVisible());
+  QCOMPARE(hint->text(), QStringLiteral("Deriving the model: the charts follow."));
+  // What the user sees meanwhile (looked at by hand): deriving.png beside the test.
+  QVERIFY(window->GrabWindowImage().save(dirac::ui::testing::OutputPath("deriving.png")));
   // It does finish, and runs.
   QVERIFY2(WaitForRun(*window), qPrintable(window->last_error()));
   QVERIFY(!window->controller()->deriving());
   QVERIFY(window->controller()->model());
+  QVERIFY(!hint->isVisible());  // the default charts of the derived model
 }
 
 void DerivationGuiTest::theBrowserAndAnotherScenarioOpenDuringADerivation() {
