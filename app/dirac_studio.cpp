@@ -1,10 +1,14 @@
 // dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
 #include <QAction>
 #include <QApplication>
+#include <QSettings>
 #include <QTextStream>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
+#include "run/simulation_controller.hpp"
 #include "window/main_window.hpp"
 #include "window/scripted_capture.hpp"
 #include "window/studio_application.hpp"
@@ -65,5 +69,16 @@ int main(int argc, char** argv) {
   } else if (opened && options->play_to) {
     window.PlayTo(*options->play_to);
   }
-  return app.exec();
+  const int code = app.exec();
+  // Quit while the worker is still in a job (a derivation of thousands of expression nodes, a
+  // long integration): the window is closed and its settings are saved, and the job is
+  // cancelled, but unwinding it frees large expression graphs for up to a second or more. The
+  // user asked the process to end: end it now, without that teardown. Nothing is half-written:
+  // CSV exports and scenario saves are synchronous on this thread, and atomic.
+  if (window.controller()->worker_active()) {
+    QSettings().sync();
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }

@@ -300,8 +300,10 @@ void SimulationController::WorkerLoop() {
       if (stopping_) return;
       job = std::move(*pending_);
       pending_.reset();
+      worker_active_ = true;
     }
     RunJob(job);
+    worker_active_ = false;
   }
 }
 

@@ -124,6 +124,9 @@ class SimulationController : public QObject {
   SnapshotPtr latest() const { return latest_; }
   /// True while a run is pending or in progress.
   bool busy() const { return busy_; }
+  /// True while the worker thread is inside a job (deriving, integrating, solving or unwinding
+  /// a cancelled one); any thread may ask.
+  bool worker_active() const { return worker_active_.load(); }
   /// True if the current scenario poses a solve (optimal_control: or boundary_value:): every
   /// run solves it with dirac::SolveOptimalControl (warm-started from the previous optimum of
   /// the scenario) and publishes the sampled optimum.
@@ -220,6 +223,7 @@ class SimulationController : public QObject {
   std::atomic<int> cancelled_solves_{0};
   std::atomic<double> last_cancel_latency_ms_{0.0};
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> worker_active_{false};
   // Back-pressure on partial results: a partial snapshot is published only once the GUI thread
   // has drawn the previous one, and no more often than twice the time that drawing took, so the
   // window spends at most about half its time on a growing run and keeps answering.
