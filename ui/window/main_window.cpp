@@ -112,8 +112,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::BuildDocks() {
   parameter_panel_ = new ParameterPanel();
-  parameter_dock_ = MakeDock(this, tr("Scenario"), "dock.parameters",
-                             MakeScroll("parameterScroll", parameter_panel_), false);
+  QScrollArea* parameter_scroll = MakeScroll("parameterScroll", parameter_panel_);
+  parameter_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // rows wrap instead
+  parameter_dock_ = MakeDock(this, tr("Scenario"), "dock.parameters", parameter_scroll, false);
   parameter_dock_->setMinimumWidth(300);
   addDockWidget(Qt::LeftDockWidgetArea, parameter_dock_);
 
@@ -143,6 +144,13 @@ void MainWindow::Wire() {
   // The shown result first: a complete run is the last good one before it is drawn.
   connect(controller_, &SimulationController::snapshotReady, shown_, &ShownResult::OnSnapshot);
   connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
+  connect(controller_, &SimulationController::snapshotReady, parameter_panel_,
+          [this](const SnapshotPtr& snapshot) {
+            // A solve's shooting unknowns show their solved values.
+            if (snapshot->complete && snapshot->solve && snapshot->solve->converged &&
+                snapshot->trajectory)
+              parameter_panel_->ShowSolvedStart(*snapshot->trajectory);
+          });
   connect(controller_, &SimulationController::failed, shown_, &ShownResult::OnFailed);
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
   connect(parameter_panel_, &ParameterPanel::valueChanged, edits_, &EditRouter::OnValueEdited);
@@ -194,6 +202,7 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   status_->SetDiagnostics(tr("deriving equations…"));
   controller_->LoadScenario(std::move(scenario));
   parameter_panel_->SetScenario(controller_->scenario());
+  if (auto* scroll = findChild<QScrollArea*>("parameterScroll")) scroll->ensureVisible(0, 0);
   compare_->OnScenarioLoaded();
   toolbar_->Refresh();
   budget_->Update();
