@@ -99,6 +99,15 @@ class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
   }
 };
 
+// A grey, italic, wrapped note named `name`.
+QLabel* MakeNote(const QString& text, const char* name, QWidget* parent) {
+  auto* note = new QLabel(text, parent);
+  note->setObjectName(name);
+  note->setWordWrap(true);
+  note->setStyleSheet("color: #5a5f6a; font-style: italic;");
+  return note;
+}
+
 QString UnitSuffix(const std::string& unit) {
   return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
 }
@@ -258,25 +267,17 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
     }
   }
   if (solve) {
-    auto* note = new QLabel(tr("The shooting's unknowns: after each solve they show the solved "
-                               "values at t = 0."),
-                            group);
-    note->setObjectName("parameterPanel.guessNote");
-    note->setWordWrap(true);
-    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
-    form->addRow(note);
+    form->addRow(MakeNote(
+        tr("The shooting's unknowns: after each solve they show the solved values at t = 0."),
+        "parameterPanel.guessNote", group));
     group->setVisible(any_shown);
   } else if (model->initial_values().empty()) {
     form->addRow(new QLabel(tr("none"), group));
   }
   if (any_fixed) {
-    auto* note = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
-                               "the equation."),
-                            group);
-    note->setObjectName("parameterPanel.fixedNote");
-    note->setWordWrap(true);
-    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
-    form->addRow(note);
+    form->addRow(
+        MakeNote(tr("Greyed: fixed by the model (constraint algorithm) — hover for the equation."),
+                 "parameterPanel.fixedNote", group));
   }
   return group;
 }
@@ -356,11 +357,8 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     fixed_.insert(name, fixed);
   }
   if (!notes.isEmpty()) {
-    auto* note = new QLabel(notes.join('\n'), group);
-    note->setObjectName("parameterPanel.boundaryNote");
-    note->setWordWrap(true);
-    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
-    grid->addWidget(note, grid->rowCount(), 0, 1, 3);
+    grid->addWidget(MakeNote(notes.join('\n'), "parameterPanel.boundaryNote", group),
+                    grid->rowCount(), 0, 1, 3);
   }
   return group;
 }
