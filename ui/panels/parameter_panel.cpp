@@ -114,8 +114,10 @@ QString UnitSuffix(const std::string& unit) {
 
 // The display unit the scenario gives the coordinate or fibre coordinate `name` ("" if none).
 QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
-  for (const dirac::Coordinate& c : scenario.coordinates)
+  for (const dirac::Coordinate& c : scenario.coordinates) {
     if (c.name == name) return QString::fromStdString(c.unit);
+    if (c.velocity == name && !c.unit.empty()) return QString::fromStdString(c.unit) + "/s";
+  }
   for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre)
     if (y.name == name) return QString::fromStdString(y.unit);
   return QString();
