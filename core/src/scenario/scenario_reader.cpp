@@ -18,6 +18,7 @@
 #include "dirac/scene_options.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "scenario/yaml_reader.hpp"
+#include "scenario/yaml_syntax_error.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -782,7 +783,7 @@ Scenario ParseScenario(const std::string& yaml_text, const std::string& origin) 
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw FromYamlException(e, origin, "invalid YAML: ");
+    throw scenario::YamlSyntaxError(e, yaml_text, origin);
   }
   try {
     return ReadDocument(root, origin);
