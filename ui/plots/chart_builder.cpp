@@ -118,7 +118,7 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       }
       names_of_key[k] << names[static_cast<qsizetype>(s)];
     }
-    QStringList parts, short_parts, unit_parts, stacked_parts;
+    QStringList parts, short_parts, unit_parts, stacked_parts, broken_parts;
     for (qsizetype k = 0; k < axis_keys.size(); ++k) {
       const QString& key = axis_keys[k];
       // Kinds are named only where they are why the chart has two axes.
@@ -137,7 +137,9 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       const QString prefix = UnderscorePrefix(names_of_key[k]);
       if (!words.isEmpty()) {
         short_parts << words + unit_text;
-        stacked_parts << Stacked(words) + (unit ? QStringLiteral("<br>[%1]").arg(key) : QString());
+        const QString under = unit ? QStringLiteral("<br>[%1]").arg(key) : QString();
+        if (unit) stacked_parts << words + under;  // two lines: the words over the unit
+        broken_parts << Stacked(words) + under;    // the words on two lines too
         if (unit) unit_parts << QStringLiteral("[%1]").arg(key);
       } else if (unit) {
         short_parts << QStringLiteral("[%1]").arg(key);
@@ -161,8 +163,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     plot->title_short[static_cast<std::size_t>(a)] = short_parts.join(QStringLiteral("; "));
     plot->title_units[static_cast<std::size_t>(a)] = unit_parts.join(QStringLiteral("; "));
     // The words over the unit, for a short axis (one quantity only).
+    const bool one = axis_keys.size() == 1;
     plot->title_stacked[static_cast<std::size_t>(a)] =
-        stacked_parts.size() == 1 && axis_keys.size() == 1 ? stacked_parts[0] : QString();
+        stacked_parts.size() == 1 && one ? stacked_parts[0] : QString();
+    plot->title_broken[static_cast<std::size_t>(a)] =
+        broken_parts.size() == 1 && one ? broken_parts[0] : QString();
     plot->title_font[static_cast<std::size_t>(a)] = axis_font;
   }
 
@@ -309,9 +314,10 @@ void PlotPanel::FitAxisTitles(Plot& plot) {
         {&plot.title_short[a], &plot.title_font[a]},
         {&plot.title_short[a], &small},
         {&plot.title_stacked[a], &small},
+        {&plot.title_broken[a], &small},
         {legend && !plot.title_units[a].isEmpty() ? &plot.title_units[a]
-         : plot.title_stacked[a].isEmpty()        ? &plot.title_short[a]
-                                                  : &plot.title_stacked[a],
+         : plot.title_broken[a].isEmpty()         ? &plot.title_short[a]
+                                                  : &plot.title_broken[a],
          &small}};
     auto [text, font] = choices[std::size(choices) - 1];
     for (const auto& [t, f] : choices) {

@@ -29,9 +29,9 @@ struct PlotPanel::Plot {
   QValueAxis* x_axis = nullptr;
   std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
   // Per value axis: its title ("w1, w2: angular velocity [rad/s]"), shorter ones ("angular
-  // velocity [rad/s]", "[m]", "residual"), the words over the unit on two lines ("" if none),
-  // the units alone.
-  std::array<QString, 2> title_full, title_short, title_stacked, title_units;
+  // velocity [rad/s]", "[m]", "residual"), the words over the unit on two lines and the words
+  // broken too ("" if none), the units alone.
+  std::array<QString, 2> title_full, title_short, title_stacked, title_broken, title_units;
   std::array<QFont, 2> title_font;
   std::vector<QLineSeries*> series;                  // one per spec.series
   std::vector<int> series_axis;                      // 0 left, 1 right
