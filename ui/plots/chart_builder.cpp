@@ -53,7 +53,7 @@ QString PlotPanel::WordsOf(const QStringList& columns) const {
   // Plural where several columns share one word: "costates", "controls".
   if (words.size() == 1 && columns.size() > 1 && !words[0].contains(' ') &&
       !words[0].endsWith('s') && !words[0].endsWith("um"))
-    words[0] += 's';
+    words[0] = words[0].endsWith('y') ? words[0].chopped(1) + "ies" : words[0] + 's';
   return words.join(QStringLiteral(", "));
 }
 

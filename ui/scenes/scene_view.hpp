@@ -54,7 +54,7 @@ class SceneView : public QWidget {
   bool legend_shown() const;
   static constexpr int kLegendMinHeight = 420;
 
-  /// A one-line hint in the view's top right corner (e.g. "Press Space to play"), drawn by VTK
+  /// A one-line hint centred under the view's top row (e.g. "Press Space to play"), drawn by VTK
   /// like the legend button; "" hides it.
   void SetHint(const QString& hint);
   QString hint() const;

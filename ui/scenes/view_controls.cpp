@@ -28,6 +28,7 @@ ViewControls::ViewControls()
   legend_button_->GetTextProperty()->SetVerticalJustificationToBottom();
   legend_button_->VisibilityOff();
   StyleAsButton(hint_, 0.17, 0.43, 0.57);
+  hint_->GetTextProperty()->SetJustificationToCentered();
   hint_->GetTextProperty()->SetBold(true);
   hint_->GetTextProperty()->SetVerticalJustificationToTop();
   hint_->VisibilityOff();
@@ -44,7 +45,8 @@ void ViewControls::Place(int width, int height) {
   button_x_ = width - 12;
   button_y_ = 12;
   legend_button_->SetDisplayPosition(button_x_, button_y_);
-  hint_->SetDisplayPosition(width - 12, height - 12);
+  // Centred under the top row (the time on the left, a scene's readout on the right).
+  hint_->SetDisplayPosition(width / 2, height - 62);
 }
 
 void ViewControls::ShowLegendButton(bool has_legend, bool legend_shown) {

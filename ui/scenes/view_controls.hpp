@@ -2,7 +2,7 @@
 /// @file view_controls.hpp
 /// The 3D view's own text controls, drawn by VTK in the overlay layer (so the frame read back is
 /// what the screen shows): the button that folds the scene's legend away, in the lower right
-/// corner, and a one-line hint in the upper right corner.
+/// corner, and a one-line hint centred under the view's top row.
 
 #include <vtkSmartPointer.h>
 

@@ -150,11 +150,11 @@ void FirstScreenGuiTest::firstScreenSaysSpaceToPlay() {
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   dirac::ui::SceneView* view = window->scene_view();
   QVERIFY2(view->hint().contains("Space to play"), qPrintable(view->hint()));
-  // Drawn in the frame's top right corner: light text on a blue box.
+  // Drawn in the frame's upper part: light text on a blue box.
   const QImage frame = view->GrabImage();
   int box = 0;
-  for (int y = 0; y < 60; ++y)
-    for (int x = frame.width() / 2; x < frame.width(); ++x) {
+  for (int y = 0; y < 100; ++y)
+    for (int x = 0; x < frame.width(); ++x) {
       const QColor c = frame.pixelColor(x, y);
       if (std::abs(c.red() - 43) < 25 && std::abs(c.green() - 110) < 25 &&
           std::abs(c.blue() - 145) < 25)
