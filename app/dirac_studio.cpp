@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
 
   dirac::ui::MainWindow window;
   window.set_error_dialogs(!scripted);
+  window.set_remember_recent(!scripted);  // a capture leaves File > Open recent alone
   // Within the screen: a window wider than it (1600 px on xvfb-run's 1280-wide default) would
   // be cut in the screenshot.
   const QSize size = dirac::ui::FitWindowToScreen(window, options->window_size);

@@ -17,6 +17,7 @@
 #include "run/simulation_controller.hpp"
 #include "run/simulation_snapshot.hpp"
 #include "window/main_window.hpp"
+#include "window/solve_chip.hpp"
 
 namespace dirac::ui::testing {
 
@@ -94,6 +95,25 @@ inline bool WaitForRun(MainWindow& window, std::uint64_t after_run = 0) {
         return !c->busy() && s && s->complete && s->run > after_run;
       },
       kRunTimeoutMs);
+}
+
+/// Waits for a converged optimum newer than `after_run`; false (with the chip in the log) if the
+/// solve failed or timed out.
+inline bool WaitForOptimum(MainWindow& window, std::uint64_t after_run) {
+  auto* c = window.controller();
+  const bool done = QTest::qWaitFor(
+      [&] {
+        const SnapshotPtr s = c->latest();
+        return (!c->busy() && s && s->complete && s->run > after_run) ||
+               c->solve_status().state == SolveStatus::State::kFailed;
+      },
+      kRunTimeoutMs);
+  const SnapshotPtr s = c->latest();
+  if (!done || !s || !s->solve || !s->solve->converged || s->run <= after_run) {
+    qWarning("no optimum: %s", qPrintable(window.solve_chip().text()));
+    return false;
+  }
+  return true;
 }
 
 /// Opens the shipped scenario `file` in `window` and waits for its first complete run. Returns

@@ -10,11 +10,13 @@
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStringList>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "run/boundary_values.hpp"
@@ -97,14 +99,25 @@ class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
   }
 };
 
+// A grey, italic, wrapped note named `name`.
+QLabel* MakeNote(const QString& text, const char* name, QWidget* parent) {
+  auto* note = new QLabel(text, parent);
+  note->setObjectName(name);
+  note->setWordWrap(true);
+  note->setStyleSheet("color: #5a5f6a; font-style: italic;");
+  return note;
+}
+
 QString UnitSuffix(const std::string& unit) {
   return unit.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(unit);
 }
 
 // The display unit the scenario gives the coordinate or fibre coordinate `name` ("" if none).
 QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
-  for (const dirac::Coordinate& c : scenario.coordinates)
+  for (const dirac::Coordinate& c : scenario.coordinates) {
     if (c.name == name) return QString::fromStdString(c.unit);
+    if (c.velocity == name && !c.unit.empty()) return QString::fromStdString(c.unit) + "/s";
+  }
   for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre)
     if (y.name == name) return QString::fromStdString(y.unit);
   return QString();
@@ -176,13 +189,19 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
   content_layout->addWidget(initial_);
   if (PosesSolve(scenario)) content_layout->addWidget(MakeBoundaryGroup(scenario));
 
-  auto* simulation = new QGroupBox(tr("Simulation"), content_);
-  simulation->setObjectName("parameterPanel.simulation");
-  new QFormLayout(simulation);
-  QDoubleSpinBox* t_end = AddSpinRow(simulation, "t_end", "simulation.t_end", tr("final time"), "s",
-                                     scenario.simulation.t_end);
-  t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
-  content_layout->addWidget(simulation);
+  if (scenario.optimal_control.present) {
+    // One field for T: the horizon of the Boundary values group is also the final time.
+    if (QDoubleSpinBox* horizon = editors_.value("horizon", nullptr))
+      editors_.insert("t_end", horizon);
+  } else {
+    auto* simulation = new QGroupBox(tr("Simulation"), content_);
+    simulation->setObjectName("parameterPanel.simulation");
+    new QFormLayout(simulation);
+    QDoubleSpinBox* t_end = AddSpinRow(simulation, "t_end", "simulation.t_end", tr("final time"),
+                                       "s", scenario.simulation.t_end);
+    t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
+    content_layout->addWidget(simulation);
+  }
 
   layout_->insertWidget(3, content_);
   SetModelDescription(QString());
@@ -202,7 +221,11 @@ void ParameterPanel::SetModel(const dirac::Model& model, const dirac::Scenario& 
 
 QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
                                             const dirac::Scenario& scenario) {
-  auto* group = new QGroupBox(tr("Initial conditions"), content_);
+  // A solve's initial conditions are its boundary values at t = 0 (the Boundary values group
+  // edits them); what is left of the model's initial values are the shooting's unknowns.
+  const bool solve = PosesSolve(scenario);
+  auto* group =
+      new QGroupBox(solve ? tr("Solver's start at t = 0") : tr("Initial conditions"), content_);
   group->setObjectName("parameterPanel.initial");
   auto* form = new QFormLayout(group);
   if (!model) {
@@ -211,36 +234,61 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
     form->addRow(waiting);
     return group;
   }
-  if (model->initial_values().empty()) form->addRow(new QLabel(tr("none"), group));
-  bool any_fixed = false;
+  guesses_.clear();
+  bool any_fixed = false, any_shown = false;
   for (const dirac::InitialValueInfo& info : model->initial_values()) {
+    // In a solve, values the model fixes (accelerations on M_f) are not the user's either: the
+    // Constraints panel shows the equations that fix them.
+    if (solve && (!info.free || IsBoundaryValueName(scenario, "initial." + info.name))) continue;
     const QString name = QString::fromStdString(info.name);
-    QDoubleSpinBox* spin =
-        AddSpinRow(group, name, "initial." + name, name + "(0)", UnitOf(scenario, info.name),
-                   dirac::CurrentValue(scenario, info.name).value_or(0.0));
+    // A value no --set name reaches (an optimal-control costate) is shown, never edited.
+    const std::optional<double> current = dirac::CurrentValue(scenario, info.name);
+    QDoubleSpinBox* spin = AddSpinRow(group, name, "initial." + name, name + "(0)",
+                                      UnitOf(scenario, info.name), current.value_or(0.0));
+    any_shown = true;
     QString tip = tr("initial %1").arg(QString::fromLatin1(dirac::ColumnKindName(info.kind)));
+    if (solve) {
+      guesses_.push_back(name);
+      tip = current ? tr("The shooting's start guess of %1(0): the solver starts here (or from "
+                         "the previous optimum). After a solve: the solved value.")
+                          .arg(name)
+                    : tr("Solved %1(0), an unknown of the shooting (the solver picks its own "
+                         "start guess): shown, not edited.")
+                          .arg(name);
+    }
     if (!info.free) {
       any_fixed = true;
       tip = tr("Fixed by the model: %1 (not a free initial condition)")
                 .arg(QString::fromStdString(info.fixed_because));
-      spin->setEnabled(false);
     }
+    spin->setEnabled(info.free && current.has_value());
     spin->setToolTip(tip);
     if (QWidget* label = form->labelForField(spin)) {
-      label->setEnabled(spin->isEnabled());
+      label->setEnabled(spin->isEnabled() || solve);
       label->setToolTip(tip);
     }
   }
+  if (solve) {
+    form->addRow(MakeNote(
+        tr("The shooting's unknowns: after each solve they show the solved values at t = 0."),
+        "parameterPanel.guessNote", group));
+    group->setVisible(any_shown);
+  } else if (model->initial_values().empty()) {
+    form->addRow(new QLabel(tr("none"), group));
+  }
   if (any_fixed) {
-    auto* note = new QLabel(tr("Greyed: fixed by the model (constraint algorithm) — hover for "
-                               "the equation."),
-                            group);
-    note->setObjectName("parameterPanel.fixedNote");
-    note->setWordWrap(true);
-    note->setStyleSheet("color: #5a5f6a; font-style: italic;");
-    form->addRow(note);
+    form->addRow(
+        MakeNote(tr("Greyed: fixed by the model (constraint algorithm) — hover for the equation."),
+                 "parameterPanel.fixedNote", group));
   }
   return group;
+}
+
+void ParameterPanel::ShowSolvedStart(const dirac::Trajectory& solved) {
+  if (solved.empty()) return;
+  for (const QString& name : guesses_)
+    if (const auto column = solved.FindColumn(name.toStdString()))
+      SyncValue(name, solved.at(0, *column));
 }
 
 QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
@@ -253,7 +301,8 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
   auto* grid = new QGridLayout(group);
   grid->setColumnStretch(2, 1);
   const bool optimal_control = scenario.optimal_control.present;
-  int section = -1;  // 0: at t = 0, 1: at t = T, 2: the horizon
+  int section = -1;   // 0: at t = 0, 1: at t = T, 2: the horizon
+  QStringList notes;  // what the less obvious quantities mean (R.x: a rotation vector)
   for (const BoundaryValueInfo& info : ListBoundaryValues(scenario)) {
     const int this_section = info.horizon ? 2 : info.initial ? 0 : 1;
     if (this_section != section && this_section < 2) {
@@ -269,8 +318,10 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     const std::optional<double> value = GetBoundaryValue(scenario, info.name);
     const int row = grid->rowCount();
     auto* label = new QLabel(
-        info.horizon ? tr("horizon T") : quantity + (info.initial ? "(0)" : "(T)"), group);
+        info.horizon ? tr("horizon T (final time)") : quantity + (info.initial ? "(0)" : "(T)"),
+        group);
     label->setObjectName("boundary." + name + ".label");
+    if (!info.description.empty()) label->setToolTip(QString::fromStdString(info.description));
     auto* fixed = new QCheckBox(group);
     fixed->setObjectName("boundary." + name + ".fixed");
     fixed->setChecked(value.has_value());
@@ -288,6 +339,9 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     spin->setEnabled(value.has_value());
     spin->setMinimumWidth(90);
     spin->setMinimumHeight(spin->sizeHint().height());
+    spin->setToolTip(label->toolTip());
+    const QString about = QString::fromStdString(info.description);
+    if (!about.isEmpty() && !notes.contains(about)) notes << about;
     connect(spin, &QDoubleSpinBox::valueChanged, this,
             [this, name](double v) { emit valueChanged(name, v); });
     connect(fixed, &QCheckBox::toggled, this, [this, name, spin](bool on) {
@@ -303,6 +357,10 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     grid->addWidget(spin, row, 2);
     editors_.insert(name, spin);
     fixed_.insert(name, fixed);
+  }
+  if (!notes.isEmpty()) {
+    grid->addWidget(MakeNote(notes.join('\n'), "parameterPanel.boundaryNote", group),
+                    grid->rowCount(), 0, 1, 3);
   }
   return group;
 }

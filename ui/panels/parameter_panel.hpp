@@ -5,10 +5,12 @@
 
 #include <QHash>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
+#include "dirac/trajectory.hpp"
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -24,7 +26,11 @@ namespace dirac::ui {
 /// "simulation.t_end". A scenario that poses a solve also gets the group "Boundary values"
 /// ("parameterPanel.boundary"): "boundary.<name>" (spin box) and "boundary.<name>.fixed" (check
 /// box; unchecked = free) for every name of ListBoundaryValues (initial.<q>, final.<q>,
-/// horizon).
+/// horizon). One field per quantity: a solve's initial values at t = 0 are only its boundary
+/// values (no "initial.<q>" duplicate), the group "Initial conditions" becomes the solver's
+/// start (the shooting's unknowns: editable guesses, or read-only costates no --set name
+/// reaches), and with an optimal_control block the horizon is the one T (editor("t_end") is
+/// the horizon's spin box; there is no "simulation.t_end").
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
@@ -45,6 +51,13 @@ class ParameterPanel : public QWidget {
   QDoubleSpinBox* editor(const QString& name) const { return editors_.value(name, nullptr); }
   /// The "fixed" check box of boundary value `name`, or null.
   QCheckBox* fixed_box(const QString& name) const { return fixed_.value(name, nullptr); }
+
+  /// A solve's shooting unknowns at t = 0 (the "initial.<name>" editors left once the boundary
+  /// values at t = 0 are taken out: costates, second-order guesses): their values at t = 0 of
+  /// `solved`, the optimum, shown without emitting anything.
+  void ShowSolvedStart(const dirac::Trajectory& solved);
+  /// The names ShowSolvedStart updates (empty for a scenario without a solve).
+  const QStringList& solver_start_names() const { return guesses_; }
 
   /// Shows `value` in the editor of `name` (and its slider) without emitting anything.
   void SyncValue(const QString& name, double value);
@@ -81,6 +94,7 @@ class ParameterPanel : public QWidget {
   QHash<QString, QDoubleSpinBox*> editors_;
   QHash<QString, QCheckBox*> fixed_;  // boundary values
   QHash<QString, double> defaults_;
+  QStringList guesses_;  // ShowSolvedStart
 };
 
 }  // namespace dirac::ui

@@ -25,11 +25,37 @@ namespace {
 // 3D view reserves for the particle).
 const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColor(204, 121, 167),
                                 QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
-// The comparison run is magenta, as in the 3D view.
+// The comparison run is magenta, as in the 3D view; a pinned run dark grey (not a lighter
+// shade of its series' colour, which read as the same run).
 const QColor kComparisonColor(235, 60, 235);
+const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
 
+// Words on two lines, broken at the space nearest their middle ("hidden-constraint<br>
+// residual"); one word as it is.
+QString Stacked(const QString& words) {
+  qsizetype best = -1;
+  for (qsizetype i = words.indexOf(' '); i >= 0; i = words.indexOf(' ', i + 1))
+    if (best < 0 || std::abs(words.size() - 2 * i) < std::abs(words.size() - 2 * best)) best = i;
+  return best < 0 ? words : words.left(best) + "<br>" + words.mid(best + 1);
+}
+
 }  // namespace
+
+QString PlotPanel::WordsOf(const QStringList& columns) const {
+  QStringList words;
+  for (const QString& column : columns) {
+    const auto it = quantities_.find(column.toStdString());
+    const QString w =
+        it == quantities_.end() ? QString() : QString::fromStdString(it->second.words);
+    if (!w.isEmpty() && !words.contains(w)) words << w;
+  }
+  // Plural where several columns share one word: "costates", "controls".
+  if (words.size() == 1 && columns.size() > 1 && !words[0].contains(' ') &&
+      !words[0].endsWith('s') && !words[0].endsWith("um"))
+    words[0] = words[0].endsWith('y') ? words[0].chopped(1) + "ies" : words[0] + 's';
+  return words.join(QStringLiteral(", "));
+}
 
 std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
                                                       const dirac::PlotSpec& spec, bool auxiliary,
@@ -45,7 +71,7 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   QFont title_font = plot->chart->titleFont();
   title_font.setBold(true);
   plot->chart->setTitleFont(title_font);
-  plot->chart->setMargins(QMargins(4, 4, 8, 4));
+  plot->chart->setMargins(kChartMargins);
   plot->chart->setBackgroundRoundness(0);
   plot->chart->setAnimationOptions(QChart::NoAnimation);
   plot->chart->legend()->setAlignment(Qt::AlignTop);
@@ -92,19 +118,30 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       }
       names_of_key[k] << names[static_cast<qsizetype>(s)];
     }
-    QStringList parts, short_parts, unit_parts;
+    QStringList parts, short_parts, unit_parts, stacked_parts, broken_parts;
     for (qsizetype k = 0; k < axis_keys.size(); ++k) {
       const QString& key = axis_keys[k];
       // Kinds are named only where they are why the chart has two axes.
       const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
       const bool unit = !plain && !key.startsWith('(');
-      parts << CompactNames(names_of_key[k]) + (plain  ? QString()
-                                                : unit ? QStringLiteral(" [%1]").arg(key)
-                                                       : " " + key);
-      // Where the whole title does not fit the axis: the unit alone, else the names' shared
-      // prefix ("residual" of residual_hidden1, residual_hidden2), else the names.
+      const QString unit_text = unit ? QStringLiteral(" [%1]").arg(key) : QString();
+      // A chart of one quantity says it in words: "w1, w2, w3: angular velocity [rad/s]".
+      const QString words = two_axes ? QString() : WordsOf(names_of_key[k]);
+      parts << CompactNames(names_of_key[k]) + (!words.isEmpty() ? ": " + words + unit_text
+                                                : plain          ? QString()
+                                                : unit           ? unit_text
+                                                                 : " " + key);
+      // Where the whole title does not fit the axis: the words and the unit, else the unit
+      // alone, else the names' shared prefix ("residual" of residual_hidden1,
+      // residual_hidden2), else the names.
       const QString prefix = UnderscorePrefix(names_of_key[k]);
-      if (unit) {
+      if (!words.isEmpty()) {
+        short_parts << words + unit_text;
+        const QString under = unit ? QStringLiteral("<br>[%1]").arg(key) : QString();
+        if (unit) stacked_parts << words + under;  // two lines: the words over the unit
+        broken_parts << Stacked(words) + under;    // the words on two lines too
+        if (unit) unit_parts << QStringLiteral("[%1]").arg(key);
+      } else if (unit) {
         short_parts << QStringLiteral("[%1]").arg(key);
         unit_parts << short_parts.back();
       } else {
@@ -125,6 +162,12 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     plot->title_full[static_cast<std::size_t>(a)] = title;
     plot->title_short[static_cast<std::size_t>(a)] = short_parts.join(QStringLiteral("; "));
     plot->title_units[static_cast<std::size_t>(a)] = unit_parts.join(QStringLiteral("; "));
+    // The words over the unit, for a short axis (one quantity only).
+    const bool one = axis_keys.size() == 1;
+    plot->title_stacked[static_cast<std::size_t>(a)] =
+        stacked_parts.size() == 1 && one ? stacked_parts[0] : QString();
+    plot->title_broken[static_cast<std::size_t>(a)] =
+        broken_parts.size() == 1 && one ? broken_parts[0] : QString();
     plot->title_font[static_cast<std::size_t>(a)] = axis_font;
   }
 
@@ -156,10 +199,7 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       series->setObjectName(id + "." + name + "." + kOverlayNames[o]);
       series->setName(QStringLiteral("%1 (%2)").arg(
           prefix.isEmpty() ? name : name.mid(prefix.size()), overlay.label));
-      QColor color =
-          o == kComparison ? kComparisonColor : kSeriesColors[s % std::size(kSeriesColors)];
-      if (o == kPinned) color.setAlpha(150);
-      QPen pen(color);
+      QPen pen(o == kComparison ? kComparisonColor : kPinnedColor);
       pen.setWidthF(1.5);
       pen.setStyle(o == kComparison ? Qt::DashLine : Qt::DotLine);
       series->setPen(pen);
@@ -235,7 +275,13 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   plot->view->setObjectName(id);
   plot->view->setRenderHint(QPainter::Antialiasing);
   plot->view->setMinimumHeight(kMinChartHeight);
+  QStringList about;  // what the names leave open (the gauge two-form's columns)
+  for (const std::string& s : spec.series)
+    if (const auto it = quantities_.find(s); it != quantities_.end() && !it->second.about.empty())
+      about << QString::fromStdString(it->second.about);
+  if (!about.isEmpty()) about << QString();
   plot->view->setToolTip(
+      about.join('\n') +
       tr("Wheel: zoom · drag: pan · Shift+drag: zoom to rectangle · double-click: reset · "
          "click: move the time cursor · right-click: columns, export"));
   // The tick step follows the shown span (zoomed or not).
@@ -243,7 +289,10 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
   // Axis titles that fit the axis' length (Qt would elide them, units first).
   Plot* raw = plot.get();
-  connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [raw] { FitAxisTitles(*raw); });
+  connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [this, raw] {
+    FitAxisTitles(*raw);
+    ScheduleAlignment();
+  });
   Fill(*plot);
   return plot;
 }
@@ -264,10 +313,19 @@ void PlotPanel::FitAxisTitles(Plot& plot) {
         {&plot.title_full[a], &small},
         {&plot.title_short[a], &plot.title_font[a]},
         {&plot.title_short[a], &small},
-        {legend ? &plot.title_units[a] : &plot.title_short[a], &small}};
+        {&plot.title_stacked[a], &small},
+        {&plot.title_broken[a], &small},
+        {legend && !plot.title_units[a].isEmpty() ? &plot.title_units[a]
+         : plot.title_broken[a].isEmpty()         ? &plot.title_short[a]
+                                                  : &plot.title_broken[a],
+         &small}};
     auto [text, font] = choices[std::size(choices) - 1];
     for (const auto& [t, f] : choices) {
-      if (QFontMetricsF(*f).horizontalAdvance(*t) <= room) {
+      if (t->isEmpty()) continue;
+      double length = 0.0;  // of the longest line
+      for (const QString& line : t->split(QStringLiteral("<br>")))
+        length = std::max(length, QFontMetricsF(*f).horizontalAdvance(line));
+      if (length <= room) {
         text = t;
         font = f;
         break;

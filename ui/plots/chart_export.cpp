@@ -3,18 +3,27 @@
 #include <QChart>
 #include <QChartView>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QGraphicsLayout>
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTransform>
 
 #include <utility>
 #include <vector>
 
+#include "plots/chart_view.hpp"
 #include "plots/curve_reduction.hpp"
+#include "plots/plot_panel.hpp"
+#include "plots/plot_parts.hpp"
 #include "plots/svg_export.hpp"
 
 namespace dirac::ui {
@@ -64,6 +73,57 @@ QString WriteChart(QChartView& view, QChart& chart, const QString& path) {
   if (!image.save(path))
     return QCoreApplication::translate("PlotPanel", "cannot write %1").arg(path);
   return {};
+}
+
+QString PlotPanel::ExportChart(int index, const QString& path) const {
+  if (index < 0 || index >= plot_count()) return tr("no chart %1").arg(index);
+  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
+  HideReadout(plot.view);
+  // An exported chart stands on its own: its time axis is titled ("t [s]") even where the
+  // window names it only under the last chart.
+  const bool time_title = plot.x_axis->isTitleVisible();
+  auto lay_out = [&plot] {
+    if (plot.chart->layout()) plot.chart->layout()->activate();
+  };
+  if (!time_title) {
+    plot.x_axis->setTitleVisible(true);
+    lay_out();
+  }
+  const QString error = WriteChart(*plot.view, *plot.chart, path);
+  if (!time_title) {
+    plot.x_axis->setTitleVisible(false);
+    lay_out();
+  }
+  return error;
+}
+
+QString PlotPanel::ExportFolder() const {
+  // The folder of the last export (this session, else a former one), else the user's
+  // documents: never the scenario's folder, which is the source or install tree.
+  QString folder = last_export_dir_;
+  if (folder.isEmpty()) folder = QSettings().value("files/lastExportFolder").toString();
+  if (folder.isEmpty() || !QFileInfo(folder).isDir())
+    folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  return folder;
+}
+
+void PlotPanel::ExportDialog(int index, const QString& suffix) {
+  const QString title =
+      index >= 0 && index < plot_count()
+          ? QString::fromStdString(plots_[static_cast<std::size_t>(index)]->spec.title)
+          : QStringLiteral("chart");
+  QString base = title;
+  base.replace(QRegularExpression("[^A-Za-z0-9_-]+"), "_");
+  const QString start = ExportFolder() + "/" + base + "." + suffix;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export chart"), start,
+      suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  last_export_dir_ = QFileInfo(path).absolutePath();
+  QSettings().setValue("files/lastExportFolder", last_export_dir_);
+  if (const QString error = ExportChart(index, path); !error.isEmpty())
+    emit errorOccurred(tr("Chart export failed: %1").arg(error));
 }
 
 }  // namespace dirac::ui

@@ -8,6 +8,7 @@
 #include <QRubberBand>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 #include "plots/plot_panel.hpp"
@@ -116,6 +117,12 @@ class ChartView : public QChartView {
     QChartView::leaveEvent(event);
   }
 
+  // The pointer leaves the viewport (where the mouse events go): the readout goes too.
+  bool viewportEvent(QEvent* event) override {
+    if (event->type() == QEvent::Leave) readout_->hide();
+    return QChartView::viewportEvent(event);
+  }
+
   void resizeEvent(QResizeEvent* event) override {
     QChartView::resizeEvent(event);
     // After the chart's layout has placed the new plot area.
@@ -142,9 +149,13 @@ class ChartView : public QChartView {
     const double t = chart()->mapToValue(pos, CursorSeries()).x();
     readout_->setText(panel_->Readout(index, t));
     readout_->adjustSize();
+    // Inside the plot area, beside the pointer: never over the axes' labels.
+    const QRect area = chart()->plotArea().toRect();
     QPoint at = pos + QPoint(14, 10);
-    if (at.x() + readout_->width() > width()) at.setX(pos.x() - 14 - readout_->width());
-    if (at.y() + readout_->height() > height()) at.setY(height() - readout_->height());
+    if (at.x() + readout_->width() > area.right()) at.setX(pos.x() - 14 - readout_->width());
+    if (at.y() + readout_->height() > area.bottom()) at.setY(pos.y() - 10 - readout_->height());
+    at.setY(std::max(at.y(), area.top()));
+    at.setX(std::max(at.x(), area.left()));
     readout_->move(at);
     readout_->show();
     readout_->raise();

@@ -1,5 +1,7 @@
 #include "plots/column_units.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 
 namespace dirac::ui {
@@ -10,6 +12,67 @@ std::string PerSecond(const std::string& unit) {
   if (unit.empty()) return {};
   if (unit.size() >= 2 && unit.compare(unit.size() - 2, 2, "/s") == 0) return unit + "^2";
   return unit + "/s";
+}
+
+// The quantity a unit measures, where the unit says it ("" if it does not).
+std::string WordsOfUnit(const std::string& unit) {
+  static const std::map<std::string, std::string> words{
+      {"m", "position"},         {"rad", "angle"},
+      {"m/s", "velocity"},       {"rad/s", "angular velocity"},
+      {"m/s^2", "acceleration"}, {"rad/s^2", "angular acceleration"},
+      {"C", "charge"},           {"C/s", "current"},
+      {"A", "current"},          {"V", "voltage"},
+      {"J", "energy"},           {"N", "force"},
+      {"N m", "torque"},         {"kg m^2/s", "angular momentum"},
+      {"kg m/s", "momentum"},    {"s", "time"}};
+  const auto it = words.find(unit);
+  return it == words.end() ? std::string() : it->second;
+}
+
+// The words of a name made of words: "spatial_momentum_x" -> "spatial momentum" (the last part
+// is a component when it is short), "kinetic_energy" -> "kinetic energy"; "" for "E", "B_t".
+std::string WordsOfName(std::string name) {
+  const auto last = name.rfind('_');
+  if (last != std::string::npos && name.size() - last - 1 <= 2) name.resize(last);
+  std::string out;
+  bool word = false;
+  std::size_t letters = 0, longest = 0;
+  for (const char c : name) {
+    if (c == '_') {
+      out += ' ';
+      letters = 0;
+      continue;
+    }
+    if (!std::isalpha(static_cast<unsigned char>(c))) return "";
+    out += c;
+    longest = std::max(longest, ++letters);
+    word = true;
+  }
+  return word && longest >= 4 && out.find(' ') != std::string::npos ? out : std::string();
+}
+
+// The words of a column from its kind (and the formulation: an optimal control's E is its
+// Pontryagin Hamiltonian).
+std::string WordsOfKind(dirac::ColumnKind kind, const dirac::Scenario& scenario) {
+  using K = dirac::ColumnKind;
+  switch (kind) {
+    case K::kEnergy:
+      return scenario.optimal_control.present || scenario.boundary_value.present()
+                 ? "Pontryagin Hamiltonian"
+                 : "energy";
+    case K::kConstraintResidual:
+      return "constraint residual";
+    case K::kHiddenConstraintResidual:
+      return "hidden-constraint residual";
+    case K::kDynamicsResidual:
+      return "dynamics residual";
+    case K::kGroup:
+      return scenario.reconstruction.group == "SO3" ? "attitude matrix entry" : "group element";
+    case K::kDiagnostic:
+      return "";
+    default:
+      return ColumnKindLabel(kind);
+  }
 }
 
 }  // namespace
@@ -75,9 +138,29 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
       ColumnQuantity& q = out[column.name];
       q.kind = ColumnKindLabel(column.kind);
       if (const auto it = units.find(column.name); it != units.end()) q.unit = it->second;
+      q.words = WordsOfUnit(q.unit);
+      if (q.words.empty()) q.words = WordsOfKind(column.kind, scenario);
+      if (q.words.empty()) q.words = WordsOfName(column.name);
+    }
+    if (model->offers_gauge_two_form()) {
+      // dirac::GaugeTwoForm::Compute's columns: largest entries, in units of Omega.
+      const char* const unit = "units of Ω";
+      out["B_norm"] = {unit, "gauge two-form", "gauge two-form",
+                       "B_norm: the largest entry of B_t on the admissible subbundle K"};
+      out["B_full_norm"] = {unit, "gauge two-form", "gauge two-form",
+                            "B_full_norm: the largest entry of B_t on T Delta_Q"};
+      out["omega_change"] = {unit, "gauge two-form", "gauge two-form",
+                             "omega_change: the largest entry of Phi_t* Omega - Omega, how far "
+                             "the flow is from preserving Omega"};
+      out["identity_residual"] = {unit, "residual", "identity residual",
+                                  "identity_residual: the largest entry of Phi_t* Omega - Omega "
+                                  "- B_t (zero up to the integration error)"};
     }
   } else {
-    for (const auto& [name, unit] : units) out[name].unit = unit;
+    for (const auto& [name, unit] : units) {
+      out[name].unit = unit;
+      out[name].words = WordsOfUnit(unit);
+    }
   }
   return out;
 }

@@ -44,8 +44,8 @@ PlotPanel::PlotPanel(QWidget* parent) : QWidget(parent) {
   note_label_->setObjectName("plotPanel.note");
   note_label_->setAlignment(Qt::AlignCenter);
   note_label_->setStyleSheet(
-      "QLabel { background: #e0a100; color: black; font-weight: bold; padding: 2px 10px; "
-      "border-radius: 8px; }");
+      "QLabel { background: #e0a100; color: black; font-weight: bold; padding: 1px 6px; "
+      "border-radius: 7px; font-size: 8pt; }");
   note_label_->setVisible(false);
   // An overlay on the first chart's title, outside the layout: showing or hiding it must not
   // resize (and so lay out again) every chart.
@@ -63,8 +63,9 @@ void PlotPanel::resizeEvent(QResizeEvent* event) {
 }
 
 void PlotPanel::PlaceNote() {
+  // In the first chart's top left corner, beside its centred title (not over it).
   const QSize size = note_label_->sizeHint();
-  note_label_->setGeometry((width() - size.width()) / 2, 2, size.width(), size.height());
+  note_label_->setGeometry(4, 2, size.width(), size.height());
   note_label_->raise();
 }
 
@@ -381,8 +382,14 @@ void PlotPanel::SetNote(const QString& note) {
 }
 
 void PlotPanel::SetCursorTime(double t) {
+  // A jump (Reset, a seek) repaints the whole chart: the graphics view's minimal update left
+  // the old dashed line behind in some charts.
+  const bool jump = std::abs(t - cursor_) > 0.02 * t_end_;
   cursor_ = t;
-  for (auto& plot : plots_) UpdateCursor(*plot);
+  for (auto& plot : plots_) {
+    UpdateCursor(*plot);
+    if (jump) plot->view->viewport()->update();
+  }
 }
 
 void PlotPanel::UpdateCursor(Plot& plot) {
@@ -543,34 +550,6 @@ QString PlotPanel::Readout(int index, double t) const {
     lines << line;
   }
   return lines.join('\n');
-}
-
-QString PlotPanel::ExportChart(int index, const QString& path) const {
-  if (index < 0 || index >= plot_count()) return tr("no chart %1").arg(index);
-  const Plot& plot = *plots_[static_cast<std::size_t>(index)];
-  HideReadout(plot.view);
-  return WriteChart(*plot.view, *plot.chart, path);
-}
-
-void PlotPanel::ExportDialog(int index, const QString& suffix) {
-  const QString title =
-      index >= 0 && index < plot_count()
-          ? QString::fromStdString(plots_[static_cast<std::size_t>(index)]->spec.title)
-          : QStringLiteral("chart");
-  QString base = title;
-  base.replace(QRegularExpression("[^A-Za-z0-9_-]+"), "_");
-  // The folder of the last export, else the window's remembered last folder.
-  QString folder = last_export_dir_;
-  if (folder.isEmpty()) folder = QSettings().value("files/lastFolder").toString();
-  const QString start = (folder.isEmpty() ? QString() : folder + "/") + base + "." + suffix;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export chart"), start,
-      suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
-  if (path.isEmpty()) return;
-  last_export_dir_ = QFileInfo(path).absolutePath();
-  QSettings().setValue("files/lastFolder", last_export_dir_);
-  if (const QString error = ExportChart(index, path); !error.isEmpty())
-    emit errorOccurred(tr("Chart export failed: %1").arg(error));
 }
 
 void PlotPanel::ShowContextMenu(int index, const QPoint& global) {

@@ -165,6 +165,9 @@ class PlotPanel : public QWidget {
   /// Writes chart `plot` as it is shown: PNG (or any raster format Qt knows) by suffix, or SVG
   /// for ".svg" (QSvgGenerator). Returns "" on success, else the error.
   QString ExportChart(int plot, const QString& path) const;
+  /// Where the export dialog starts: the last export's folder, else the user's documents (never
+  /// the scenario's folder: the source or install tree).
+  QString ExportFolder() const;
 
  signals:
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
@@ -206,7 +209,14 @@ class PlotPanel : public QWidget {
   void UpdateCursor(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
+  // What the columns measure in words (their ColumnQuantity::words, distinct, joined).
+  QString WordsOf(const QStringList& columns) const;
   void MarkZoomed(const QChartView* view);
+  // Stacked charts share their plot areas' left and right edges (plot_alignment.cpp): the
+  // margins of each chart make up for what its axes take less than the widest; scheduled once
+  // per turn of the event loop whenever a plot area changes.
+  void ScheduleAlignment();
+  void AlignPlotAreas();
   const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
   void ShowContextMenu(int plot, const QPoint& global);
   /// Every column a chart may show: the run's, else the described ones (sorted), without t.
@@ -230,6 +240,7 @@ class PlotPanel : public QWidget {
   QLabel* note_label_ = nullptr;
   QLabel* empty_label_ = nullptr;  // "No charts: right-click to add one"
   QString last_export_dir_;
+  bool align_pending_ = false;
 };
 
 }  // namespace dirac::ui

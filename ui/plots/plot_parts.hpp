@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QFont>
 #include <QLineSeries>
+#include <QMargins>
 #include <QString>
 #include <QValueAxis>
 
@@ -17,6 +18,9 @@
 
 namespace dirac::ui {
 
+/// A chart's own margins; AlignPlotAreas adds to the left and right ones.
+inline const QMargins kChartMargins(4, 4, 8, 4);
+
 struct PlotPanel::Plot {
   dirac::PlotSpec spec;
   bool auxiliary = false;  // reads auxiliary_trajectory_
@@ -24,8 +28,10 @@ struct PlotPanel::Plot {
   QChart* chart = nullptr;
   QValueAxis* x_axis = nullptr;
   std::array<QValueAxis*, 2> y_axis{};  // left, right (null if one quantity)
-  // Per value axis: its title ("x, y [m]"), shorter ones ("[m]", "residual"), the units alone.
-  std::array<QString, 2> title_full, title_short, title_units;
+  // Per value axis: its title ("w1, w2: angular velocity [rad/s]"), shorter ones ("angular
+  // velocity [rad/s]", "[m]", "residual"), the words over the unit on two lines and the words
+  // broken too ("" if none), the units alone.
+  std::array<QString, 2> title_full, title_short, title_stacked, title_broken, title_units;
   std::array<QFont, 2> title_font;
   std::vector<QLineSeries*> series;                  // one per spec.series
   std::vector<int> series_axis;                      // 0 left, 1 right

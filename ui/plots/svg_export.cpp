@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QPainter>
+#include <QPalette>
 #include <QSvgGenerator>
 #include <QWidget>
 
@@ -21,8 +22,19 @@ QString RenderWidgetToSvg(QWidget& widget, const QString& path, const QString& t
   generator.setDescription(QStringLiteral("Dirac Studio chart"));
   QPainter painter;
   if (!painter.begin(&generator)) return QStringLiteral("cannot write %1").arg(path);
+  // White, as the PNG: the widget painted opaque on white (else its parents' grey background
+  // was drawn under it).
+  painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
   painter.setRenderHint(QPainter::Antialiasing);
+  const QPalette palette = widget.palette();
+  const bool fills = widget.autoFillBackground();
+  QPalette white = palette;
+  white.setColor(QPalette::Window, Qt::white);
+  widget.setPalette(white);
+  widget.setAutoFillBackground(true);
   widget.render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+  widget.setAutoFillBackground(fills);
+  widget.setPalette(palette);
   if (draw_over) draw_over(painter);
   painter.end();
   if (!QFileInfo(path).isFile() || QFileInfo(path).size() == 0)

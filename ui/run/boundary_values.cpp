@@ -27,6 +27,22 @@ std::string UnitOf(const dirac::Scenario& s, const std::string& quantity) {
   return "";
 }
 
+// What a group component means (the names R.x or x, y, theta do not say it), else "".
+std::string DescriptionOf(const dirac::Scenario& s, const std::string& quantity) {
+  const auto& rec = s.reconstruction;
+  if (rec.group == "SO3" && !rec.names.empty() && StartsWith(quantity, rec.names[0] + ".")) {
+    const std::string& r = rec.names[0];
+    return r + ".x, " + r + ".y, " + r + ".z: the attitude " + r + " as a rotation vector (log " +
+           r + ": the rotation axis times the angle in rad, space frame); 0 is the identity.";
+  }
+  if (rec.group == "SE2" && rec.names.size() == 3)
+    for (const std::string& name : rec.names)
+      if (name == quantity)
+        return rec.names[0] + ", " + rec.names[1] + ", " + rec.names[2] +
+               ": the planar pose of the group element (position and heading angle).";
+  return "";
+}
+
 // The quantities of an optimal_control block, in the order the panel lists them.
 std::vector<std::string> OptimalControlQuantities(const dirac::Scenario& s) {
   std::vector<std::string> q;
@@ -75,13 +91,14 @@ std::vector<BoundaryValueInfo> ListBoundaryValues(const dirac::Scenario& s) {
   std::vector<BoundaryValueInfo> list;
   auto add = [&](const std::string& quantity, bool initial, bool can_free) {
     list.push_back({(initial ? kInitial : kFinal) + quantity, quantity, initial, false, can_free,
-                    UnitOf(s, quantity)});
+                    UnitOf(s, quantity), DescriptionOf(s, quantity)});
   };
   if (s.optimal_control.present) {
     const std::vector<std::string> quantities = OptimalControlQuantities(s);
     for (const std::string& q : quantities) add(q, true, true);
     for (const std::string& q : quantities) add(q, false, true);
-    list.push_back({"horizon", "", false, true, false, "s"});
+    list.push_back({"horizon", "", false, true, false, "s",
+                    "T: the horizon of the problem, also the final time of the run."});
   } else if (s.boundary_value.present()) {
     for (const std::string& q : BoundaryValueInitials(s)) add(q, true, false);
     for (const auto& [column, value] : s.boundary_value.targets) add(column, false, false);

@@ -24,6 +24,8 @@ struct BoundaryValueInfo {
   bool horizon = false;  ///< T itself
   bool can_free = true;  ///< may be released (optimal_control quantities only)
   std::string unit;      ///< display unit ("" if none)
+  /// What the quantity means when its name does not say it (a group component), else "".
+  std::string description;
 };
 
 /// Every boundary value of the scenario's block, in order: initial.<q> for each quantity, then

@@ -26,6 +26,7 @@
 #include "run/simulation_snapshot.hpp"
 
 class vtkActor;
+class vtkActor2D;
 class vtkRenderer;
 
 namespace dirac::ui {
@@ -88,6 +89,10 @@ class DrawnScene {
   /// it: the same picture, without a view-filling quad (about 10 ms of CPU per frame with
   /// software OpenGL).
   virtual std::optional<GroundPlane> Ground() const { return std::nullopt; }
+
+  /// The scene's legend (what each colour and shape means), one of the 2D actors AddTo adds,
+  /// or null: the view folds it away on request (SceneView::SetLegendShown).
+  virtual vtkActor2D* legend() const { return nullptr; }
 };
 
 }  // namespace dirac::ui

@@ -16,6 +16,7 @@
 /// final.<column> for the three columns through SceneContext::edit.
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
@@ -59,6 +60,7 @@ class ParticleScene : public DrawnScene {
   std::size_t comparison_path_points() const;
   /// The legend text in the corner of the view.
   std::string legend_text() const;
+  vtkActor2D* legend() const override { return legend_; }
 
   bool OnScenarioEdited(const dirac::Scenario& scenario) override;
   bool OnPointerPress(vtkRenderer* renderer, int x, int y) override;

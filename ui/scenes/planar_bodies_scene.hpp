@@ -26,6 +26,7 @@
 /// fixed), through SceneContext::edit, as one edit per pointer move.
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
@@ -118,6 +119,7 @@ class PlanarBodiesScene : public DrawnScene {
   std::string message_text() const;
   /// The legend text in the corner of the view.
   std::string legend_text() const;
+  vtkActor2D* legend() const override { return legend_; }
   /// The poses at the cursor, shown in the top right corner (the view follows the bodies, so
   /// where they are is not otherwise visible).
   std::string readout_text() const;

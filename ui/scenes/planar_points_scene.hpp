@@ -8,6 +8,7 @@
 /// trail (samples, default 500), scale (> 0, factor on the sphere size, default 1).
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
@@ -48,6 +49,7 @@ class PlanarPointsScene : public DrawnScene {
   /// The notice shown instead of the points ("" when they are drawn).
   std::string message_text() const;
   std::string legend_text() const;
+  vtkActor2D* legend() const override { return legend_; }
 
  private:
   struct Point {

@@ -17,6 +17,7 @@
 /// ghost with the left mouse button; either edits final.<R>.x/y/z through SceneContext::edit.
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
@@ -80,6 +81,7 @@ class RigidBodyScene : public DrawnScene {
   std::string message_text() const;
   /// The legend text in the corner of the view.
   std::string legend_text() const;
+  vtkActor2D* legend() const override { return legend_; }
 
  private:
   void UpdateLegend();

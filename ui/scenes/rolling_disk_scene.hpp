@@ -19,6 +19,7 @@
 /// 0.3), trail (samples, default 1000).
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
@@ -69,6 +70,7 @@ class RollingDiskScene : public DrawnScene {
   /// The notice shown instead of the disk ("" when it is drawn).
   std::string message_text() const;
   std::string legend_text() const;
+  vtkActor2D* legend() const override { return legend_; }
 
  private:
   void UpdateGeometry();

@@ -231,7 +231,12 @@ vtkSmartPointer<vtkTextActor> MakeLegendText() {
 vtkSmartPointer<vtkTextActor> MakeMessageText(double y) {
   auto text = vtkSmartPointer<vtkTextActor>::New();
   text->GetTextProperty()->SetFontSize(16);
-  text->GetTextProperty()->SetColor(0.95, 0.75, 0.70);
+  text->GetTextProperty()->SetColor(0.98, 0.86, 0.82);
+  // On a dark box: readable over the orange body too (light text on orange was not).
+  text->GetTextProperty()->SetBackgroundColor(0.10, 0.11, 0.13);
+  text->GetTextProperty()->SetBackgroundOpacity(0.85);
+  text->GetTextProperty()->SetFrame(true);
+  text->GetTextProperty()->SetFrameColor(0.75, 0.35, 0.30);
   text->GetTextProperty()->SetJustificationToCentered();
   text->GetTextProperty()->SetVerticalJustificationToCentered();
   text->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();

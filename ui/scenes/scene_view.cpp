@@ -103,6 +103,8 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(320, 240);
 
+  controls_ = std::make_unique<ViewControls>();
+
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
   // every frame, 7-9 ms of CPU per frame with software OpenGL (ui/window/README.md, Playback).
@@ -202,6 +204,7 @@ bool SceneView::EnsureWindow() {
   render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
   interactor_->Initialize();
   window_ready_ = true;
+  controls_->Place(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
   return true;
 }
 
@@ -213,6 +216,7 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
   overlay_->RemoveAllViewProps();
   overlay_->AddActor2D(time_text_);
   overlay_->AddActor2D(message_);
+  controls_->AddTo(overlay_);
   time_text_->SetInput("");
   scene_ = std::move(scene);
   if (scene_) {
@@ -227,7 +231,49 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
       renderer_->RemoveActor2D(actor);
     }
   }
+  ApplyLegend();
   RequestRender();
+}
+
+void SceneView::SetHint(const QString& hint) {
+  WaitForFrame();
+  controls_->SetHint(hint.toStdString());
+  RequestRender();
+}
+
+QString SceneView::hint() const { return QString::fromStdString(controls_->hint()); }
+
+QRect SceneView::legend_button_rect() const {
+  WaitForFrame();
+  double box[4];  // device pixels, y up
+  if (!window_ready_ || !controls_->LegendButtonBox(overlay_, box)) return {};
+  const qreal ratio = devicePixelRatioF();
+  return QRectF(QPointF(box[0] / ratio, height() - box[3] / ratio),
+                QPointF(box[1] / ratio, height() - box[2] / ratio))
+      .toRect();
+}
+
+void SceneView::SetLegendShown(bool shown) {
+  legend_choice_ = shown;
+  WaitForFrame();
+  ApplyLegend();
+  RequestRender();
+}
+
+bool SceneView::legend_shown() const {
+  WaitForFrame();
+  vtkActor2D* legend = scene_ ? scene_->legend() : nullptr;
+  return legend && overlay_->GetActors2D()->IsItemPresent(legend);
+}
+
+void SceneView::ApplyLegend() {
+  vtkActor2D* legend = scene_ ? scene_->legend() : nullptr;
+  const bool shown = legend_choice_.value_or(height() >= kLegendMinHeight);
+  if (legend) {
+    if (shown && !overlay_->GetActors2D()->IsItemPresent(legend)) overlay_->AddActor2D(legend);
+    if (!shown) overlay_->RemoveActor2D(legend);
+  }
+  controls_->ShowLegendButton(legend != nullptr, shown);
 }
 
 void SceneView::SetMessage(const QString& message) {
@@ -503,9 +549,11 @@ void SceneView::paintEvent(QPaintEvent*) {
 void SceneView::resizeEvent(QResizeEvent* event) {
   WaitForFrame();
   QWidget::resizeEvent(event);
+  ApplyLegend();  // the automatic choice follows the height
   if (!window_ready_) return;
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  controls_->Place(w, h);
   render_window_->SetSize(w, h);
   interactor_->UpdateSize(w, h);
   RequestRender();
@@ -550,6 +598,10 @@ void SceneView::mousePressEvent(QMouseEvent* event) {
     const qreal ratio = devicePixelRatioF();
     const int x = static_cast<int>(event->position().x() * ratio);
     const int y = static_cast<int>((height() - event->position().y()) * ratio);
+    if (controls_->OnLegendButton(overlay_, x, y)) {  // the legend button, not the camera
+      SetLegendShown(!legend_shown());
+      return;
+    }
     if (scene_->OnPointerPress(renderer_, x, y)) {
       scene_drag_ = true;
       RequestRender();

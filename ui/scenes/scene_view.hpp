@@ -11,8 +11,10 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 
 #include "scenes/drawn_scene.hpp"
+#include "scenes/view_controls.hpp"
 
 class vtkCallbackCommand;
 class vtkActor;
@@ -42,6 +44,22 @@ class SceneView : public QWidget {
     WaitForFrame();
     return scene_.get();
   }
+
+  /// Shows or folds away the scene's legend (DrawnScene::legend); a click on the view's button
+  /// in its lower right corner (legend_button_rect) does the same. Until the user chooses, the
+  /// legend starts folded in a view lower than kLegendMinHeight (it would cover the scene) and
+  /// shown otherwise.
+  void SetLegendShown(bool shown);
+  /// Whether the scene's legend is drawn (false also without a scene or a legend).
+  bool legend_shown() const;
+  static constexpr int kLegendMinHeight = 420;
+
+  /// A one-line hint centred under the view's top row (e.g. "Press Space to play"), drawn by VTK
+  /// like the legend button; "" hides it.
+  void SetHint(const QString& hint);
+  QString hint() const;
+  /// Where the legend button is, in widget coordinates (empty without a legend or a frame).
+  QRect legend_button_rect() const;
 
   /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
   void SetMessage(const QString& message);
@@ -157,6 +175,9 @@ class SceneView : public QWidget {
   vtkSmartPointer<vtkTextActor> time_text_;  // "t = ... s", top left
   vtkSmartPointer<vtkTextActor> message_;    // centred notice
   QString message_text_;                     // what message_ shows, unwrapped
+  std::unique_ptr<ViewControls> controls_;   // the legend button and the hint
+  std::optional<bool> legend_choice_;        // the user's, once made
+  void ApplyLegend();
   std::unique_ptr<DrawnScene> scene_;
   bool window_ready_ = false;
   bool render_pending_ = false;

@@ -98,14 +98,15 @@ bool CsvExport::Export(const QString& path, CsvParameters parameters) {
 }
 
 void CsvExport::ExportDialog(QWidget* parent, const QString& scenario_path) {
-  const QString plain = tr("CSV files (*.csv)");
+  const QString plain = tr("CSV, the columns only (*.csv)");
   const QString header = tr("CSV with the parameters in a header comment (*.csv)");
   const QString sidecar = tr("CSV and a .parameters.yaml sidecar file (*.csv)");
-  QString filter = plain;
+  // By default the file says which run it is: the parameters and the scenario in its header.
+  QString filter = header;
   const QString path = QFileDialog::getSaveFileName(
       parent, tr("Export trajectory"),
       WindowSettings::SuggestedPath(scenario_path, ".csv", "trajectory.csv"),
-      QStringList{plain, header, sidecar}.join(";;"), &filter);
+      QStringList{header, plain, sidecar}.join(";;"), &filter);
   if (path.isEmpty()) return;
   WindowSettings::SetLastFolder(path);
   Export(path, filter == header    ? CsvParameters::kHeaderComment

@@ -106,14 +106,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   saver_ = std::make_unique<ScenarioSaver>(context);
   new ScenarioDrops(*this, [this](const QString& path) { OpenScenario(path); });
   Wire();
+  // The first screen says how to start; gone once playback has started.
+  scene_view_->SetHint(tr("Press Space to play  ·  drag to turn the view  ·  wheel to zoom"));
+  connect(clock_, &PlaybackClock::playingChanged, scene_view_, [this](bool playing) {
+    if (playing) scene_view_->SetHint(QString());
+  });
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::BuildDocks() {
   parameter_panel_ = new ParameterPanel();
-  parameter_dock_ = MakeDock(this, tr("Scenario"), "dock.parameters",
-                             MakeScroll("parameterScroll", parameter_panel_), false);
+  QScrollArea* parameter_scroll = MakeScroll("parameterScroll", parameter_panel_);
+  parameter_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // rows fit its width
+  parameter_dock_ = MakeDock(this, tr("Scenario"), "dock.parameters", parameter_scroll, true);
   parameter_dock_->setMinimumWidth(300);
   addDockWidget(Qt::LeftDockWidgetArea, parameter_dock_);
 
@@ -121,8 +127,8 @@ void MainWindow::BuildDocks() {
   plot_panel_ = new PlotPanel();
   plot_scroll_ = MakeScroll("plotScroll", plot_panel_);
   plot_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  plot_dock_ = MakeDock(this, tr("Plots"), "dock.plots", plot_scroll_, false);
-  plot_dock_->setMinimumWidth(460);
+  plot_dock_ = MakeDock(this, tr("Plots"), "dock.plots", plot_scroll_, true);
+  plot_dock_->setMinimumWidth(380);
   addDockWidget(Qt::RightDockWidgetArea, plot_dock_);
 
   // The chain goes under the 3D view; the side docks keep the full height.
@@ -143,6 +149,13 @@ void MainWindow::Wire() {
   // The shown result first: a complete run is the last good one before it is drawn.
   connect(controller_, &SimulationController::snapshotReady, shown_, &ShownResult::OnSnapshot);
   connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
+  connect(controller_, &SimulationController::snapshotReady, parameter_panel_,
+          [this](const SnapshotPtr& snapshot) {
+            // A solve's shooting unknowns show their solved values.
+            if (snapshot->complete && snapshot->solve && snapshot->solve->converged &&
+                snapshot->trajectory)
+              parameter_panel_->ShowSolvedStart(*snapshot->trajectory);
+          });
   connect(controller_, &SimulationController::failed, shown_, &ShownResult::OnFailed);
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);
   connect(controller_, &SimulationController::derivationProgress, status_, [this] {
@@ -175,7 +188,10 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
       dirac::ApplyOverride(scenario, assignment.toStdString());
   } catch (const std::exception& e) {
     if (interrupted) controller_->Restart();  // the current scenario goes on
-    errors_->Show(tr("Cannot open scenario %1:\n%2").arg(path, QString::fromStdString(e.what())),
+    // The path once: the engine's message starts with it ("FILE:LINE: ...") when it knows it.
+    const QString what = QString::fromStdString(e.what());
+    errors_->Show(what.contains(path) ? tr("Cannot open scenario:\n%1").arg(what)
+                                      : tr("Cannot open scenario %1:\n%2").arg(path, what),
                   true);
     return false;
   }
@@ -203,11 +219,12 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   status_->SetDiagnostics(tr("deriving equations…"));
   controller_->LoadScenario(std::move(scenario));
   parameter_panel_->SetScenario(controller_->scenario());
+  if (auto* scroll = findChild<QScrollArea*>("parameterScroll")) scroll->ensureVisible(0, 0);
   compare_->OnScenarioLoaded();
   toolbar_->Refresh();
   budget_->Update();
   if (!budget_notice.isEmpty()) statusBar()->showMessage(budget_notice, 20000);
-  WindowSettings::AddRecentFile(path);
+  if (remember_recent_) WindowSettings::AddRecentFile(path);
   return true;
 }
 
@@ -226,6 +243,15 @@ void MainWindow::OnModelReady() {
 void MainWindow::RestoreSettings() { settings_.Restore(*this, *actions_.loop); }
 
 void MainWindow::SaveSettings() const { WindowSettings::Save(*this, *clock_, *actions_.loop); }
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  // The docks start wider than their minima (the window may go narrower than their sum), once
+  // the window has its size, unless a restored layout says otherwise.
+  if (!docks_sized_ && !settings_.restored())
+    resizeDocks({parameter_dock_, plot_dock_}, {300, 460}, Qt::Horizontal);
+  docks_sized_ = true;
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (settings_.restored()) SaveSettings();

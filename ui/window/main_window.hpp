@@ -72,6 +72,8 @@ class MainWindow : public QMainWindow {
 
   /// Whether scenario errors also open a message box (off for scripted runs).
   void set_error_dialogs(bool enabled) { errors_->set_dialogs(enabled); }
+  /// Whether an opened scenario goes to File > Open recent (not for a scripted --screenshot).
+  void set_remember_recent(bool remember) { remember_recent_ = remember; }
   /// The last error shown ("" if none since the last successful load).
   const QString& last_error() const { return errors_->last_error(); }
   /// Milliseconds from the newest edit (panel or scene) to the first complete snapshot of it
@@ -120,6 +122,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void BuildDocks();
@@ -142,6 +145,8 @@ class MainWindow : public QMainWindow {
   QScrollArea* plot_scroll_ = nullptr;
   ScenarioBrowser* browser_ = nullptr;
   QString scenario_path_;
+  bool remember_recent_ = true;
+  bool docks_sized_ = false;  // showEvent
 
   // The behaviours, in the order they are made (QObjects are children of the window or of
   // their action; the others are owned here).

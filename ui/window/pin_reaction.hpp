@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 
+#include "run/simulation_snapshot.hpp"
 #include "window/reaction_context.hpp"
 
 namespace dirac::ui {
@@ -24,6 +25,9 @@ class PinReaction {
   bool Pin();
   /// Removes the pinned run from the plots.
   void Clear();
+  /// The legend entry of a pinned run: "pinned: kx = 1, ky = 2" (its first four parameters),
+  /// "pinned" without parameters.
+  static QString PinnedLabel(const SimulationSnapshot& run);
 
  private:
   ReactionContext context_;

@@ -25,6 +25,11 @@ PlaybackToolBar::PlaybackToolBar(PlaybackClock* clock, const WorkbenchActions& a
   setObjectName("toolbar.playback");
   setMovable(false);
   setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  // Short button texts (the menus keep the full ones): at 1280 px nothing overflows into "»".
+  actions.open->setIconText(tr("Open"));
+  actions.rerun->setIconText(tr("Rerun"));
+  actions.cancel->setIconText(tr("Cancel"));
+  actions.compare->setIconText(tr("Compare"));
   addAction(actions.open);
   addSeparator();
   addAction(actions.play);
@@ -49,14 +54,14 @@ PlaybackToolBar::PlaybackToolBar(PlaybackClock* clock, const WorkbenchActions& a
   time_slider_->setObjectName("playback.slider");
   time_slider_->setRange(0, kSliderResolution);
   time_slider_->setToolTip(tr("Scrub through time"));
-  time_slider_->setMinimumWidth(240);
+  time_slider_->setMinimumWidth(120);
   connect(time_slider_, &QSlider::valueChanged, this, [this](int v) {
     clock_->SetTime(clock_->span() * static_cast<double>(v) / kSliderResolution);
   });
   addWidget(time_slider_);
   time_label_ = new QLabel(this);
   time_label_->setObjectName("playback.time");
-  time_label_->setMinimumWidth(150);
+  time_label_->setMinimumWidth(120);
   time_label_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
   QFont mono = time_label_->font();
   mono.setFamily("monospace");

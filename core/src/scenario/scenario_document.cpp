@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "dirac/scenario.hpp"
+#include "scenario/yaml_syntax_error.hpp"
 
 namespace dirac::scenario {
 namespace {
@@ -74,7 +75,7 @@ YAML::Node LoadScenarioDocument(const std::string& yaml_text, const std::string&
   try {
     return YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw FromYamlException(e, origin, "invalid YAML: ");
+    throw YamlSyntaxError(e, yaml_text, origin);
   }
 }
 

@@ -19,7 +19,7 @@ std::string ReadScenarioFile(const std::string& path);
 
 /// The YAML document of a scenario text. Throws ScenarioError naming `origin` (and the line)
 /// for text longer than kMaxScenarioBytes, nested deeper than kMaxYamlDepth, or malformed
-/// YAML ("invalid YAML: ...").
+/// YAML (yaml_syntax_error.hpp: the line and column of the mistake, in words, the line quoted).
 YAML::Node LoadScenarioDocument(const std::string& yaml_text, const std::string& origin);
 
 /// A yaml-cpp exception as a ScenarioError "ORIGIN:LINE: PREFIX message".

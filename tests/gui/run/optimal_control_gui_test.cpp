@@ -53,6 +53,7 @@ using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
 using dirac::ui::testing::OutputPath;
 using dirac::ui::testing::ScenarioPath;
+using dirac::ui::testing::WaitForOptimum;
 using dirac::ui::testing::WaitForRun;
 
 namespace {
@@ -97,25 +98,6 @@ std::vector<QList<QPointF>> AllSeries(const MainWindow& window) {
 double ShownResidual(const QString& chip) {
   const QRegularExpressionMatch m = QRegularExpression(R"(residual ([0-9.eE+-]+))").match(chip);
   return m.hasMatch() ? m.captured(1).toDouble() : INFINITY;
-}
-
-// Waits for a converged optimum newer than `after_run`; false (with the chip in the log) if the
-// solve failed or timed out.
-bool WaitForOptimum(MainWindow& window, std::uint64_t after_run) {
-  auto* c = window.controller();
-  const bool done = QTest::qWaitFor(
-      [&] {
-        const SnapshotPtr s = c->latest();
-        return (!c->busy() && s && s->complete && s->run > after_run) ||
-               c->solve_status().state == SolveStatus::State::kFailed;
-      },
-      kRunTimeoutMs);
-  const SnapshotPtr s = c->latest();
-  if (!done || !s || !s->solve || !s->solve->converged || s->run <= after_run) {
-    qWarning("no optimum: %s", qPrintable(window.solve_chip().text()));
-    return false;
-  }
-  return true;
 }
 
 // The last value of `column` in the newest trajectory.

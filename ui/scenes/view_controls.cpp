@@ -1,0 +1,79 @@
+#include "scenes/view_controls.hpp"
+
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+namespace dirac::ui {
+namespace {
+
+// Light text on a dark box with a frame: a button's look on the dark view.
+void StyleAsButton(vtkTextActor* text, double r, double g, double b) {
+  vtkTextProperty* p = text->GetTextProperty();
+  p->SetFontSize(14);
+  p->SetColor(0.94, 0.95, 0.97);
+  p->SetBackgroundColor(r, g, b);
+  p->SetBackgroundOpacity(0.9);
+  p->SetFrame(true);
+  p->SetFrameColor(0.45, 0.49, 0.56);
+  p->SetJustificationToRight();
+}
+
+}  // namespace
+
+ViewControls::ViewControls()
+    : legend_button_(vtkSmartPointer<vtkTextActor>::New()),
+      hint_(vtkSmartPointer<vtkTextActor>::New()) {
+  StyleAsButton(legend_button_, 0.16, 0.17, 0.21);
+  legend_button_->GetTextProperty()->SetVerticalJustificationToBottom();
+  legend_button_->VisibilityOff();
+  StyleAsButton(hint_, 0.17, 0.43, 0.57);
+  hint_->GetTextProperty()->SetJustificationToCentered();
+  hint_->GetTextProperty()->SetBold(true);
+  hint_->GetTextProperty()->SetVerticalJustificationToTop();
+  hint_->VisibilityOff();
+}
+
+ViewControls::~ViewControls() = default;
+
+void ViewControls::AddTo(vtkRenderer* overlay) const {
+  overlay->AddActor2D(legend_button_);
+  overlay->AddActor2D(hint_);
+}
+
+void ViewControls::Place(int width, int height) {
+  button_x_ = width - 12;
+  button_y_ = 12;
+  legend_button_->SetDisplayPosition(button_x_, button_y_);
+  // Centred under the top row (the time on the left, a scene's readout on the right).
+  hint_->SetDisplayPosition(width / 2, height - 62);
+}
+
+void ViewControls::ShowLegendButton(bool has_legend, bool legend_shown) {
+  legend_button_->SetInput(legend_shown ? " Hide legend " : " Legend ");
+  legend_button_->SetVisibility(has_legend);
+}
+
+bool ViewControls::LegendButtonBox(vtkRenderer* overlay, double box[4]) const {
+  if (!legend_button_->GetVisibility()) return false;
+  legend_button_->GetBoundingBox(overlay, box);  // about the actor's position
+  box[0] += button_x_;
+  box[1] += button_x_;
+  box[2] += button_y_;
+  box[3] += button_y_;
+  return true;
+}
+
+bool ViewControls::OnLegendButton(vtkRenderer* overlay, int x, int y) const {
+  double box[4];  // x0, x1, y0, y1 in display pixels
+  if (!LegendButtonBox(overlay, box)) return false;
+  return x >= box[0] - 3 && x <= box[1] + 3 && y >= box[2] - 3 && y <= box[3] + 3;
+}
+
+void ViewControls::SetHint(const std::string& hint) {
+  hint_text_ = hint;
+  hint_->SetInput((" " + hint + " ").c_str());
+  hint_->SetVisibility(!hint.empty());
+}
+
+}  // namespace dirac::ui
