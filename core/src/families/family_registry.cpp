@@ -19,7 +19,7 @@ const std::vector<Generator>& Generators() {
   static const std::vector<Generator> generators = {
       {{"pendulum_chain", 2, 40, "planar n-link pendulum in absolute angles"},
        families::PendulumChain},
-      {{"rigid_body_so", 3, 12, "free generalised rigid body on so(n), n(n-1)/2 velocities"},
+      {{"rigid_body_so", 3, 32, "free generalised rigid body on so(n), n(n-1)/2 velocities"},
        families::RigidBodySo},
       {{"point_vortices", 2, 32, "N point vortices, a Lagrangian linear in velocity"},
        families::PointVortices},

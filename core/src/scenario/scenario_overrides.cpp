@@ -275,6 +275,14 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     s.simulation.tape = *tape;
     return;
   }
+  if (name == "linear_solver") {
+    const auto mode = LinearSolverModeFromName(text);
+    if (!mode)
+      throw ScenarioError(s.source_file, 0, name,
+                          "value \"" + text + "\" is none of auto, dense, sparse");
+    s.simulation.linear_solver = *mode;
+    return;
+  }
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0')

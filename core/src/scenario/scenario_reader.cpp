@@ -254,8 +254,9 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
 // ---- simulation, gauge ----------------------------------------------------------------------
 
 void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec) {
-  r.CheckKeys(sim, "simulation",
-              {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape"});
+  r.CheckKeys(
+      sim, "simulation",
+      {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape", "linear_solver"});
   spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
   spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
@@ -272,6 +273,12 @@ void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec
         tape.IsScalar() ? TapeModeFromName(tape.Scalar()) : std::optional<TapeMode>{};
     if (!parsed) r.Fail(tape, "tape", "must be one of auto, native, interpreter");
     spec.tape = *parsed;
+  }
+  if (const YAML::Node solver = sim["linear_solver"]) {
+    const auto parsed = solver.IsScalar() ? LinearSolverModeFromName(solver.Scalar())
+                                          : std::optional<LinearSolverMode>{};
+    if (!parsed) r.Fail(solver, "linear_solver", "must be one of auto, dense, sparse");
+    spec.linear_solver = *parsed;
   }
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);
 }

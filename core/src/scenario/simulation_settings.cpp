@@ -63,6 +63,24 @@ std::optional<TapeMode> TapeModeFromName(const std::string& name) {
   return std::nullopt;
 }
 
+const char* LinearSolverModeName(LinearSolverMode mode) {
+  switch (mode) {
+    case LinearSolverMode::kAuto:
+      return "auto";
+    case LinearSolverMode::kDense:
+      return "dense";
+    case LinearSolverMode::kSparse:
+      return "sparse";
+  }
+  return "auto";
+}
+
+std::optional<LinearSolverMode> LinearSolverModeFromName(const std::string& name) {
+  for (auto m : {LinearSolverMode::kAuto, LinearSolverMode::kDense, LinearSolverMode::kSparse})
+    if (name == LinearSolverModeName(m)) return m;
+  return std::nullopt;
+}
+
 void RequireValidSimulationSpec(const SimulationSpec& spec) {
   if (const auto problem = CheckSimulationSpec(spec))
     throw ModelError("simulation settings: " + problem->key + " " + problem->message);
