@@ -114,8 +114,8 @@ std::optional<TapeMode> TapeModeFromName(const std::string& name);
 /// The linear algebra of the integrator's Newton iteration (`simulation.linear_solver`): the
 /// results agree to the integration tolerance either way, only the cost per step differs.
 enum class LinearSolverMode {
-  kAuto,    ///< sparse (KLU) from kSparseMinUnknowns unknowns when the Jacobian's sparsity
-            ///< pattern fills at most kSparseMaxDensity of it, else dense LU
+  kAuto,    ///< sparse (KLU) from 100 unknowns when the Jacobian's sparsity pattern fills at
+            ///< most a quarter of it, else dense LU (dynamics/sparse_jacobian.hpp)
   kDense,   ///< dense LU at every size
   kSparse,  ///< sparse LU (KLU) at every size (tests and measurements)
 };
