@@ -11,7 +11,7 @@
 ///   L = m l²/2 Σ_{i,j} (n + 1 − max(i, j)) cos(th_i − th_j) vth_i vth_j
 ///       + m g l Σ_j (n + 1 − j) cos(th_j).
 ///   Starts at rest with th_k = 0.2 (the chain held straight at 0.2 rad), t_end 10.
-/// - `rigid_body_so`, n = 3 … 12: the free generalised (Manakov) rigid body on so(n), a Lie
+/// - `rigid_body_so`, n = 3 … 32: the free generalised (Manakov) rigid body on so(n), a Lie
 ///   algebra of dimension n(n − 1)/2 with the basis E_ij = e_i e_jᵀ − e_j e_iᵀ (i < j) and the
 ///   structure constants of the matrix commutator; fibre coordinates w<i>_<j> = Ω_ij,
 ///   L = ½ Σ_{i<j} (d_i + d_j) Ω_ij² with distinct d_i = 1 + (i − 1)/2 (parameters d1 … dn).
