@@ -262,24 +262,17 @@ void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
   spec.atol = r.OptionalNumber(sim, "atol", spec.atol);
   spec.stabilization = r.OptionalNumber(sim, "stabilization", spec.stabilization);
-  if (const YAML::Node method = sim["method"]) {
-    const auto parsed = method.IsScalar() ? IntegrationMethodFromName(method.Scalar())
-                                          : std::optional<IntegrationMethod>{};
-    if (!parsed) r.Fail(method, "method", "must be one of auto, adams, bdf, idas");
-    spec.method = *parsed;
-  }
-  if (const YAML::Node tape = sim["tape"]) {
-    const auto parsed =
-        tape.IsScalar() ? TapeModeFromName(tape.Scalar()) : std::optional<TapeMode>{};
-    if (!parsed) r.Fail(tape, "tape", "must be one of auto, native, interpreter");
-    spec.tape = *parsed;
-  }
-  if (const YAML::Node solver = sim["linear_solver"]) {
-    const auto parsed = solver.IsScalar() ? LinearSolverModeFromName(solver.Scalar())
-                                          : std::optional<LinearSolverMode>{};
-    if (!parsed) r.Fail(solver, "linear_solver", "must be one of auto, dense, sparse");
-    spec.linear_solver = *parsed;
-  }
+  // A named choice: `parse` maps the name to the value, or the key fails listing the names.
+  const auto choice = [&](const char* key, auto parse, auto& field, const char* names) {
+    const YAML::Node node = sim[key];
+    if (!node) return;
+    const auto parsed = node.IsScalar() ? parse(node.Scalar()) : decltype(parse(""))();
+    if (!parsed) r.Fail(node, key, std::string("must be one of ") + names);
+    field = *parsed;
+  };
+  choice("method", IntegrationMethodFromName, spec.method, "auto, adams, bdf, idas");
+  choice("tape", TapeModeFromName, spec.tape, "auto, native, interpreter");
+  choice("linear_solver", LinearSolverModeFromName, spec.linear_solver, "auto, dense, sparse");
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);
 }
 
