@@ -55,7 +55,7 @@ double Dimension(const std::string& family, int n) {
 }
 
 dirac::Scenario Generated(const std::string& family, int n) {
-  dirac::Scenario s = dirac::ParseScenario(dirac::GenerateFamilyScenario(family, n),
+  dirac::Scenario s = dirac::ParseScenario(dirac::GenerateFamilyScenarioBeyondRange(family, n),
                                            family + "_" + std::to_string(n) + ".yaml");
   dirac::ApplyOverride(s, "tape=interpreter");
   return s;
@@ -72,7 +72,7 @@ std::shared_ptr<const dirac::Model> BuildOrSkip(benchmark::State& state, const d
 }
 
 void DeriveCompile(benchmark::State& state, const std::string& family, int n) {
-  const std::string text = dirac::GenerateFamilyScenario(family, n);
+  const std::string text = dirac::GenerateFamilyScenarioBeyondRange(family, n);
   for (auto _ : state) {
     dirac::Scenario s = dirac::ParseScenario(text, family + ".yaml");
     dirac::ApplyOverride(s, "tape=interpreter");

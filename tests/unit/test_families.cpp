@@ -32,7 +32,7 @@ TEST(Families, TheFourFamiliesWithTheirRanges) {
   std::map<std::string, std::pair<int, int>> ranges;
   for (const FamilyInfo& f : Families()) ranges[std::string(f.name)] = {f.min_size, f.max_size};
   const std::map<std::string, std::pair<int, int>> expected = {{"pendulum_chain", {2, 40}},
-                                                               {"rigid_body_so", {3, 32}},
+                                                               {"rigid_body_so", {3, 12}},
                                                                {"point_vortices", {2, 32}},
                                                                {"car_trailers", {1, 20}}};
   EXPECT_EQ(ranges, expected);
@@ -125,7 +125,7 @@ TEST(Families, BadInputIsRefusedNamingTheRange) {
   };
   EXPECT_EQ(message("pendulum_chain", 1), "family pendulum_chain: size 1 is outside 2 ... 40");
   EXPECT_EQ(message("pendulum_chain", 41), "family pendulum_chain: size 41 is outside 2 ... 40");
-  EXPECT_EQ(message("rigid_body_so", 2), "family rigid_body_so: size 2 is outside 3 ... 32");
+  EXPECT_EQ(message("rigid_body_so", 2), "family rigid_body_so: size 2 is outside 3 ... 12");
   EXPECT_EQ(message("car_trailers", -3), "family car_trailers: size -3 is outside 1 ... 20");
   EXPECT_EQ(message("double_pendulum", 2),
             "unknown family 'double_pendulum' (known: pendulum_chain, rigid_body_so, "

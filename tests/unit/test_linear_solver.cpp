@@ -23,7 +23,7 @@ struct SoRun {
 };
 
 SoRun RunSoN(int n, const std::string& solver) {
-  Scenario s = ParseScenario(GenerateFamilyScenario("rigid_body_so", n), "so.yaml");
+  Scenario s = ParseScenario(GenerateFamilyScenarioBeyondRange("rigid_body_so", n), "so.yaml");
   ApplyOverride(s, "t_end=1");
   ApplyOverride(s, "tape=interpreter");
   ApplyOverride(s, "linear_solver=" + solver);

@@ -11,7 +11,7 @@
 ///   L = m l²/2 Σ_{i,j} (n + 1 − max(i, j)) cos(th_i − th_j) vth_i vth_j
 ///       + m g l Σ_j (n + 1 − j) cos(th_j).
 ///   Starts at rest with th_k = 0.2 (the chain held straight at 0.2 rad), t_end 10.
-/// - `rigid_body_so`, n = 3 … 32: the free generalised (Manakov) rigid body on so(n), a Lie
+/// - `rigid_body_so`, n = 3 … 12: the free generalised (Manakov) rigid body on so(n), a Lie
 ///   algebra of dimension n(n − 1)/2 with the basis E_ij = e_i e_jᵀ − e_j e_iᵀ (i < j) and the
 ///   structure constants of the matrix commutator; fibre coordinates w<i>_<j> = Ω_ij,
 ///   L = ½ Σ_{i<j} (d_i + d_j) Ω_ij² with distinct d_i = 1 + (i − 1)/2 (parameters d1 … dn).
@@ -60,6 +60,11 @@ const std::vector<FamilyInfo>& Families();
 /// The scenario YAML of `family` at size `n` (see above). Deterministic: the same input gives
 /// the same bytes. Throws FamilyError on an unknown family or an n outside its range.
 std::string GenerateFamilyScenario(std::string_view family, int n);
+
+/// The same past the family's stated maximum (n at least its minimum): for benchmarks that
+/// measure beyond the tested range (tests/bench/bench_sizes.cpp runs so(n) to n = 32). Larger
+/// members may exceed the scenario format's limits or take minutes to derive.
+std::string GenerateFamilyScenarioBeyondRange(std::string_view family, int n);
 
 /// Writes GenerateFamilyScenario(family, n) to `path` atomically (a temporary beside it, renamed
 /// into place; every write checked). Throws FamilyError as above, IoError naming `path`.
