@@ -12,7 +12,7 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libvtk9-dev
   libeigen3-dev
-  libsundials-dev
+  libsundials-dev libsuitesparse-dev
   libginac-dev libcln-dev
   libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev

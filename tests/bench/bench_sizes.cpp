@@ -7,7 +7,11 @@
 //                                a Lagrange-Dirac model, the explicit flow of the constraint
 //                                algorithm's model);
 //   BM_ShortRun/FAMILY/n:N       Model::Simulate over t_end = 0.2 (right-hand sides, Jacobians,
-//                                linear solves and samples; counters rhs and steps).
+//                                linear solves and samples; counters rhs and steps), with
+//                                `linear_solver: auto`;
+//   BM_Solver/FAMILY/n:N/S       the same run with `linear_solver` S = dense or sparse (the
+//                                Newton iteration's LU: dense, or KLU on the Jacobian's
+//                                pattern), for the sizes where the choice matters.
 // Process CPU time is measured (the machine is shared). Sizes whose derivation throws are
 // skipped with the message. The counter `dim` is the state's coordinate count (pendulum n,
 // so(n) n(n-1)/2, vortices 2N, trailers n + 3). scripts/bench-sizes.sh runs it and fits slopes.
@@ -36,7 +40,7 @@ struct FamilySizes {
 const std::vector<FamilySizes>& Spread() {
   static const std::vector<FamilySizes> spread = {
       {"pendulum_chain", {2, 4, 6, 8, 10, 14, 20, 28, 40}},
-      {"rigid_body_so", {3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+      {"rigid_body_so", {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24, 28}},
       {"point_vortices", {2, 3, 4, 8, 16, 32}},
       {"car_trailers", {1, 2, 4, 6, 10, 14, 20}},
   };
@@ -51,7 +55,7 @@ double Dimension(const std::string& family, int n) {
 }
 
 dirac::Scenario Generated(const std::string& family, int n) {
-  dirac::Scenario s = dirac::ParseScenario(dirac::GenerateFamilyScenario(family, n),
+  dirac::Scenario s = dirac::ParseScenario(dirac::GenerateFamilyScenarioBeyondRange(family, n),
                                            family + "_" + std::to_string(n) + ".yaml");
   dirac::ApplyOverride(s, "tape=interpreter");
   return s;
@@ -68,7 +72,7 @@ std::shared_ptr<const dirac::Model> BuildOrSkip(benchmark::State& state, const d
 }
 
 void DeriveCompile(benchmark::State& state, const std::string& family, int n) {
-  const std::string text = dirac::GenerateFamilyScenario(family, n);
+  const std::string text = dirac::GenerateFamilyScenarioBeyondRange(family, n);
   for (auto _ : state) {
     dirac::Scenario s = dirac::ParseScenario(text, family + ".yaml");
     dirac::ApplyOverride(s, "tape=interpreter");
@@ -126,9 +130,11 @@ void Rhs(benchmark::State& state, const std::string& family, int n) {
   state.counters["dim"] = Dimension(family, n);
 }
 
-void ShortRun(benchmark::State& state, const std::string& family, int n) {
+void ShortRunWith(benchmark::State& state, const std::string& family, int n,
+                  const std::string& solver) {
   dirac::Scenario s = Generated(family, n);
   dirac::ApplyOverride(s, "t_end=0.2");
+  dirac::ApplyOverride(s, "linear_solver=" + solver);
   const auto model = BuildOrSkip(state, s);
   if (!model) return;
   const auto input = dirac::SimulationInput::FromScenario(s);
@@ -137,6 +143,31 @@ void ShortRun(benchmark::State& state, const std::string& family, int n) {
   state.counters["dim"] = Dimension(family, n);
   state.counters["rhs"] = static_cast<double>(report.rhs_evaluations);
   state.counters["steps"] = static_cast<double>(report.internal_steps);
+}
+
+void ShortRun(benchmark::State& state, const std::string& family, int n) {
+  ShortRunWith(state, family, n, "auto");
+}
+
+// Dense against sparse Newton linear algebra, at the sizes where the choice matters.
+void RegisterSolvers() {
+  const std::vector<FamilySizes> spread = {
+      {"pendulum_chain", {20, 40}},
+      {"rigid_body_so", {10, 12, 16, 20, 24, 28, 32}},
+      {"car_trailers", {10, 20}},
+  };
+  for (const FamilySizes& f : spread)
+    for (int n : f.sizes)
+      for (const char* solver : {"dense", "sparse"}) {
+        const std::string family = f.family;
+        const std::string name =
+            "BM_Solver/" + family + "/n:" + std::to_string(n) + "/" + std::string(solver);
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [family, n, solver](benchmark::State& st) { ShortRunWith(st, family, n, solver); })
+            ->MeasureProcessCPUTime()
+            ->Unit(benchmark::kMillisecond);
+      }
 }
 
 void RegisterAll() {
@@ -153,6 +184,7 @@ void RegisterAll() {
         b->MeasureProcessCPUTime()->Unit(body == Rhs ? benchmark::kMicrosecond
                                                      : benchmark::kMillisecond);
       }
+  RegisterSolvers();
 }
 
 }  // namespace

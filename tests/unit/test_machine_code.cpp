@@ -13,6 +13,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "symbolic/expression_compiler.hpp"
+#include "symbolic/native_tapes.hpp"
 
 namespace dirac {
 namespace {
@@ -86,6 +87,46 @@ TEST(MachineCode, DerivedModelTapesGiveTheInterpretersBits) {
       for (double& v : x) v = u(rng);
       const std::vector<double> a = f->Evaluate(x);
       const std::vector<double> b = native.Evaluate(x);
+      for (std::size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(SameBits(a[k], b[k])) << k;
+    }
+  }
+}
+
+// A tape long enough to be split into parts (symbolic/native_source.cpp: intermediates shared
+// between parts live in the scratch array), with constant outputs and outputs copied from inputs
+// written from tables, and a batch of such tapes spread over several C files: the same bits.
+TEST(MachineCode, SplitTapesAndTablesGiveTheInterpretersBits) {
+  std::vector<GiNaC::symbol> x;
+  for (int i = 0; i < 40; ++i) x.emplace_back("x" + std::to_string(i));
+  std::vector<GiNaC::ex> outputs;
+  GiNaC::ex chain = x[0];
+  for (int step = 0; step < 3000; ++step) {
+    // A running value read across the whole tape, and outputs along the way.
+    chain = GiNaC::sin(chain * x[step % 40] + x[(step * 7) % 40]) / (2 + x[(step * 3) % 40]);
+    if (step % 10 == 0) outputs.push_back(chain + x[step % 40] * x[(step + 1) % 40]);
+  }
+  for (int i = 0; i < 40; ++i) outputs.push_back(GiNaC::ex(0));      // constant outputs
+  for (int i = 0; i < 40; ++i) outputs.push_back(GiNaC::ex(i + 1));  // nonzero ones
+  for (int i = 0; i < 40; ++i) outputs.push_back(x[i]);              // copies of inputs
+  const CompiledFunction interpreted = symbolic::CompileExpressions(outputs, x);
+  ASSERT_GT(interpreted.instruction_count(), 4000u);
+  std::vector<CompiledFunction> copies(12, interpreted);  // 12 x 4000+ instructions: 3 files
+  std::vector<const CompiledFunction*> batch;
+  for (const CompiledFunction& f : copies) batch.push_back(&f);
+  symbolic::NativeTapes tapes(batch);
+  EXPECT_GT(tapes.source_files(), 1u);
+  EXPECT_EQ(tapes.compiler_flags()[1], "-O1");  // a batch past 40 000 instructions
+  if (!tapes.Compile()) GTEST_SKIP() << "no machine code: " << tapes.note();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  for (std::size_t which : {std::size_t{0}, copies.size() - 1}) {
+    const CompiledFunction native = tapes.Native(which);
+    ASSERT_TRUE(native.is_machine_code());
+    for (int sample = 0; sample < 50; ++sample) {
+      std::vector<double> in(x.size());
+      for (double& v : in) v = u(rng);
+      const std::vector<double> a = interpreted.Evaluate(in);
+      const std::vector<double> b = native.Evaluate(in);
       for (std::size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(SameBits(a[k], b[k])) << k;
     }
   }

@@ -173,9 +173,11 @@ class CompiledFunction {
 
  private:
   friend class symbolic::NativeTapes;
-  // Appends this tape as the C function `void name(const double* in, double* out, double* s)`;
-  // false (nothing written) if it is default-constructed or holds a non-finite constant.
-  bool WriteNativeSource(std::ostream& out, const std::string& name) const;
+  // Appends this tape as the C function `void name(const double* in, double* out, double* s)`
+  // to `units`: one unit, or for a long tape its parts (external functions name_partK, one unit
+  // each) and then the function calling them (symbolic/native_source.cpp). False (possibly
+  // after appending some units) if it is default-constructed or holds a non-finite constant.
+  bool WriteNativeSource(std::vector<std::string>& units, const std::string& name) const;
   // A copy that evaluates through `code`, kept loaded by `library`.
   CompiledFunction WithNativeCode(void (*code)(const double*, double*, double*),
                                   std::shared_ptr<void> library) const;

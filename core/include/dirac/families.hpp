@@ -61,6 +61,11 @@ const std::vector<FamilyInfo>& Families();
 /// the same bytes. Throws FamilyError on an unknown family or an n outside its range.
 std::string GenerateFamilyScenario(std::string_view family, int n);
 
+/// The same past the family's stated maximum (n at least its minimum): for benchmarks that
+/// measure beyond the tested range (tests/bench/bench_sizes.cpp runs so(n) to n = 32). Larger
+/// members may exceed the scenario format's limits or take minutes to derive.
+std::string GenerateFamilyScenarioBeyondRange(std::string_view family, int n);
+
 /// Writes GenerateFamilyScenario(family, n) to `path` atomically (a temporary beside it, renamed
 /// into place; every write checked). Throws FamilyError as above, IoError naming `path`.
 void WriteFamilyScenario(std::string_view family, int n, const std::string& path);

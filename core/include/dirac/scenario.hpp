@@ -111,6 +111,20 @@ const char* TapeModeName(TapeMode mode);
 /// The mode named `name` (as TapeModeName), or nullopt.
 std::optional<TapeMode> TapeModeFromName(const std::string& name);
 
+/// The linear algebra of the integrator's Newton iteration (`simulation.linear_solver`): the
+/// results agree to the integration tolerance either way, only the cost per step differs.
+enum class LinearSolverMode {
+  kAuto,    ///< sparse (KLU) from 100 unknowns when the Jacobian's sparsity pattern fills at
+            ///< most a quarter of it, else dense LU (dynamics/sparse_jacobian.hpp)
+  kDense,   ///< dense LU at every size
+  kSparse,  ///< sparse LU (KLU) at every size (tests and measurements)
+};
+
+/// "auto", "dense" or "sparse".
+const char* LinearSolverModeName(LinearSolverMode mode);
+/// The mode named `name` (as LinearSolverModeName), or nullopt.
+std::optional<LinearSolverMode> LinearSolverModeFromName(const std::string& name);
+
 /// Integration settings.
 struct SimulationSpec {
   double t_end = 10.0;        ///< final time [s]
@@ -123,6 +137,8 @@ struct SimulationSpec {
   IntegrationMethod method = IntegrationMethod::kAuto;
   /// Machine code or interpreter for the compiled tapes (same results).
   TapeMode tape = TapeMode::kAuto;
+  /// Dense or sparse linear algebra in the integrator (same results to the tolerance).
+  LinearSolverMode linear_solver = LinearSolverMode::kAuto;
 };
 
 /// What is wrong with simulation settings: the offending key and why.

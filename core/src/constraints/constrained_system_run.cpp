@@ -165,6 +165,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   dynamics::SampledOde ode;
   ode.size = ny;
   ode.names = problem.names;
+  ode.linear_solver = spec.linear_solver;
   // Half the local tolerance of regular systems: the energy on M_f is evaluated from the
   // reconstructed (eliminated) coordinates, and at the regular systems' factor the LC circuit
   // drifted by 1.3e-10 relative over 20 s at an asked 1e-12 (5.7e-11 at half; the target is

@@ -5,7 +5,9 @@
 #include <nvector/nvector_serial.h>
 #include <sundials/sundials_context.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <cmath>
@@ -14,6 +16,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dynamics/sparse_jacobian.hpp"
 
 namespace dirac::dynamics {
 
@@ -27,6 +30,10 @@ struct CvodeDriver::Impl {
   SUNNonlinearSolver fixed_point = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver linear = nullptr;
+  bool sparse = false;  // KLU on `pattern` instead of dense LU
+  SparsePattern pattern;
+  std::vector<double> dense_jacobian;  // the caller's dense Jacobian, gathered into `pattern`
+  std::string linear_algebra;
   std::string last_error;
   std::exception_ptr pending;  // thrown by a callback, rethrown after CVODES returns
   IdasStatistics finished;     // statistics of the solver memories already freed
@@ -144,6 +151,29 @@ struct CvodeDriver::Impl {
     });
   }
 
+  // The dense Jacobian gathered into the compressed-column matrix J (CVODES' saved Jacobian, a
+  // clone without the pattern: it is written every time).
+  static int SparseJacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* data, N_Vector,
+                            N_Vector, N_Vector) {
+    auto* self = static_cast<Impl*>(data);
+    return self->Guard([&] {
+      const SparsePattern& p = self->pattern;
+      std::vector<double>& dense = self->dense_jacobian;
+      std::fill(dense.begin(), dense.end(), 0.0);
+      self->ode.jacobian(t, N_VGetArrayPointer(y), dense.data());
+      sunindextype* starts = SUNSparseMatrix_IndexPointers(J);
+      sunindextype* rows = SUNSparseMatrix_IndexValues(J);
+      double* values = SUNSparseMatrix_Data(J);
+      for (std::size_t j = 0; j <= p.size; ++j) starts[j] = p.column_starts[j];
+      for (std::size_t j = 0; j < p.size; ++j)
+        for (auto e = p.column_starts[j]; e < p.column_starts[j + 1]; ++e) {
+          rows[e] = p.rows[static_cast<std::size_t>(e)];
+          values[e] = dense[j * p.size + static_cast<std::size_t>(rows[e])];
+        }
+      return 0;
+    });
+  }
+
   static int Project(sunrealtype t, N_Vector y, N_Vector corr, sunrealtype, N_Vector err,
                      void* data) {
     auto* self = static_cast<Impl*>(data);
@@ -179,12 +209,21 @@ struct CvodeDriver::Impl {
       fixed_point = SUNNonlinSol_FixedPoint(y, 0, context);
       if (!fixed_point) throw NumericalError("cannot create the fixed-point solver");
       Check(CVodeSetNonlinearSolver(memory, fixed_point), "CVodeSetNonlinearSolver", t0);
+    } else if (sparse) {
+      const auto nonzeros = static_cast<sunindextype>(pattern.nonzeros());
+      matrix = SUNSparseMatrix(n, n, nonzeros, CSC_MAT, context);
+      linear = matrix ? SUNLinSol_KLU(y, matrix, context) : nullptr;
+      if (!matrix || !linear) throw NumericalError("cannot create the sparse (KLU) linear solver");
+      Check(CVodeSetLinearSolver(memory, linear, matrix), "CVodeSetLinearSolver", t0);
+      Check(CVodeSetJacFn(memory, SparseJacobian), "CVodeSetJacFn", t0);
     } else {
       matrix = SUNDenseMatrix(n, n, context);
       linear = SUNLinSol_Dense(y, matrix, context);
       if (!matrix || !linear) throw NumericalError("cannot create the dense linear solver");
       Check(CVodeSetLinearSolver(memory, linear, matrix), "CVodeSetLinearSolver", t0);
       if (ode.jacobian) Check(CVodeSetJacFn(memory, Jacobian), "CVodeSetJacFn", t0);
+    }
+    if (matrix) {
       if (ode.project && method == MultistepMethod::kBdf) {
         Check(CVodeSetProjFn(memory, Project), "CVodeSetProjFn", t0);
         Check(CVodeSetProjErrEst(memory, SUNTRUE), "CVodeSetProjErrEst", t0);
@@ -205,6 +244,18 @@ CvodeDriver::CvodeDriver(SampledOde ode, MultistepMethod method, double t0,
   s.y = N_VNew_Serial(static_cast<sunindextype>(s.ode.size), s.context);
   if (!s.y) throw NumericalError("cannot allocate the CVODES state");
   std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(s.y));
+  if (s.ode.jacobian && MayUseSparse(s.ode.linear_solver, s.ode.size)) {
+    s.pattern = DetectPattern(s.ode.jacobian, s.ode.size, t0, y0.data());
+    s.sparse = UseSparse(s.ode.linear_solver, s.pattern);
+    if (s.sparse) {
+      s.dense_jacobian.assign(s.ode.size * s.ode.size, 0.0);
+      std::ostringstream out;
+      out.precision(2);
+      out << "sparse LU (KLU), " << s.pattern.nonzeros()
+          << " nonzeros = " << 100.0 * s.pattern.density() << " % of the Jacobian";
+      s.linear_algebra = out.str();
+    }
+  }
   s.Create(t0);
 }
 
@@ -230,6 +281,8 @@ void CvodeDriver::Restart(double t, const double* y, MultistepMethod method) {
   s.method = method;
   s.Create(t);
 }
+
+const std::string& CvodeDriver::linear_algebra() const { return impl_->linear_algebra; }
 
 const double* CvodeDriver::y() const { return N_VGetArrayPointer(impl_->y); }
 MultistepMethod CvodeDriver::method() const { return impl_->method; }

@@ -40,11 +40,13 @@ const std::vector<FamilyInfo>& Families() {
   return infos;
 }
 
-std::string GenerateFamilyScenario(std::string_view family, int n) {
+namespace {
+
+std::string Generate(std::string_view family, int n, bool beyond_range) {
   std::vector<std::string> names;
   for (const Generator& g : Generators()) {
     if (g.info.name == family) {
-      if (n < g.info.min_size || n > g.info.max_size)
+      if (n < g.info.min_size || (n > g.info.max_size && !beyond_range))
         throw FamilyError("family " + std::string(family) + ": size " + std::to_string(n) +
                           " is outside " + std::to_string(g.info.min_size) + " ... " +
                           std::to_string(g.info.max_size));
@@ -54,6 +56,16 @@ std::string GenerateFamilyScenario(std::string_view family, int n) {
   }
   throw FamilyError("unknown family '" + std::string(family) +
                     "' (known: " + families::Join(names, ", ") + ")");
+}
+
+}  // namespace
+
+std::string GenerateFamilyScenario(std::string_view family, int n) {
+  return Generate(family, n, false);
+}
+
+std::string GenerateFamilyScenarioBeyondRange(std::string_view family, int n) {
+  return Generate(family, n, true);
 }
 
 void WriteFamilyScenario(std::string_view family, int n, const std::string& path) {

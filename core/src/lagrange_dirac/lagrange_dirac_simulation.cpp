@@ -289,6 +289,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
 
   const IntegrationMethod method = ChooseMethod(dae, input, x0);
   SaddleSystem saddle(dae, input.parameters);
+  saddle.set_linear_solver(spec.linear_solver);
   {
     std::vector<double> rates(n + k);
     if (!saddle.Rates(0.0, x0.data(), rates.data()))
@@ -301,6 +302,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   ode.names.assign(columns.begin() + 1, columns.begin() + 1 + static_cast<std::ptrdiff_t>(n + k));
   ode.rtol = dynamics::LocalTolerance(spec.rtol, method);
   ode.atol = dynamics::LocalTolerance(spec.atol, method);
+  ode.linear_solver = spec.linear_solver;
   ode.rates = [&saddle](double t, const double* x, double* xdot) {
     return saddle.Rates(t, x, xdot);
   };
@@ -341,6 +343,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   report.method = family == dynamics::MultistepMethod::kBdf
                       ? "CVODES BDF (ODE, multipliers eliminated, projection)"
                       : "CVODES Adams (ODE, multipliers eliminated)";
+  if (!driver.linear_algebra().empty()) report.method += ", " + driver.linear_algebra();
   dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,
                        recorder.trajectory(), report);
   report.rhs_evaluations = driver.rhs_evaluations();

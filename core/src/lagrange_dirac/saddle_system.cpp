@@ -1,7 +1,10 @@
 #include "lagrange_dirac/saddle_system.hpp"
 
+#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+
+#include "dynamics/sparse_jacobian.hpp"
 
 namespace dirac::lagrange_dirac {
 
@@ -137,10 +140,30 @@ void SaddleSystem::Jacobian(double t, const double* x, double* jac) {
   Eigen::MatrixXd K(k + m, k + m);
   K.leftCols(k) = jyp_.block(n, n, k + m, k);
   if (m > 0) K.rightCols(m) = jy_.block(n, n + k, k + m, m);
-  const Eigen::MatrixXd dw = -K.partialPivLu().solve(gx);
+  const Eigen::MatrixXd dw = -SolveSaddle(K, gx);
   Eigen::Map<Eigen::MatrixXd> J(jac, nk, nk);
   J.topRows(n) = dqdot;
   J.bottomRows(k) = dw.topRows(k);
+}
+
+// K^-1 B: sparse LU (Eigen's, COLAMD ordering) when K is large and sparse under the same rule
+// as the integrator's Newton matrix (dynamics/sparse_jacobian.hpp), else dense partial pivoting.
+Eigen::MatrixXd SaddleSystem::SolveSaddle(const Eigen::MatrixXd& K, const Eigen::MatrixXd& B) {
+  const auto s = static_cast<std::size_t>(K.rows());
+  if (dynamics::MayUseSparse(linear_solver_, s)) {
+    std::vector<Eigen::Triplet<double>> entries;
+    for (Eigen::Index j = 0; j < K.cols(); ++j)
+      for (Eigen::Index i = 0; i < K.rows(); ++i)
+        if (K(i, j) != 0.0 || i == j) entries.emplace_back(i, j, K(i, j));
+    const double density = static_cast<double>(entries.size()) / static_cast<double>(s * s);
+    if (linear_solver_ == LinearSolverMode::kSparse || density <= dynamics::kSparseMaxDensity) {
+      Eigen::SparseMatrix<double> sparse(K.rows(), K.cols());
+      sparse.setFromTriplets(entries.begin(), entries.end());
+      Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(sparse);
+      if (lu.info() == Eigen::Success) return lu.solve(B);
+    }
+  }
+  return K.partialPivLu().solve(B);
 }
 
 bool SaddleSystem::Projection(double t, const double* x, double* corr) {

@@ -47,6 +47,9 @@ class SaddleSystem {
   /// only, such as the body velocity).
   void LoadState(double t, const double* x) { Load(t, x); }
 
+  /// Dense or sparse LU for the saddle matrix in Jacobian (LinearSolverMode; default auto).
+  void set_linear_solver(LinearSolverMode mode) { linear_solver_ = mode; }
+
   /// The DAE input vector at the last evaluated point (t, q, y, mu, q', y', parameters, alpha=0).
   const std::vector<double>& input() const { return input_; }
 
@@ -55,6 +58,7 @@ class SaddleSystem {
   void Load(double t, const double* x);
   void DenseJacobian(const CompiledSparseMatrix& sparse, Eigen::MatrixXd& dense);
   void EvaluateMatrices();
+  Eigen::MatrixXd SolveSaddle(const Eigen::MatrixXd& K, const Eigen::MatrixXd& B);
 
   const CompiledDae& dae_;
   std::size_t n_, k_, m_, N_;
@@ -64,6 +68,7 @@ class SaddleSystem {
   std::vector<double> W_, A_, rho_, saddle_, solution_;
   std::vector<std::size_t> pivot_;
   Eigen::MatrixXd jy_, jyp_;
+  LinearSolverMode linear_solver_ = LinearSolverMode::kAuto;
 };
 
 }  // namespace dirac::lagrange_dirac

@@ -267,14 +267,18 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     s.simulation.method = *method;
     return;
   }
-  if (name == "tape") {
-    const auto tape = TapeModeFromName(text);
-    if (!tape)
+  // Named choices: the parsed value, or a ScenarioError listing the names.
+  const auto choose = [&](auto parsed, auto& field, const char* names) {
+    if (!parsed)
       throw ScenarioError(s.source_file, 0, name,
-                          "value \"" + text + "\" is none of auto, native, interpreter");
-    s.simulation.tape = *tape;
-    return;
-  }
+                          "value \"" + text + "\" is none of " + std::string(names));
+    field = *parsed;
+  };
+  if (name == "tape")
+    return choose(TapeModeFromName(text), s.simulation.tape, "auto, native, interpreter");
+  if (name == "linear_solver")
+    return choose(LinearSolverModeFromName(text), s.simulation.linear_solver,
+                  "auto, dense, sparse");
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0')

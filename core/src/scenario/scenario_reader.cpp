@@ -146,25 +146,25 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
 // ---- simulation, gauge ----------------------------------------------------------------------
 
 void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec) {
-  r.CheckKeys(sim, "simulation",
-              {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape"});
+  r.CheckKeys(
+      sim, "simulation",
+      {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape", "linear_solver"});
   spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
   spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
   spec.atol = r.OptionalNumber(sim, "atol", spec.atol);
   spec.stabilization = r.OptionalNumber(sim, "stabilization", spec.stabilization);
-  if (const YAML::Node method = sim["method"]) {
-    const auto parsed = method.IsScalar() ? IntegrationMethodFromName(method.Scalar())
-                                          : std::optional<IntegrationMethod>{};
-    if (!parsed) r.Fail(method, "method", "must be one of auto, adams, bdf, idas");
-    spec.method = *parsed;
-  }
-  if (const YAML::Node tape = sim["tape"]) {
-    const auto parsed =
-        tape.IsScalar() ? TapeModeFromName(tape.Scalar()) : std::optional<TapeMode>{};
-    if (!parsed) r.Fail(tape, "tape", "must be one of auto, native, interpreter");
-    spec.tape = *parsed;
-  }
+  // A named choice: `parse` maps the name to the value, or the key fails listing the names.
+  const auto choice = [&](const char* key, auto parse, auto& field, const char* names) {
+    const YAML::Node node = sim[key];
+    if (!node) return;
+    const auto parsed = node.IsScalar() ? parse(node.Scalar()) : decltype(parse(""))();
+    if (!parsed) r.Fail(node, key, std::string("must be one of ") + names);
+    field = *parsed;
+  };
+  choice("method", IntegrationMethodFromName, spec.method, "auto, adams, bdf, idas");
+  choice("tape", TapeModeFromName, spec.tape, "auto, native, interpreter");
+  choice("linear_solver", LinearSolverModeFromName, spec.linear_solver, "auto, dense, sparse");
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);
 }
 

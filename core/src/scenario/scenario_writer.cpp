@@ -197,6 +197,8 @@ void EmitSimulation(YAML::Emitter& out, const SimulationSpec& sim, bool optimal_
     out << YAML::Key << "method" << YAML::Value << IntegrationMethodName(sim.method);
   if (sim.tape != TapeMode::kAuto)
     out << YAML::Key << "tape" << YAML::Value << TapeModeName(sim.tape);
+  if (sim.linear_solver != LinearSolverMode::kAuto)
+    out << YAML::Key << "linear_solver" << YAML::Value << LinearSolverModeName(sim.linear_solver);
   out << YAML::EndMap;
 }
 

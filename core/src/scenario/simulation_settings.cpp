@@ -1,3 +1,4 @@
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -45,22 +46,37 @@ std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& na
   return std::nullopt;
 }
 
-const char* TapeModeName(TapeMode mode) {
-  switch (mode) {
-    case TapeMode::kAuto:
-      return "auto";
-    case TapeMode::kNative:
-      return "native";
-    case TapeMode::kInterpreter:
-      return "interpreter";
-  }
-  return "auto";
+namespace {
+
+// The names of an enumeration's values, in the order of the values (0, 1, 2, ...).
+template <class Enum, std::size_t N>
+const char* NameOf(Enum value, const std::array<const char*, N>& names) {
+  const auto i = static_cast<std::size_t>(value);
+  return i < N ? names[i] : names[0];
 }
 
-std::optional<TapeMode> TapeModeFromName(const std::string& name) {
-  for (auto m : {TapeMode::kAuto, TapeMode::kNative, TapeMode::kInterpreter})
-    if (name == TapeModeName(m)) return m;
+template <class Enum, std::size_t N>
+std::optional<Enum> ValueNamed(const std::string& name, const std::array<const char*, N>& names) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (name == names[i]) return static_cast<Enum>(i);
   return std::nullopt;
+}
+
+constexpr std::array<const char*, 3> kTapeModeNames = {"auto", "native", "interpreter"};
+constexpr std::array<const char*, 3> kLinearSolverNames = {"auto", "dense", "sparse"};
+
+}  // namespace
+
+const char* TapeModeName(TapeMode mode) { return NameOf(mode, kTapeModeNames); }
+
+std::optional<TapeMode> TapeModeFromName(const std::string& name) {
+  return ValueNamed<TapeMode>(name, kTapeModeNames);
+}
+
+const char* LinearSolverModeName(LinearSolverMode mode) { return NameOf(mode, kLinearSolverNames); }
+
+std::optional<LinearSolverMode> LinearSolverModeFromName(const std::string& name) {
+  return ValueNamed<LinearSolverMode>(name, kLinearSolverNames);
 }
 
 void RequireValidSimulationSpec(const SimulationSpec& spec) {

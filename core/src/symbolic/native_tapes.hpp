@@ -1,6 +1,8 @@
 #pragma once
-// Internal: a batch of tapes (one model's) as one C translation unit, compiled by the system C
-// compiler, cached on disk and loaded with dlopen. The machine code is bit-identical to the
+// Internal: a batch of tapes (one model's) as C, compiled by the system C compiler, cached on
+// disk and loaded with dlopen. A large batch is spread over several files compiled in parallel
+// (and at -O1 past a size: docs/native-tapes.md), its long tapes split into functions of a
+// bounded length (symbolic/native_source.cpp). The machine code is bit-identical to the
 // interpreter (CompiledFunction::WriteNativeSource mirrors every op), so a caller may switch
 // between them at any time. Every failure is a note, never an exception.
 //
@@ -71,15 +73,22 @@ class NativeTapes {
   const std::string& library_path() const { return library_path_; }
   /// Lines of generated C (a measure of the compiler's work).
   std::size_t source_lines() const { return source_lines_; }
+  /// The C files the batch is compiled from (one unless the batch is large).
+  std::size_t source_files() const { return sources_.size(); }
+  /// The compiler flags (optimisation level included), without -c, -shared or -o.
+  const std::vector<std::string>& compiler_flags() const { return flags_; }
 
  private:
   bool Open(bool remove_if_bad);
   bool PrepareDirectory();
+  // Writes each source to a private temporary file in the cache; their paths (empty: failed).
+  std::vector<std::string> WriteSources();
 
   std::vector<const CompiledFunction*> functions_;
   NativeTapeOptions options_;
   std::string compiler_;  // as configured
-  std::string source_, key_, library_path_, note_;
+  std::vector<std::string> sources_, flags_;
+  std::string key_, library_path_, note_;
   std::size_t source_lines_ = 0;
   bool usable_ = false;  // a compiler was found and the source generated
   bool background_started_ = false;
