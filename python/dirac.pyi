@@ -83,8 +83,11 @@ class Scenario:
         """Names of the configuration coordinates q^i."""
     def value(self, name: str) -> Optional[float]:
         """The current value of a set= name (t_end and output_step in [s]), or None."""
-    def derive(self, *, progress: Optional[Callable[[str], None]] = None) -> "Model":
-        """Derives the model once (Ctrl+C stops it); progress(stage) names each stage."""
+    def derive(self, *, progress: Optional[Callable[[str], Optional[bool]]] = None) -> "Model":
+        """Derives the model once (Ctrl+C stops it); progress(stage) names each stage.
+
+        A progress that returns False cancels the derivation: DerivationCancelled.
+        """
 
 class Solution:
     """A converged optimal-control (or boundary-value) solve."""
@@ -134,7 +137,9 @@ class Model:
         """
     def equations(self, *, latex: bool = False) -> List[Tuple[str, str]]:
         """The derived equations as (label, text) pairs, as `dirac equations` prints them."""
-    def analyze(self, *, progress: Optional[Callable[[str], None]] = None) -> Dict[str, object]:
+    def analyze(
+        self, *, progress: Optional[Callable[[str], Optional[bool]]] = None
+    ) -> Dict[str, object]:
         """The constraint algorithm's report: what `dirac analyze --json` prints."""
     def solve(
         self,
@@ -166,7 +171,7 @@ def sweep(
     wall_time: bool = False,
     set: Optional[SetValues] = None,
     t_end: Optional[float] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
+    progress: Optional[Callable[[int, int], Optional[bool]]] = None,
 ) -> numpy.recarray:
     """A parameter sweep as `dirac sweep`: the summary table, one record per run.
 

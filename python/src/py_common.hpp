@@ -32,15 +32,17 @@ std::mutex& SymbolicMutex();
 [[nodiscard]] std::unique_lock<std::mutex> LockSymbolic();
 
 /// Runs `work(cancel)` on a worker thread while the calling thread, without the GIL, checks
-/// every 50 ms for Ctrl+C (PyErr_CheckSignals) and calls `tick` with the GIL (it may raise).
-/// A Python error sets `cancel` and is raised once the worker has ended; otherwise the work's
+/// every 50 ms for Ctrl+C (PyErr_CheckSignals) and calls `tick` with the GIL (it may raise; it
+/// returns false to set `cancel`). A Python error sets `cancel` and is raised once the worker
+/// has ended; otherwise the work's
 /// exception is rethrown. With `on_stage` (a derivation) the worker holds SymbolicMutex() inside
 /// a dirac::DerivationScope on `cancel` that reports stages to *on_stage (on the worker).
 void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& work,
                  const std::function<void(const std::string&)>* on_stage,
-                 const std::function<void()>& tick);
+                 const std::function<bool()>& tick);
 
-/// RunOnWorker for a derivation: progress(stage: str) (unless None) hears of each new stage.
+/// RunOnWorker for a derivation: progress(stage: str) (unless None) hears of each new stage and
+/// returns False to cancel it (core then throws DerivationCancelled).
 void RunDerivation(const std::function<void()>& work, const py::object& progress);
 
 /// Number of derivations (BuildModel and AnalyzeChain calls) made by this process through the

@@ -185,7 +185,8 @@ void BindScenarioAndModel(py::module_& m) {
           },
           py::kw_only(), py::arg("progress") = py::none(),
           "Derives the model once (GiNaC; the GIL is released, Ctrl+C stops it). "
-          "progress(stage: str) is called as the derivation enters each stage.")
+          "progress(stage: str) is called as the derivation enters each stage; returning "
+          "False cancels it (DerivationCancelled).")
       .def("__repr__", [](const PyScenario& s) { return ScenarioRepr(s.scenario); });
 
   py::class_<PyModel>(m, "Model",

@@ -101,9 +101,10 @@ void BindSweep(py::module_& m) {
             },
             nullptr,
             [&] {
-              if (progress.is_none() || finished == reported) return;
+              if (progress.is_none() || finished == reported) return true;
               reported = finished;
-              progress(reported, total.load());
+              const py::object answer = progress(reported, total.load());
+              return answer.is_none() || answer.cast<bool>();
             });
         py::object table = ReadTable(result.summary_path);
         if (!temporary.is_none()) temporary.attr("cleanup")();
@@ -123,7 +124,8 @@ void BindSweep(py::module_& m) {
       "max_constraint_residual, max_energy_drift, steps, status, message[, wall_time_s [s]]). "
       "With out_dir the table (and with trajectories=True each run's CSV) is written there as "
       "by the CLI; without, nothing stays on disk. progress(finished, total) is called as runs "
-      "finish; Ctrl+C stops the sweep (KeyboardInterrupt).");
+      "finish (return False to stop: the table then holds the runs completed, as the CLI's "
+      "interrupted summary); Ctrl+C stops the sweep (KeyboardInterrupt).");
 }
 
 }  // namespace dirac::python

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <exception>
 #include <thread>
+#include <vector>
 
 #include "dirac/derivation_control.hpp"
 #include "py_common.hpp"
@@ -35,7 +36,7 @@ std::size_t DerivationCount() { return g_derivations.load(); }
 
 void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& work,
                  const std::function<void(const std::string&)>* on_stage,
-                 const std::function<void()>& tick) {
+                 const std::function<bool()>& tick) {
   struct Shared {
     std::mutex mutex;
     std::condition_variable done_cv;
@@ -76,7 +77,7 @@ void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& wor
       py::gil_scoped_acquire gil;
       try {
         if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-        if (tick) tick();
+        if (tick && !tick()) shared.cancel = true;
       } catch (py::error_already_set& e) {
         pending = std::make_unique<py::error_already_set>(std::move(e));
         shared.cancel = true;
@@ -91,23 +92,28 @@ void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& wor
 void RunDerivation(const std::function<void()>& work, const py::object& progress) {
   ++g_derivations;
   std::mutex mutex;
-  std::string stage;
-  bool changed = false;
+  std::vector<std::string> stages;  // entered since the last report
   const std::function<void(const std::string&)> on_stage = [&](const std::string& name) {
     std::lock_guard<std::mutex> lock(mutex);
-    stage = name;
-    changed = true;
+    stages.push_back(name);
   };
-  RunOnWorker([&](const std::atomic<bool>&) { work(); }, &on_stage,
-              [&] {
-                std::string name;
-                {
-                  std::lock_guard<std::mutex> lock(mutex);
-                  if (changed) name = stage;
-                  changed = false;
-                }
-                if (!name.empty() && !progress.is_none()) progress(name);
-              });
+  // Reports the stages entered since the last call, in order (with the GIL); false to cancel.
+  const auto report = [&] {
+    std::vector<std::string> entered;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      entered.swap(stages);
+    }
+    bool go_on = true;
+    if (progress.is_none()) return go_on;
+    for (const auto& name : entered) {
+      const py::object answer = progress(name);
+      go_on = go_on && (answer.is_none() || answer.cast<bool>());
+    }
+    return go_on;
+  };
+  RunOnWorker([&](const std::atomic<bool>&) { work(); }, &on_stage, report);
+  report();  // the stages of the last 50 ms
 }
 
 bool InterruptPoll::Poll(const std::function<py::object()>& progress_args) {

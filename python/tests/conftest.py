@@ -22,6 +22,15 @@ def read_csv(path):
     return rows[0], [[float(x) for x in row] for row in rows[1:]]
 
 
+@pytest.fixture(scope="session")
+def pendulum_chain(tmp_path_factory):
+    """A 40-link pendulum's scenario (dirac generate): a derivation of about 2 s."""
+    path = tmp_path_factory.mktemp("chain") / "chain40.yaml"
+    subprocess.run([cli_path(), "generate", "pendulum_chain", "40", "-o", str(path), "--quiet"],
+                   check=True)
+    return path
+
+
 @pytest.fixture
 def cli(tmp_path):
     """cli(command, scenario, *flags) -> (header, rows) of the CSV it writes, or its stdout."""
