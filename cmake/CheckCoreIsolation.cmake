@@ -1,8 +1,9 @@
-# Fails if any file under CORE_DIR includes a Qt or VTK header, or core links Qt/VTK.
+# Fails if any file under CORE_DIR includes a Qt, VTK, pybind11 or Python header, or core links
+# Qt/VTK (the Python module, python/, wraps core; core never knows it).
 file(GLOB_RECURSE _files ${CORE_DIR}/*.hpp ${CORE_DIR}/*.cpp ${CORE_DIR}/*.h)
 set(_bad "")
 foreach(_f IN LISTS _files)
-  file(STRINGS ${_f} _hits REGEX "#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|vtk[A-Za-z0-9_]*\\.h|QVTK)")
+  file(STRINGS ${_f} _hits REGEX "#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|vtk[A-Za-z0-9_]*\\.h|QVTK|pybind11/|Python\\.h)")
   if(_hits)
     list(APPEND _bad "${_f}: ${_hits}")
   endif()
@@ -12,7 +13,7 @@ if(_libs MATCHES "(Qt[0-9]?::|VTK::|vtk)")
   list(APPEND _bad "core links: ${_libs}")
 endif()
 if(_bad)
-  message(FATAL_ERROR "core/ depends on Qt or VTK:\n${_bad}")
+  message(FATAL_ERROR "core/ depends on Qt, VTK or Python:\n${_bad}")
 endif()
 list(LENGTH _files _n)
-message(STATUS "core isolation: ${_n} files checked, no Qt/VTK includes; links: ${_libs}")
+message(STATUS "core isolation: ${_n} files checked, no Qt/VTK/Python includes; links: ${_libs}")

@@ -1,0 +1,116 @@
+#pragma once
+// Shared pieces of the Python module `dirac`: the wrapped objects, the process-wide symbolic
+// lock, the GIL-free calls that poll for Ctrl+C, and the NumPy views of trajectories.
+
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "dirac/simulation_types.hpp"
+#include "dirac/trajectory.hpp"
+
+namespace dirac::python {
+
+namespace py = pybind11;
+
+// ---- py_symbolic_lock.cpp
+
+/// One process-wide lock for everything that creates or destroys GiNaC expressions (reading a
+/// scenario, deriving, Model::Equations, the constraint algorithm, destroying a model): GiNaC's
+/// reference counts are not thread-safe. The module's twin of dirac_ui's SymbolicMutex.
+std::mutex& SymbolicMutex();
+
+/// Takes SymbolicMutex(), without holding the GIL while it waits (a thread deriving under the
+/// lock never needs the GIL, so no thread can wait for the other's lock while holding its own).
+[[nodiscard]] std::unique_lock<std::mutex> LockSymbolic();
+
+/// Runs `work(cancel)` on a worker thread while the calling thread, without the GIL, checks
+/// every 50 ms for Ctrl+C (PyErr_CheckSignals) and calls `tick` with the GIL (it may raise; it
+/// returns false to set `cancel`). A Python error sets `cancel` and is raised once the worker
+/// has ended; otherwise the work's
+/// exception is rethrown. With `on_stage` (a derivation) the worker holds SymbolicMutex() inside
+/// a dirac::DerivationScope on `cancel` that reports stages to *on_stage (on the worker).
+void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& work,
+                 const std::function<void(const std::string&)>* on_stage,
+                 const std::function<bool()>& tick);
+
+/// RunOnWorker for a derivation: progress(stage: str) (unless None) hears of each new stage and
+/// returns False to cancel it (core then throws DerivationCancelled).
+void RunDerivation(const std::function<void()>& work, const py::object& progress);
+
+/// Number of derivations (BuildModel and AnalyzeChain calls) made by this process through the
+/// module: what lets a test show that `set=` re-derives nothing.
+std::size_t DerivationCount();
+
+/// Calls `call` without the GIL; `poll` is what a core progress callback calls on that thread:
+/// it takes the GIL briefly, checks for Ctrl+C and calls the Python `progress` with `args`.
+/// Returns false (cancel) once a Python error is pending; Finish() raises it.
+class InterruptPoll {
+ public:
+  explicit InterruptPoll(py::object progress) : progress_(std::move(progress)) {}
+  /// From the core callback's thread (without the GIL): false to cancel.
+  bool Poll(const std::function<py::object()>& progress_args);
+  /// Raises the pending Python error (KeyboardInterrupt, an exception of the callback) if any.
+  void Finish();
+  bool cancelled() const { return cancelled_; }
+
+ private:
+  py::object progress_;
+  bool cancelled_ = false;
+  std::unique_ptr<py::error_already_set> pending_;
+};
+
+// ---- py_result.cpp
+
+/// A finished run or solve: the trajectory (shared with the NumPy views made of it) and a
+/// report as a Python dict.
+struct PyResult {
+  std::shared_ptr<const Trajectory> trajectory;
+  std::string scenario_name;
+  py::dict report;
+};
+
+void BindResult(py::module_& m);
+
+// ---- py_model.cpp
+
+struct PyScenario {
+  Scenario scenario;
+};
+
+/// A derived model; destroyed under SymbolicMutex() (a model holds GiNaC expressions).
+struct PyModel {
+  std::shared_ptr<const Model> model;
+  Scenario scenario;  ///< the scenario it was derived from (values at derivation time)
+  ~PyModel();
+};
+
+/// A copy of `base` with the `set` values ({name: number or str}) and `t_end` applied as the
+/// CLI's --set and --t-end do (all at once, settings checked together). Throws ScenarioError.
+Scenario WithValues(const Scenario& base, const py::object& set, const py::object& t_end);
+
+void BindScenarioAndModel(py::module_& m);
+
+// ---- py_errors.cpp
+
+/// dirac.Error and its subclasses, and the translation of core exceptions to them.
+void BindErrors(py::module_& m);
+/// Raises dirac.SolveError with `message` and `report` (a dict) as its .report.
+[[noreturn]] void ThrowSolveError(const std::string& message, const py::dict& report);
+
+// ---- py_solve.cpp
+
+void BindSolve(py::module_& m);
+
+// ---- py_sweep.cpp
+
+void BindSweep(py::module_& m);
+
+}  // namespace dirac::python

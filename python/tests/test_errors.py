@@ -1,0 +1,113 @@
+"""Errors are Python exceptions carrying the file, line and symbol; Ctrl+C stops long calls."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import dirac
+from conftest import SCENARIOS
+
+
+def test_the_error_classes():
+    for cls in (dirac.ScenarioError, dirac.ModelError, dirac.NumericalError, dirac.IoError):
+        assert issubclass(cls, dirac.Error) and issubclass(cls, Exception)
+    assert issubclass(dirac.SolveError, dirac.NumericalError)
+
+
+def test_unknown_symbol_names_file_line_and_symbol():
+    text = 'name: n\ncoordinates:\n  - {name: x}\nlagrangian: "vx^2/2 - omega*x^2"\n'
+    with pytest.raises(dirac.ScenarioError) as e:
+        dirac.loads(text, origin="case.yaml")
+    assert (e.value.file, e.value.line, e.value.symbol) == ("case.yaml", 4, "omega")
+    assert "case.yaml:4: 'omega'" in str(e.value)
+
+
+def test_bad_number_and_missing_file():
+    text = ("name: n\ncoordinates: [{name: x}]\nparameters:\n  - {name: k, default: abc}\n"
+            'lagrangian: "1"\n')
+    with pytest.raises(dirac.ScenarioError) as e:
+        dirac.loads(text)
+    assert (e.value.line, e.value.symbol) == (4, "k.default")
+    with pytest.raises(dirac.ScenarioError) as e:
+        dirac.load("/nonexistent/scenario.yaml")
+    assert e.value.file == "/nonexistent/scenario.yaml"
+
+
+def test_unknown_set_name_and_bad_setting():
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    with pytest.raises(dirac.ScenarioError) as e:
+        model.run(set={"kz": 1.0})
+    assert e.value.symbol == "kz" and e.value.file.endswith("heisenberg.yaml")
+    with pytest.raises(dirac.ScenarioError) as e:
+        model.run(t_end=-1)
+    assert e.value.symbol == "t_end"
+
+
+def test_model_and_numerical_errors():
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    with pytest.raises(dirac.ModelError):
+        model.solve()  # no optimal control problem, no explicit flow
+    # x'' = 2 x^3 from x = v = 1 reaches infinity at t = 1: the integrator fails.
+    blowup = dirac.loads('name: blow-up\ncoordinates:\n  - {name: x, velocity: v, initial: 1, '
+                         'initial_velocity: 1}\nlagrangian: "v^2/2 + x^4/2"\n'
+                         "simulation: {t_end: 2}\n")
+    with pytest.raises(dirac.NumericalError):
+        blowup.derive().run()
+
+
+def test_ctrl_c_stops_a_long_run_with_keyboard_interrupt():
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        model.run(t_end=1e5, set={"output_step": 1.0})
+    assert time.monotonic() - start < 5
+    # The model is intact afterwards.
+    assert len(model.run(t_end=1)) == 101
+
+
+def test_ctrl_c_cancels_a_derivation(pendulum_chain):
+    scenario = dirac.load(str(pendulum_chain))
+    start = time.monotonic()
+    stages = []
+    scenario.derive(progress=stages.append)
+    whole = time.monotonic() - start
+    assert "differentiating the Lagrangian" in stages and len(stages) >= 4
+    timer = threading.Timer(0.1 * whole, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        scenario.derive()
+    # Cancelled at a checkpoint, not finished and then interrupted.
+    assert time.monotonic() - start < 0.6 * whole
+    # The symbolic lock was released: the next derivation runs.
+    assert dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive().formulation
+
+
+def test_a_thousand_runs_do_not_grow_the_process():
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    for k in range(100):
+        model.run(t_end=0.5, set={"ky": 1 + k / 100})["mu"].sum()
+
+    def rss_kib():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+
+    before = rss_kib()
+    for k in range(1000):
+        model.run(t_end=0.5, set={"ky": 1 + k / 1000})["mu"].sum()
+    after = rss_kib()
+    print(f"RSS before {before} KiB, after 1000 runs {after} KiB")
+    assert after - before < 4096
+
+
+def test_a_progress_callback_returning_false_cancels_a_derivation(pendulum_chain):
+    stages = []
+    with pytest.raises(dirac.DerivationCancelled):
+        dirac.load(str(pendulum_chain)).derive(
+            progress=lambda stage: stages.append(stage) or False)
+    assert stages and "compiling the residual" not in stages
