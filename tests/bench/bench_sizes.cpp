@@ -5,7 +5,8 @@
 //   BM_Rhs/FAMILY/n:N            one right-hand side x' = f(t, x) on the model's interpreted
 //                                tapes, the function the integrator calls (the saddle solve of
 //                                a Lagrange-Dirac model, the explicit flow of the constraint
-//                                algorithm's model);
+//                                algorithm's model, Model::MakeRightHandSide of the first-order
+//                                path: its tapes and the dense solve of B(q) q' = -dH);
 //   BM_ShortRun/FAMILY/n:N       Model::Simulate over t_end = 0.2 (right-hand sides, Jacobians,
 //                                linear solves and samples; counters rhs and steps), with
 //                                `linear_solver: auto`;
@@ -18,6 +19,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,6 +123,12 @@ void Rhs(benchmark::State& state, const std::string& family, int n) {
     std::vector<double> scratch(flow->rates.scratch_size());
     for (auto _ : state) {
       flow->rates.Evaluate(in.data(), rates.data(), scratch.data());
+      benchmark::ClobberMemory();
+    }
+  } else if (std::optional<dirac::RightHandSide> rhs = model->MakeRightHandSide(input)) {
+    rates.resize(rhs->state.size());
+    for (auto _ : state) {
+      benchmark::DoNotOptimize(rhs->rates(0.0, rhs->state.data(), rates.data()));
       benchmark::ClobberMemory();
     }
   } else {

@@ -7,7 +7,9 @@
 /// Layer: model (see docs/ARCHITECTURE.md, "Dependency order").
 
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,6 +108,17 @@ struct ExplicitFlow {
   std::size_t dimension() const { return states.size(); }
 };
 
+/// The right-hand side x' = f(t, x) that a model's ODE integrator calls, on its own: for
+/// benchmarks and tests that measure or check it apart from a run (the cost per right-hand side
+/// against size). `state` is x at t = 0 for the SimulationInput it was made from; rates(t, x,
+/// xdot) writes names.size() rates and returns false when they are not finite. It owns its
+/// buffers and reads the model: one caller (thread) at a time, and not after the model is gone.
+struct RightHandSide {
+  std::vector<std::string> names;  ///< names of x, in order (trajectory columns)
+  std::vector<double> state;       ///< x at t = 0
+  std::function<bool(double t, const double* x, double* xdot)> rates;
+};
+
 /// A derived model: immutable after construction. Simulate, columns, ConstraintCovectors and
 /// the capabilities evaluate compiled tapes only and may run concurrently from several threads.
 /// Derivation (BuildModel), Equations() and destroying a model use GiNaC, whose reference counts
@@ -143,6 +156,14 @@ class Model {
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
   /// constraint algorithm's models do once M_f is integrable), else nullptr.
   virtual const ExplicitFlow* explicit_flow() const { return nullptr; }
+  /// The right-hand side of the ODE this model integrates, for a model whose integrator is an
+  /// ODE on a state other than explicit_flow()'s (the first-order path of a Lagrangian affine in
+  /// the velocities); std::nullopt for the others (DAE paths, and explicit_flow() models, whose
+  /// rates tape is that function). Throws ModelError when the input's sizes do not match.
+  virtual std::optional<RightHandSide> MakeRightHandSide(const SimulationInput& input) const {
+    (void)input;
+    return std::nullopt;
+  }
   /// Maps a simulation input to the state x of explicit_flow() (the free coordinates by name).
   /// Throws ModelError when there is no flow or sizes do not match.
   virtual std::vector<double> FlowState(const SimulationInput& input) const;

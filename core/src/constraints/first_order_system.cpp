@@ -59,8 +59,11 @@ class FirstOrderSystem : public Model {
   const ConstraintChain* constraint_chain() const override { return &chain_; }
   Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress,
                       SimulationReport* report_out) const override;
+  std::optional<RightHandSide> MakeRightHandSide(const SimulationInput& input) const override;
 
  private:
+  void RequireSizes(const SimulationInput& input) const;
+
   FirstOrderTapes t_;
   ConstraintChain chain_;
   std::vector<ColumnInfo> columns_;
@@ -111,15 +114,33 @@ class RateSolver {
   std::vector<double> in_, f_, b_, scratch_;
 };
 
+void FirstOrderSystem::RequireSizes(const SimulationInput& input) const {
+  const std::size_t n = t_.n;
+  if (input.q0.size() != n || input.v0.size() != n || input.parameters.size() != t_.num_parameters)
+    throw ModelError("FirstOrderSystem: expected " + std::to_string(n) + " coordinates and " +
+                     std::to_string(t_.num_parameters) + " parameters");
+}
+
+std::optional<RightHandSide> FirstOrderSystem::MakeRightHandSide(
+    const SimulationInput& input) const {
+  RequireSizes(input);
+  auto solver = std::make_shared<RateSolver>(t_, input.parameters, input.v0);
+  RightHandSide rhs;
+  for (std::size_t i = 0; i < t_.n; ++i) rhs.names.push_back(columns_[1 + i].name);
+  rhs.state = input.q0;
+  rhs.rates = [solver](double t, const double* x, double* xdot) {
+    return solver->Rates(t, x, xdot);
+  };
+  return rhs;
+}
+
 Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
                                       const SimulationProgress& progress,
                                       SimulationReport* report_out) const {
   const SimulationSpec& spec = input.spec;
   RequireValidSimulationSpec(spec);
   const std::size_t n = t_.n;
-  if (input.q0.size() != n || input.v0.size() != n || input.parameters.size() != t_.num_parameters)
-    throw ModelError("FirstOrderSystem: expected " + std::to_string(n) + " coordinates and " +
-                     std::to_string(t_.num_parameters) + " parameters");
+  RequireSizes(input);
   RateSolver solver(t_, input.parameters, input.v0);
   const bool bdf =
       spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
