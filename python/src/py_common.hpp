@@ -79,6 +79,10 @@ struct PyResult {
 
 void BindResult(py::module_& m);
 
+/// `import pandas`, or an ImportError that names `caller` and the package to install
+/// (pandas is optional: only Result.to_pandas and sweep(as_frame=True) need it).
+py::module_ ImportPandas(const char* caller);
+
 // ---- py_model.cpp
 
 struct PyScenario {

@@ -111,3 +111,35 @@ def test_a_progress_callback_returning_false_cancels_a_derivation(pendulum_chain
         dirac.load(str(pendulum_chain)).derive(
             progress=lambda stage: stages.append(stage) or False)
     assert stages and "compiling the residual" not in stages
+
+
+BAD_INPUTS = sorted((SCENARIOS.parent / "tests" / "unit" / "broken_yaml").glob("*.yaml")) + \
+    sorted((SCENARIOS.parent / "tests" / "fuzz_regressions").glob("*.yaml"))
+
+
+def test_the_bad_input_classes_of_tests_are_all_here():
+    assert len(BAD_INPUTS) >= 20 and {"wrong_closer.yaml", "yaml_alias_cycle.yaml",
+                                      "parser_huge_power.yaml"} <= {p.name for p in BAD_INPUTS}
+
+
+@pytest.mark.parametrize("path", BAD_INPUTS, ids=lambda p: p.name)
+def test_bad_inputs_raise_what_the_cli_prints(path):
+    """The inputs of tests/unit/broken_yaml (YAML syntax) and tests/fuzz_regressions (parser,
+    YAML layer, reader): each raises a ScenarioError naming the file (and the line where the
+    unit tests give one), with the CLI's message, or reads as it does for the CLI."""
+    from conftest import cli_path
+    import subprocess
+    cli = subprocess.run([cli_path(), "equations", str(path), "--quiet", "--timeout", "60"],
+                         capture_output=True, text=True)
+    try:
+        dirac.load(str(path))
+    except dirac.ScenarioError as e:
+        assert e.file == str(path) and str(path) in str(e) and e.line > 0
+        assert cli.returncode == 1 and str(e) in cli.stderr
+        lines = {"unclosed_brace.yaml": 9, "wrong_closer.yaml": 6, "map_value.yaml": 5}
+        if path.name in lines:  # tests/unit/test_yaml_syntax_errors.cpp
+            assert e.line == lines[path.name]
+            assert str(e).startswith(f"{path}:{e.line}: ")
+        return
+    # Accepted by the reader (none is today): the CLI read it too.
+    assert cli.returncode == 0 or f"{path}:" not in cli.stderr
