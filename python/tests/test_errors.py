@@ -143,3 +143,41 @@ def test_bad_inputs_raise_what_the_cli_prints(path):
         return
     # Accepted by the reader (none is today): the CLI read it too.
     assert cli.returncode == 0 or f"{path}:" not in cli.stderr
+
+
+def interrupt_at(condition):
+    """A progress callback that sends this process SIGINT (Ctrl+C) once `condition` holds."""
+
+    def progress(*args):
+        if condition(*args):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    return progress
+
+
+def test_ctrl_c_stops_a_solve_and_the_model_still_solves():
+    model = dirac.load(str(SCENARIOS / "so3_spline.yaml")).derive()
+    with pytest.raises(KeyboardInterrupt):
+        model.solve(set={"final.R.z": 1.0}, progress=interrupt_at(lambda it, res: it >= 1))
+    assert model.solve(set={"final.R.z": 1.0}).report["converged"]
+
+
+def test_ctrl_c_stops_a_sweep_leaving_nothing_half_written(tmp_path):
+    import csv
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        dirac.sweep(model, vary={"ky": (0.5, 4, 400)}, t_end=20, jobs=2, out_dir=str(tmp_path),
+                    trajectories=True, progress=interrupt_at(lambda done, total: done >= 3))
+    assert time.monotonic() - start < 30  # 400 runs of 20 s would take far longer
+    # As the CLI: the completed runs' table as summary-interrupted.csv, no summary.csv, and
+    # a whole CSV for each completed run, none for the runs cut short.
+    with open(tmp_path / "summary-interrupted.csv", newline="") as f:
+        runs = [int(row["run"]) for row in csv.DictReader(f)]
+    assert 3 <= len(runs) < 400
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["summary-interrupted.csv"] + [f"run-{k:03d}.csv" for k in runs])
+    for k in runs:
+        with open(tmp_path / f"run-{k:03d}.csv", newline="") as f:
+            rows = [row for row in csv.reader(f) if row and not row[0].startswith("#")]
+        assert len(rows) == 2002 and float(rows[-1][0]) == 20.0
