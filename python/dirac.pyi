@@ -63,7 +63,8 @@ class Result:
     def to_numpy(self) -> FloatArray:
         """All samples, shape (samples, columns); row i at time t[i] [s]."""
     def to_pandas(self) -> "pandas.DataFrame":  # type: ignore[name-defined]
-        """The samples as a DataFrame (a copy); ImportError without pandas."""
+        """The samples as a DataFrame (a copy), columns named as `columns`; ImportError
+        without pandas."""
 
 class Scenario:
     """A scenario as read from its file, before derivation."""
@@ -172,13 +173,15 @@ def sweep(
     set: Optional[SetValues] = None,
     t_end: Optional[float] = None,
     progress: Optional[Callable[[int, int], Optional[bool]]] = None,
-) -> numpy.recarray:
+    as_frame: bool = False,
+) -> Union[numpy.recarray, "pandas.DataFrame"]:  # type: ignore[name-defined]
     """A parameter sweep as `dirac sweep`: the summary table, one record per run.
 
     The runs start from the scenario with the set= values and t_end [s] applied.
     vary: {name: (start, stop, count)} grid axes; random: {name: (low, high)}, `samples` draws.
     Columns: run, the varied values, final_<column>, max_constraint_residual,
     max_energy_drift, steps, status, message (and wall_time_s [s] with wall_time=True).
+    as_frame=True: the same table as a pandas.DataFrame (ImportError without pandas).
     """
 
 def derivations() -> int:

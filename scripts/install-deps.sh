@@ -7,7 +7,8 @@ set -euo pipefail
 # (llvm-symbolizer for sanitizer stack traces): scripts/sanitize.sh and scripts/fuzz.sh.
 # python3-sympy, -scipy, -numpy, -yaml: the independent references of the generated families
 # (tests/reference/). python3-dev, pybind11-dev, python3-pybind11: the Python module (python/);
-# python3-pytest runs its tests; python3-nbconvert, -ipykernel (the kernel) and -matplotlib run
+# python3-pytest runs its tests, python3-pandas its DataFrames (Result.to_pandas,
+# sweep(as_frame=True)); python3-nbconvert, -ipykernel (the kernel) and -matplotlib run
 # the notebook docs/examples/dirac_tour.ipynb headless (python/tests/test_notebook.py).
 packages=(
   build-essential cmake pkg-config ninja-build
@@ -23,7 +24,7 @@ packages=(
   parallel
   clang-14 libclang-rt-14-dev llvm-14
   python3-sympy python3-scipy python3-numpy python3-yaml
-  python3-dev pybind11-dev python3-pybind11 python3-pytest
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-pandas
   python3-nbconvert python3-ipykernel python3-matplotlib
 )
 

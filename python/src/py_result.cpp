@@ -51,6 +51,21 @@ std::string Repr(const PyResult& r) {
 
 }  // namespace
 
+py::module_ ImportPandas(const char* caller) {
+  try {
+    return py::module_::import("pandas");
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_ImportError)) throw;
+    // Chained to the original ImportError (raise ... from e).
+    py::raise_from(
+        e, PyExc_ImportError,
+        (std::string(caller) + " needs pandas, which is not installed (Debian: apt-get install "
+                               "python3-pandas); to_numpy() gives the same numbers without it")
+            .c_str());
+    throw py::error_already_set();
+  }
+}
+
 void BindResult(py::module_& m) {
   py::class_<PyResult>(m, "Result",
                        "A sampled trajectory: column 't' [s] and one column per derived "
@@ -90,7 +105,7 @@ void BindResult(py::module_& m) {
       .def(
           "to_pandas",
           [](const py::object& self) {
-            const py::module_ pandas = py::module_::import("pandas");
+            const py::module_ pandas = ImportPandas("Result.to_pandas()");
             const PyResult& r = self.cast<const PyResult&>();
             return pandas.attr("DataFrame")(self.attr("to_numpy")().attr("copy")(),
                                             py::arg("columns") = r.trajectory->columns());

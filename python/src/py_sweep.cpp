@@ -54,7 +54,10 @@ void BindSweep(py::module_& m) {
       [](const py::object& target, const py::dict& vary, const py::dict& random,
          std::size_t samples, std::uint64_t seed, std::size_t jobs, const py::object& out_dir,
          bool trajectories, bool wall_time, const py::object& set, const py::object& t_end,
-         const py::object& progress) {
+         const py::object& progress, bool as_frame) {
+        // Before any run: a missing pandas is an error at once, not after the sweep.
+        const py::object pandas =
+            as_frame ? py::object(ImportPandas("sweep(as_frame=True)")) : py::object(py::none());
         // A Scenario is derived here; a Model is used as it is.
         const py::object derived =
             py::isinstance<PyScenario>(target) ? target.attr("derive")() : target;
@@ -108,13 +111,13 @@ void BindSweep(py::module_& m) {
             });
         py::object table = ReadTable(result.summary_path);
         if (!temporary.is_none()) temporary.attr("cleanup")();
-        return table;
+        return as_frame ? pandas.attr("DataFrame").attr("from_records")(table) : table;
       },
       py::arg("model"), py::kw_only(), py::arg("vary") = py::dict(), py::arg("random") = py::dict(),
       py::arg("samples") = 0, py::arg("seed") = 0, py::arg("jobs") = 1,
       py::arg("out_dir") = py::none(), py::arg("trajectories") = false,
       py::arg("wall_time") = false, py::arg("set") = py::none(), py::arg("t_end") = py::none(),
-      py::arg("progress") = py::none(),
+      py::arg("progress") = py::none(), py::arg("as_frame") = false,
       "Runs a parameter sweep of a Model (a Scenario is derived first), as `dirac sweep` "
       "(docs/sweeps.md): vary= "
       "{name: (start, stop, count)} grid axes from the model's scenario with the set= values and "
@@ -125,7 +128,8 @@ void BindSweep(py::module_& m) {
       "With out_dir the table (and with trajectories=True each run's CSV) is written there as "
       "by the CLI; without, nothing stays on disk. progress(finished, total) is called as runs "
       "finish (return False to stop: the table then holds the runs completed, as the CLI's "
-      "interrupted summary); Ctrl+C stops the sweep (KeyboardInterrupt).");
+      "interrupted summary); Ctrl+C stops the sweep (KeyboardInterrupt). as_frame=True returns "
+      "the table as a pandas.DataFrame instead (ImportError without pandas).");
 }
 
 }  // namespace dirac::python

@@ -118,6 +118,11 @@ void RunDerivation(const std::function<void()>& work, const py::object& progress
 
 bool InterruptPoll::Poll(const std::function<py::object()>& progress_args) {
   if (cancelled_) return false;
+  if (progress_.is_none()) {  // only Ctrl+C to look for: not at every progress point
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_check_ < kSignalInterval) return true;
+    last_check_ = now;
+  }
   py::gil_scoped_acquire gil;
   try {
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();

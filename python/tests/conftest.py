@@ -11,8 +11,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
 
 
+def build_dir():
+    """The build tree the module under test comes from (ctest sets DIRAC_BUILD_DIR)."""
+    return pathlib.Path(os.environ.get("DIRAC_BUILD_DIR", str(ROOT / "build")))
+
+
 def cli_path():
-    return os.environ.get("DIRAC_CLI", str(ROOT / "build" / "app" / "dirac"))
+    return os.environ.get("DIRAC_CLI", str(build_dir() / "app" / "dirac"))
 
 
 def read_csv(path):

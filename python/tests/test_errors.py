@@ -111,3 +111,73 @@ def test_a_progress_callback_returning_false_cancels_a_derivation(pendulum_chain
         dirac.load(str(pendulum_chain)).derive(
             progress=lambda stage: stages.append(stage) or False)
     assert stages and "compiling the residual" not in stages
+
+
+BAD_INPUTS = sorted((SCENARIOS.parent / "tests" / "unit" / "broken_yaml").glob("*.yaml")) + \
+    sorted((SCENARIOS.parent / "tests" / "fuzz_regressions").glob("*.yaml"))
+
+
+def test_the_bad_input_classes_of_tests_are_all_here():
+    assert len(BAD_INPUTS) >= 20 and {"wrong_closer.yaml", "yaml_alias_cycle.yaml",
+                                      "parser_huge_power.yaml"} <= {p.name for p in BAD_INPUTS}
+
+
+@pytest.mark.parametrize("path", BAD_INPUTS, ids=lambda p: p.name)
+def test_bad_inputs_raise_what_the_cli_prints(path):
+    """The inputs of tests/unit/broken_yaml (YAML syntax) and tests/fuzz_regressions (parser,
+    YAML layer, reader): each raises a ScenarioError naming the file (and the line where the
+    unit tests give one), with the CLI's message, or reads as it does for the CLI."""
+    from conftest import cli_path
+    import subprocess
+    cli = subprocess.run([cli_path(), "equations", str(path), "--quiet", "--timeout", "60"],
+                         capture_output=True, text=True)
+    try:
+        dirac.load(str(path))
+    except dirac.ScenarioError as e:
+        assert e.file == str(path) and str(path) in str(e) and e.line > 0
+        assert cli.returncode == 1 and str(e) in cli.stderr
+        lines = {"unclosed_brace.yaml": 9, "wrong_closer.yaml": 6, "map_value.yaml": 5}
+        if path.name in lines:  # tests/unit/test_yaml_syntax_errors.cpp
+            assert e.line == lines[path.name]
+            assert str(e).startswith(f"{path}:{e.line}: ")
+        return
+    # Accepted by the reader (none is today): the CLI read it too.
+    assert cli.returncode == 0 or f"{path}:" not in cli.stderr
+
+
+def interrupt_at(condition):
+    """A progress callback that sends this process SIGINT (Ctrl+C) once `condition` holds."""
+
+    def progress(*args):
+        if condition(*args):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    return progress
+
+
+def test_ctrl_c_stops_a_solve_and_the_model_still_solves():
+    model = dirac.load(str(SCENARIOS / "so3_spline.yaml")).derive()
+    with pytest.raises(KeyboardInterrupt):
+        model.solve(set={"final.R.z": 1.0}, progress=interrupt_at(lambda it, res: it >= 1))
+    assert model.solve(set={"final.R.z": 1.0}).report["converged"]
+
+
+def test_ctrl_c_stops_a_sweep_leaving_nothing_half_written(tmp_path):
+    import csv
+    model = dirac.load(str(SCENARIOS / "heisenberg.yaml")).derive()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        dirac.sweep(model, vary={"ky": (0.5, 4, 400)}, t_end=20, jobs=2, out_dir=str(tmp_path),
+                    trajectories=True, progress=interrupt_at(lambda done, total: done >= 3))
+    assert time.monotonic() - start < 30  # 400 runs of 20 s would take far longer
+    # As the CLI: the completed runs' table as summary-interrupted.csv, no summary.csv, and
+    # a whole CSV for each completed run, none for the runs cut short.
+    with open(tmp_path / "summary-interrupted.csv", newline="") as f:
+        runs = [int(row["run"]) for row in csv.DictReader(f)]
+    assert 3 <= len(runs) < 400
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["summary-interrupted.csv"] + [f"run-{k:03d}.csv" for k in runs])
+    for k in runs:
+        with open(tmp_path / f"run-{k:03d}.csv", newline="") as f:
+            rows = [row for row in csv.reader(f) if row and not row[0].startswith("#")]
+        assert len(rows) == 2002 and float(rows[-1][0]) == 20.0

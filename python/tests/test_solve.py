@@ -56,3 +56,27 @@ def test_sweep_writes_the_clis_table_byte_for_byte(tmp_path):
     assert len(table) == 12 and list(table.status) == ["ok"] * 12
     assert table.ky[1] == 0.5 and table.x[1] == 1.0
     assert table.dtype.names[:3] == ("run", "ky", "x")
+
+
+SOLVABLE = {"cubic_spline_bvp.yaml", "elroys_beanie_ocp.yaml", "heisenberg_geodesic.yaml",
+            "so3_spline.yaml"}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SCENARIOS.glob("*.yaml")))
+def test_every_shipped_scenario_solves_or_refuses_as_the_cli(tmp_path, name):
+    """The four shipped boundary-value and optimal-control problems give `dirac solve --csv`'s
+    numbers to the bit; the other scenarios raise the error the CLI prints."""
+    import subprocess
+    from conftest import cli_path, read_csv
+    path = SCENARIOS / name
+    out = tmp_path / "solve.csv"
+    cli = subprocess.run([cli_path(), "solve", str(path), "--quiet", "--csv", str(out)],
+                         capture_output=True, text=True)
+    model = dirac.load(str(path)).derive()
+    if cli.returncode == 0:
+        assert_same_bits(model.solve().trajectory, *read_csv(out))
+        return
+    assert name not in SOLVABLE
+    with pytest.raises((dirac.ModelError, dirac.ScenarioError)) as e:
+        model.solve()
+    assert cli.returncode == 1 and str(e.value) in cli.stderr
