@@ -7,6 +7,7 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -176,6 +177,35 @@ TEST(Collocation, ShootingRefusesBoundsAndAutoPicksCollocation) {
   EXPECT_THROW(SolveOptimalControl(s), ScenarioError);
   const Scenario plain = LoadScenario(testing::SourcePath("scenarios/so3_spline.yaml"));
   EXPECT_EQ(ChosenMethod(plain), OptimalControlMethod::kShooting);
+}
+
+// Progress after every interior-point iteration (false or the cancel flag stops the solve).
+TEST(Collocation, ReportsProgressAndCancels) {
+  const Scenario s = ParseScenario(kDoubleIntegrator, "di.yaml");
+  SolveOptions options;
+  int calls = 0;
+  double last_violation = -1;
+  options.progress = [&](const NewtonIterate& it) {
+    ++calls;
+    last_violation = it.residual;
+    return true;
+  };
+  const OptimalControlSolution solved = SolveOptimalControl(s, options);
+  ASSERT_TRUE(solved.report.converged);
+  EXPECT_GE(calls, solved.report.iterations);
+  EXPECT_LT(last_violation, 1e-8);
+  options.progress = [&](const NewtonIterate& it) { return it.iteration < 3; };
+  const OptimalControlSolution stopped = SolveOptimalControl(s, options);
+  EXPECT_FALSE(stopped.report.converged);
+  EXPECT_EQ(stopped.report.message, "cancelled");
+  EXPECT_EQ(stopped.trajectory.num_rows(), 0u);
+  std::atomic<bool> cancel{true};
+  options.progress = nullptr;
+  options.cancel = &cancel;
+  const OptimalControlSolution cancelled = SolveOptimalControl(s, options);
+  EXPECT_FALSE(cancelled.report.converged);
+  EXPECT_EQ(cancelled.report.message, "cancelled");
+  EXPECT_LE(cancelled.report.iterations, 1);
 }
 
 // A horizon bound that cannot be met (the double integrator needs 2 s) fails with IPOPT's

@@ -3,6 +3,7 @@
 // (bounds.<name>.min/.max, horizon_bounds.min/.max, horizon_guess, horizon=free) and CurrentValue.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <limits>
 #include <string>
 
@@ -66,17 +67,29 @@ TEST(OptimalControlBoundsFormat, ReadsBoundsFreeHorizonAndMethod) {
   EXPECT_EQ(mid.optimal_control.horizon, 3.25);
 }
 
+// One edit of kBounded and the symbol and line its error must name.
+struct BadEdit {
+  const char* from;
+  const char* to;
+  const char* symbol;
+  const char* at;
+};
+
+void ExpectErrors(std::initializer_list<BadEdit> edits) {
+  for (const BadEdit& e : edits) ExpectError(Replace(kBounded, e.from, e.to), e.symbol, e.at);
+}
+
 TEST(OptimalControlBoundsFormat, BadBoundsNameFileLineAndSymbol) {
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "k: [-50, 50]"), "k", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "R.x: [-1, 1]"), "R.x", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "u1: [50, -50]"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "u1: [-50]"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "u1: 50"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "u1: [-50, big]"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "u1: [-50, 50]", "u1: [nan, 50]"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "u2: [-inf, 3]", "u1: [-inf, 3]"), "u1", " bounds: ");
-  ExpectError(Replace(kBounded, "{u1: [-50, 50], u2: [-inf, 3], w2: [-0.5, 0.5]}", "[u1]"),
-              "bounds", " bounds: ");
+  const char* at = " bounds: ";
+  ExpectErrors({{"u1: [-50, 50]", "k: [-50, 50]", "k", at},
+                {"u1: [-50, 50]", "R.x: [-1, 1]", "R.x", at},
+                {"u1: [-50, 50]", "u1: [50, -50]", "u1", at},
+                {"u1: [-50, 50]", "u1: [-50]", "u1", at},
+                {"u1: [-50, 50]", "u1: 50", "u1", at},
+                {"u1: [-50, 50]", "u1: [-50, big]", "u1", at},
+                {"u1: [-50, 50]", "u1: [nan, 50]", "u1", at},
+                {"u2: [-inf, 3]", "u1: [-inf, 3]", "u1", at},
+                {"{u1: [-50, 50], u2: [-inf, 3], w2: [-0.5, 0.5]}", "[u1]", "bounds", at}});
   // On TQ a bound names the velocity or the coordinate, not a momentum.
   const std::string tq = Replace(kTq, "  final:", "  bounds: {vx: [-2, 2], x: [-1, 2]}\n  final:");
   EXPECT_EQ(ParseScenario(tq, "tq.yaml").optimal_control.bounds.size(), 2u);
@@ -84,22 +97,18 @@ TEST(OptimalControlBoundsFormat, BadBoundsNameFileLineAndSymbol) {
 }
 
 TEST(OptimalControlBoundsFormat, BadHorizonAndMethod) {
-  ExpectError(Replace(kBounded, "  horizon_bounds: [0.5, 6]\n", ""), "horizon_bounds",
-              "horizon: free");
-  ExpectError(Replace(kBounded, "[0.5, 6]", "[0, 6]"), "horizon_bounds", "horizon_bounds:");
-  ExpectError(Replace(kBounded, "[0.5, 6]", "[6, 0.5]"), "horizon_bounds", "horizon_bounds:");
-  ExpectError(Replace(kBounded, "[0.5, 6]", "[0.5, inf]"), "horizon_bounds", "horizon_bounds:");
-  ExpectError(Replace(kBounded, "[0.5, 6]", "0.5"), "horizon_bounds", "horizon_bounds:");
-  ExpectError(Replace(kBounded, "horizon_guess: 2.5", "horizon_guess: 7"), "horizon_guess",
-              "horizon_guess:");
-  ExpectError(Replace(kBounded, "horizon: free", "horizon: 2"), "horizon_bounds",
-              "horizon_bounds:");
-  ExpectError(Replace(kBounded, "horizon: free", "horizon: Free"), "horizon", "horizon: Free");
-  ExpectError(Replace(kBounded, "method: collocation", "method: pseudospectral"), "pseudospectral",
-              "method:");
-  ExpectError(Replace(kBounded, "nodes: 40, max", "nodes: -2, max"), "nodes", "collocation:");
-  ExpectError(Replace(kBounded, "tolerance: 1e-8", "tolerance: 0"), "tolerance", "collocation:");
-  ExpectError(Replace(kBounded, "nodes: 40, max", "knots: 40, max"), "knots", "collocation:");
+  ExpectErrors({{"  horizon_bounds: [0.5, 6]\n", "", "horizon_bounds", "horizon: free"},
+                {"[0.5, 6]", "[0, 6]", "horizon_bounds", "horizon_bounds:"},
+                {"[0.5, 6]", "[6, 0.5]", "horizon_bounds", "horizon_bounds:"},
+                {"[0.5, 6]", "[0.5, inf]", "horizon_bounds", "horizon_bounds:"},
+                {"[0.5, 6]", "0.5", "horizon_bounds", "horizon_bounds:"},
+                {"horizon_guess: 2.5", "horizon_guess: 7", "horizon_guess", "horizon_guess:"},
+                {"horizon: free", "horizon: 2", "horizon_bounds", "horizon_bounds:"},
+                {"horizon: free", "horizon: Free", "horizon", "horizon: Free"},
+                {"method: collocation", "method: pseudospectral", "pseudospectral", "method:"},
+                {"nodes: 40, max", "nodes: -2, max", "nodes", "collocation:"},
+                {"tolerance: 1e-8", "tolerance: 0", "tolerance", "collocation:"},
+                {"nodes: 40, max", "knots: 40, max", "knots", "collocation:"}});
 }
 
 // Bounds that no motion can meet with the boundary values: refused at the bound's line.
@@ -176,6 +185,10 @@ TEST(OptimalControlBoundsFormat, EveryBoundIsASetName) {
   ApplyOverride(s, "horizon=free");
   EXPECT_TRUE(s.optimal_control.horizon_free);
   EXPECT_EQ(s.optimal_control.horizon, 2.0);
+  // t_end is the same T: setting it fixes the horizon too (dirac run --t-end 1 on the model).
+  ApplyOverrides(s, {"t_end=1"});
+  EXPECT_FALSE(s.optimal_control.horizon_free);
+  EXPECT_EQ(s.optimal_control.horizon, 1.0);
 }
 
 TEST(OptimalControlBoundsFormat, BadOverridesChangeNothing) {

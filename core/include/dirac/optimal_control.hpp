@@ -52,11 +52,11 @@ struct SolveReport {
   bool converged = false;
   std::string message;                 ///< why it stopped (empty on success)
   std::vector<NewtonIterate> history;  ///< every Newton iteration
-  int iterations = 0;                  ///< Newton iterations in all (both kinds below)
+  int iterations = 0;  ///< Newton iterations in all (both kinds below); collocation: IPOPT's
   int stored_jacobian_iterations = 0;  ///< of them, quasi-Newton ones on a stored Jacobian
   int continuation_steps = 0;          ///< homotopy steps taken (0: solved directly)
-  int nodes = 0;                       ///< shooting intervals
-  int unknowns = 0;                    ///< size of the Newton system
+  int nodes = 0;                       ///< shooting (or collocation) intervals
+  int unknowns = 0;                    ///< size of the Newton system (collocation: of the NLP)
   double residual = 0.0;               ///< max |F| at the returned point
   double best_residual = 0.0;          ///< smallest max |F| met (for a failure)
   double seconds = 0.0;                ///< wall time of the solve (without output sampling)
@@ -92,7 +92,9 @@ struct SolveOptions {
   bool sample = true;
   /// Continue from the uncontrolled motion when Newton fails from the initial guess.
   bool continuation = true;
-  int nodes = 0;  ///< 0: the scenario's shooting.nodes, or chosen from the horizon
+  /// Shooting (or collocation) intervals; 0: the scenario's shooting.nodes (collocation.nodes),
+  /// or chosen.
+  int nodes = 0;
 };
 
 struct OptimalControlSolution {

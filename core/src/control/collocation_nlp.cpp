@@ -15,24 +15,6 @@ namespace {
 
 using geometry::MatrixGroup;
 
-const BoundaryCondition* Listed(const std::vector<BoundaryCondition>& list,
-                                const std::string& name) {
-  for (const auto& bc : list)
-    if (bc.quantity == name) return &bc;
-  return nullptr;
-}
-
-// The scenario's own initial value of a state (what an unlisted initial condition fixes).
-double ScenarioInitial(const Scenario& s, const std::string& name) {
-  for (const auto& c : s.coordinates) {
-    if (c.name == name) return c.initial;
-    if (!s.algebroid.present && c.velocity == name) return c.initial_velocity;
-  }
-  for (const auto& y : s.algebroid.fibre)
-    if (y.name == name) return y.initial;
-  return 0.0;
-}
-
 // A component of the reconstructed group element: SO3 <prefix>.x/.y/.z, SE2 its three names.
 bool IsGroupQuantity(const ReconstructionSpec& rec, const std::string& name) {
   if (rec.group == "SE2")
@@ -68,12 +50,10 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
   names.insert(names.end(), dynamics.fibre().begin(), dynamics.fibre().end());
   initial_.assign(d_, std::nullopt);
   final_.assign(d_, std::nullopt);
+  // Fixed end values: listed, or (initial, unlisted) the scenario's own; nullopt when free.
   for (int i = 0; i < d_; ++i) {
-    const BoundaryCondition* a = Listed(spec.initial, names[i]);
-    if (!a) initial_[i] = ScenarioInitial(s, names[i]);
-    if (a && !a->free) initial_[i] = a->value;
-    const BoundaryCondition* b = Listed(spec.final, names[i]);
-    if (b && !b->free) final_[i] = b->value;
+    initial_[i] = CurrentValue(s, "initial." + names[i]);
+    final_[i] = CurrentValue(s, "final." + names[i]);
   }
   // Per-node bounds (state then controls), then the starting point.
   lower_.assign(d_ + m_, -std::numeric_limits<double>::infinity());

@@ -19,25 +19,6 @@ std::string Interval(double min, double max) {
   return out.str();
 }
 
-// The scenario's own initial value of a base coordinate, velocity (TQ) or fibre coordinate:
-// what an initial quantity not listed in `initial` is fixed at.
-std::optional<double> ScenarioStateValue(const Scenario& s, const std::string& name) {
-  for (const auto& c : s.coordinates) {
-    if (c.name == name) return c.initial;
-    if (!s.algebroid.present && c.velocity == name) return c.initial_velocity;
-  }
-  for (const auto& y : s.algebroid.fibre)
-    if (y.name == name) return y.initial;
-  return std::nullopt;
-}
-
-const BoundaryCondition* Listed(const std::vector<BoundaryCondition>& list,
-                                const std::string& name) {
-  for (const auto& bc : list)
-    if (bc.quantity == name) return &bc;
-  return nullptr;
-}
-
 std::optional<SettingProblem> CheckHorizon(const OptimalControlSpec& spec) {
   if (!spec.horizon_free) return std::nullopt;
   if (!(spec.horizon_min > 0) || !std::isfinite(spec.horizon_max) ||
@@ -53,22 +34,18 @@ std::optional<SettingProblem> CheckHorizon(const OptimalControlSpec& spec) {
 
 // A fixed end value of the bounded quantity outside its bound.
 std::optional<SettingProblem> CheckEnds(const Scenario& s, const VariableBound& b) {
-  const auto& spec = s.optimal_control;
   const std::string key = "bounds." + b.name;
   auto outside = [&](double v) { return v < b.min || v > b.max; };
-  std::optional<double> initial;
-  if (const BoundaryCondition* bc = Listed(spec.initial, b.name))
-    initial = bc->free ? std::nullopt : std::optional(bc->value);
-  else
-    initial = ScenarioStateValue(s, b.name);
+  // The fixed end values, listed or (initial) the scenario's own.
+  const std::optional<double> initial = CurrentValue(s, "initial." + b.name);
   if (initial && outside(*initial))
     return SettingProblem{key, "the fixed initial value " + std::to_string(*initial) + " of " +
                                    b.name + " lies outside its bound " + Interval(b.min, b.max) +
                                    ": no motion meets both"};
-  if (const BoundaryCondition* bc = Listed(spec.final, b.name);
-      bc && !bc->free && outside(bc->value))
-    return SettingProblem{key, "the final value " + std::to_string(bc->value) + " of " + b.name +
-                                   " lies outside its bound " + Interval(b.min, b.max) +
+  const std::optional<double> final_value = CurrentValue(s, "final." + b.name);
+  if (final_value && outside(*final_value))
+    return SettingProblem{key, "the final value " + std::to_string(*final_value) + " of " +
+                                   b.name + " lies outside its bound " + Interval(b.min, b.max) +
                                    ": no motion meets both"};
   return std::nullopt;
 }

@@ -74,8 +74,9 @@ void SetSimulationSetting(Scenario& s, const std::string& name, double value) {
     throw ScenarioError(s.source_file, 0, name, problem->message);
   s.simulation = spec;
   if (s.optimal_control.present) s.optimal_control.horizon = spec.t_end;
-  // Setting the horizon fixes it (as final.<q>=value fixes a boundary value).
-  if (name == "horizon") s.optimal_control.horizon_free = false;
+  // Setting the horizon (or t_end, the same T) fixes it, as final.<q>=value fixes a boundary
+  // value: `dirac run --t-end 1` integrates a free-horizon problem's model over 1 s.
+  if (name == "horizon" || name == "t_end") s.optimal_control.horizon_free = false;
 }
 
 // ---- optimal_control bounds and free horizon: --set bounds.<name>.min / .max,
