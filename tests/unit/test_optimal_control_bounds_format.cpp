@@ -14,12 +14,7 @@
 namespace dirac {
 namespace {
 
-using testing::ExpectError;
-using testing::kSe2;
-using testing::kSo3;
-using testing::kTq;
-using testing::LineOf;
-using testing::Replace;
+using namespace testing;  // the shared optimal-control texts and ExpectError
 
 // kSo3 with torque and rate bounds, a free horizon and the collocation method.
 const std::string kBounded =
