@@ -237,6 +237,20 @@ TEST(Collocation, InfeasibleProblemsSayWhyAndWriteNothing) {
   fs::remove_all(dir);
 }
 
+// IPOPT reads ./ipopt.opt by default: a solve must not depend on where it runs.
+TEST(Collocation, IgnoresAnIpoptOptionsFileInTheWorkingDirectory) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("dirac-ipopt-opt-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "di.yaml") << kDoubleIntegrator;
+  std::ofstream(dir / "ipopt.opt") << "max_iter 1\n";
+  const std::string command = "cd " + dir.string() + " && " + std::string(DIRAC_CLI) +
+                              " solve di.yaml --quiet > log.txt 2>&1";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  fs::remove_all(dir);
+}
+
 // PSOPT's time-optimal reorientation posed on SO(3): t_f against PSOPT's 28.63041 s, R on SO(3)
 // at every node, the bounds met, the torques on their bounds (bang-bang).
 TEST(Collocation, TimeOptimalReorientationMatchesPsopt) {

@@ -157,7 +157,9 @@ NlpResult SolveNlp(const SparseNlp& nlp, const NlpSettings& settings) {
   app->Options()->SetNumericValue("constr_viol_tol", settings.tolerance);
   app->Options()->SetStringValue("hessian_approximation", "limited-memory");
   app->Options()->SetStringValue("mu_strategy", "adaptive");
-  if (app->Initialize() != Ipopt::Solve_Succeeded) {
+  // "": no options file (IPOPT would otherwise read ./ipopt.opt, an input the scenario does
+  // not show, from wherever `dirac solve` runs).
+  if (app->Initialize(std::string()) != Ipopt::Solve_Succeeded) {
     result.message = "IPOPT could not be initialised";
     return result;
   }
