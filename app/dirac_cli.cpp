@@ -23,9 +23,9 @@
 #include "dirac/build_model.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/csv.hpp"
-#include "dirac/gauge_two_form.hpp"
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
+#include "dirac/gauge_two_form.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
@@ -162,21 +162,32 @@ int Gauge(const Options& o) {
 int Solve(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
   SetStage("deriving the equations");
-  const auto model = dirac::BuildModel(scenario);
+  // Collocation derives its own controlled equations: no Pontryagin model (which a
+  // minimum-time cost would not even admit).
+  const bool collocation =
+      dirac::ChosenMethod(scenario) == dirac::OptimalControlMethod::kCollocation;
+  const auto model = collocation ? nullptr : dirac::BuildModel(scenario);
   SetStage("solving the optimal-control problem");
   dirac::SolveOptions options;
-  options.progress = [](const dirac::NewtonIterate& it) {
+  options.progress = [collocation](const dirac::NewtonIterate& it) {
     char text[160];
-    std::snprintf(text, sizeof text, "Newton iteration %d (continuation s = %g), max|F| = %.3e",
-                  it.iteration, it.continuation, it.residual);
+    if (collocation)
+      std::snprintf(text, sizeof text, "interior-point iteration %d, constraint violation %.3e",
+                    it.iteration, it.residual);
+    else
+      std::snprintf(text, sizeof text, "Newton iteration %d (continuation s = %g), max|F| = %.3e",
+                    it.iteration, it.continuation, it.residual);
     SetDetail(text);
     return true;
   };
   const dirac::OptimalControlSolution solution =
-      dirac::SolveOptimalControl(*model, scenario, options);
+      collocation ? dirac::SolveOptimalControl(scenario, options)
+                  : dirac::SolveOptimalControl(*model, scenario, options);
   const dirac::SolveReport& report = solution.report;
   if (o.json) {
     std::printf("%s\n", dirac::SolveReportToJson(report, solution.cost).c_str());
+  } else if (report.converged && collocation) {
+    std::printf("cost = %.17g\nfinal_time = %.17g\n", solution.cost, report.final_time);
   } else if (report.converged) {
     std::printf("cost = %.17g\n", solution.cost);
     const dirac::ExplicitFlow& flow = *model->explicit_flow();
@@ -193,7 +204,10 @@ int Solve(const Options& o) {
   if (!o.csv.empty()) {
     SetStage("writing the CSV");
     dirac::WriteCsv(solution.trajectory, o.csv);
-    if (!o.quiet)
+    if (!o.quiet && collocation)
+      std::fprintf(stderr, "  the optimum at the %d collocation intervals' nodes; wrote %s\n",
+                   report.nodes, o.csv.c_str());
+    else if (!o.quiet)
       std::fprintf(stderr, "  Pontryagin H drift %.3e on the samples; wrote %s\n",
                    solution.hamiltonian_drift, o.csv.c_str());
   }

@@ -17,6 +17,7 @@ packages=(
   libeigen3-dev
   libsundials-dev libsuitesparse-dev
   libginac-dev libcln-dev
+  coinor-libipopt-dev
   libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils

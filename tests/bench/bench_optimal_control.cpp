@@ -102,4 +102,18 @@ void BM_RigidBodySplineSingleShootingDQ(benchmark::State& state) {
 }
 BENCHMARK(BM_RigidBodySplineSingleShootingDQ)->Unit(benchmark::kMillisecond);
 
+// Issue 24: PSOPT's time-optimal reorientation by direct collocation, cold (the derivation of
+// the controlled equations included, as `dirac solve` does it); target under 1 s.
+void BM_ReorientationCollocationCold(benchmark::State& state) {
+  const dirac::Scenario s = Load("reorientation_min_time.yaml");
+  for (auto _ : state) {
+    const auto solution = dirac::SolveOptimalControl(s, Quiet());
+    if (!solution.report.converged) state.SkipWithError(solution.report.message.c_str());
+    state.counters["iterations"] = solution.report.iterations;
+    state.counters["intervals"] = solution.report.nodes;
+    state.counters["final_time"] = solution.report.final_time;
+  }
+}
+BENCHMARK(BM_ReorientationCollocationCold)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -470,6 +470,10 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   // A cancelled integration may also end in an exception: superseded, it is no failure.
   auto solve = [&]() -> std::optional<dirac::OptimalControlSolution> {
     try {
+      // Collocation derives its controlled equations (GiNaC) before it solves: under the lock.
+      std::unique_lock<std::mutex> symbolic;
+      if (dirac::ChosenMethod(*job.scenario) == dirac::OptimalControlMethod::kCollocation)
+        symbolic = std::unique_lock<std::mutex>(SymbolicMutex());
       dirac::OptimalControlSolution solution =
           dirac::SolveOptimalControl(*worker_model_, *job.scenario, options);
       if (given_up()) return std::nullopt;

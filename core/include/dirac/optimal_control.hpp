@@ -35,16 +35,28 @@ struct NewtonIterate {
   bool stored_jacobian = false;
 };
 
+/// A stretch of the optimum on which a bounded quantity sits on its bound.
+struct ActiveArc {
+  std::string name;   ///< the bounded control, coordinate or velocity / fibre coordinate
+  bool upper = true;  ///< on its max (else on its min)
+  double t_begin = 0.0, t_end = 0.0;  ///< [s], node times
+};
+
 /// How a solve went.
 struct SolveReport {
+  std::string method = "shooting";  ///< "shooting" or "collocation"
+  double final_time = 0.0;          ///< T of the solution [s] (the horizon unless it is free)
+  /// Largest constraint violation at the returned point (collocation: defects, boundary rows).
+  double constraint_violation = 0.0;
+  std::vector<ActiveArc> active_arcs;  ///< collocation: where bounds are active
   bool converged = false;
   std::string message;                 ///< why it stopped (empty on success)
   std::vector<NewtonIterate> history;  ///< every Newton iteration
-  int iterations = 0;                  ///< Newton iterations in all (both kinds below)
+  int iterations = 0;  ///< Newton iterations in all (both kinds below); collocation: IPOPT's
   int stored_jacobian_iterations = 0;  ///< of them, quasi-Newton ones on a stored Jacobian
   int continuation_steps = 0;          ///< homotopy steps taken (0: solved directly)
-  int nodes = 0;                       ///< shooting intervals
-  int unknowns = 0;                    ///< size of the Newton system
+  int nodes = 0;                       ///< shooting (or collocation) intervals
+  int unknowns = 0;                    ///< size of the Newton system (collocation: of the NLP)
   double residual = 0.0;               ///< max |F| at the returned point
   double best_residual = 0.0;          ///< smallest max |F| met (for a failure)
   double seconds = 0.0;                ///< wall time of the solve (without output sampling)
@@ -80,7 +92,9 @@ struct SolveOptions {
   bool sample = true;
   /// Continue from the uncontrolled motion when Newton fails from the initial guess.
   bool continuation = true;
-  int nodes = 0;  ///< 0: the scenario's shooting.nodes, or chosen from the horizon
+  /// Shooting (or collocation) intervals; 0: the scenario's shooting.nodes (collocation.nodes),
+  /// or chosen.
+  int nodes = 0;
 };
 
 struct OptimalControlSolution {
@@ -92,15 +106,30 @@ struct OptimalControlSolution {
   WarmStart warm_start;            ///< for the next solve
 };
 
+/// The method `dirac solve` uses for the scenario: its optimal_control.method, with auto
+/// resolved (shooting unless the problem has bounds or a free horizon, then collocation).
+OptimalControlMethod ChosenMethod(const Scenario& scenario);
+
 /// Solves the scenario's `optimal_control:` (or `boundary_value:`) problem on a model built
-/// from it. Never throws for a problem without a solution: the report says why
+/// from it. With ChosenMethod collocation the model is not used (see SolveByCollocation); with
+/// method shooting on a problem with bounds or a free horizon it throws ScenarioError (shooting
+/// cannot enforce them). Never throws for a problem without a solution: the report says why
 /// (`converged` false, the message names the iteration reached and the best residual). Throws
 /// ScenarioError for boundary conditions that do not fit the model (an unknown quantity, more
 /// conditions than unknowns), ModelError if the model has no explicit flow.
 OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
                                            const SolveOptions& options = {});
 
-/// Builds the model (GiNaC: one thread at a time) and solves.
+/// Direct collocation of the scenario's optimal-control problem (bounds, free horizon): the
+/// controlled equations are derived from the scenario (GiNaC: one thread at a time, as
+/// BuildModel) and transcribed on a mesh (trapezoidal defects, the SO(3) element carried by
+/// R_{k+1} = R_k exp(h xi_k), free time by scaling), then solved by IPOPT with exact first
+/// derivatives from the tapes. Never throws for a problem without a solution (the report says
+/// why); throws ScenarioError for what it does not cover (named in the message).
+OptimalControlSolution SolveByCollocation(const Scenario& scenario,
+                                          const SolveOptions& options = {});
+
+/// Builds the model (GiNaC: one thread at a time) and solves (collocation builds no model).
 OptimalControlSolution SolveOptimalControl(const Scenario& scenario,
                                            const SolveOptions& options = {});
 

@@ -4,6 +4,7 @@
 /// See docs/scenario-format.md for the file syntax.
 
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -255,6 +256,28 @@ struct ShootingSettings {
   long max_steps = 100000;
 };
 
+/// A box bound min <= name <= max (`optimal_control.bounds`) on a control, a base coordinate or
+/// a velocity / fibre coordinate, held along the whole motion. One side may be infinite. Its
+/// `--set` names are "bounds.<name>.min" and "bounds.<name>.max".
+struct VariableBound {
+  std::string name;
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  SourceLocation where;
+};
+
+/// How `dirac solve` solves an optimal-control problem: shooting (indirect, smooth problems:
+/// no bounds, fixed horizon), collocation (direct, on the group; bounds and a free horizon),
+/// or auto (shooting when the problem has neither bounds nor a free horizon, else collocation).
+enum class OptimalControlMethod { kAuto, kShooting, kCollocation };
+
+/// Settings of the direct-collocation solve (`optimal_control.collocation`).
+struct CollocationSettings {
+  int nodes = 0;              ///< collocation intervals (0: chosen from the problem)
+  int max_iterations = 3000;  ///< NLP (interior-point) iterations
+  double tolerance = 1e-9;    ///< NLP tolerance (scaled KKT error and constraint violation)
+};
+
 /// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise
 /// int_0^T C(t, q, y, u) dt over the controlled motions of the scenario's mechanical system
 /// (its Lagrangian on TQ or on the algebroid, with reconstruction) between the boundary values.
@@ -265,7 +288,16 @@ struct OptimalControlSpec {
   std::vector<ControlSpec> controls;
   std::string cost;  ///< C(t, q, y, u; parameters)
   SourceLocation cost_where;
-  double horizon = 1.0;                    ///< T [s]; --set name "horizon"
+  /// T [s] (the guess when the horizon is free); --set name "horizon" (fixes it), and
+  /// "horizon_guess" (keeps it free).
+  double horizon = 1.0;
+  bool horizon_free = false;  ///< `horizon: free`: T is an unknown in [horizon_min, horizon_max]
+  /// Bounds of a free horizon [s], finite, 0 < min < max; --set "horizon_bounds.min" / ".max".
+  double horizon_min = 0.0;
+  double horizon_max = std::numeric_limits<double>::infinity();
+  std::vector<VariableBound> bounds;  ///< in file order, each name once
+  OptimalControlMethod method = OptimalControlMethod::kAuto;
+  CollocationSettings collocation;
   std::vector<BoundaryCondition> initial;  ///< conditions at t = 0
   std::vector<BoundaryCondition> final;    ///< conditions at t = T
   ShootingSettings shooting;
@@ -296,6 +328,15 @@ struct Scenario {
   /// Index of the parameter named `name`, if any.
   std::optional<std::size_t> FindParameter(const std::string& name) const;
 };
+
+/// The one check of an optimal-control problem's bounds and free horizon (used by the reader,
+/// the --set overrides and the solvers): every bound names a control, a base coordinate or a
+/// velocity / fibre coordinate and has min <= max (no NaN); a free horizon has finite bounds
+/// 0 < horizon_min < horizon_max and its guess between them; no fixed boundary value (listed,
+/// or an unlisted initial value of the scenario) lies outside its quantity's bound (no motion
+/// could meet both). Returns the first problem with its --set style key ("bounds.u1",
+/// "horizon_bounds", "horizon_guess"), or nullopt. Nothing to check without the block.
+std::optional<SettingProblem> CheckOptimalControlBounds(const Scenario& scenario);
 
 /// Largest scenario file accepted [bytes]; a longer file (or stream) is refused before it is read
 /// whole.

@@ -94,6 +94,38 @@ AlgebroidSymbols DeclareAlgebroid(const Scenario& s, PresymplecticData& data) {
   return sym;
 }
 
+// z^A = y'^A, the accelerations of the fibre coordinates.
+std::vector<symbol> AccelerationSymbols(const AlgebroidSymbols& sym) {
+  std::vector<symbol> z;
+  for (const auto& name : sym.y_names) z.emplace_back("a_" + name, "\\dot{" + name + "}");
+  return z;
+}
+
+// The Euler–Lagrange operator on the algebroid (seed L eq (38)) with z = y':
+// EL_A = d/dt dL/dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C, d/dt expanded along q' = rho y.
+std::vector<ex> AlgebroidEulerLagrange(const AlgebroidSymbols& sym, const ex& L, const symbol& t,
+                                       const std::vector<symbol>& z) {
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const auto& rho = sym.algebroid.anchor;
+  const auto& C = sym.algebroid.structure;
+  std::vector<ex> el(k);
+  for (unsigned a = 0; a < k; ++a) {
+    const ex dLdy = L.diff(sym.y[a]);
+    ex row = dLdy.diff(t);
+    for (unsigned b = 0; b < k; ++b) row += dLdy.diff(sym.y[b]) * z[b];
+    for (unsigned i = 0; i < n; ++i) {
+      ex rate = 0;
+      for (unsigned b = 0; b < k; ++b) rate += rho(i, b) * sym.y[b];
+      row += dLdy.diff(sym.q[i]) * rate - rho(i, a) * L.diff(sym.q[i]);
+    }
+    for (unsigned b = 0; b < k; ++b)
+      for (unsigned c = 0; c < k; ++c)
+        if (!C[c][a][b].is_zero()) row += C[c][a][b] * sym.y[b] * L.diff(sym.y[c]);
+    el[a] = row;
+  }
+  return el;
+}
+
 // Reads the velocity-linear constraint forms into an m x n matrix omega^r_i(q).
 matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
                        const std::vector<symbol>& v) {
@@ -415,31 +447,11 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
       "optimal control: Pontryagin bundle of L~ = C(q, y, u(q, y, y')) with the unactuated "
       "equations as second-order constraints (seed L §4)";
   AlgebroidSymbols sym = DeclareAlgebroid(s, data);
-  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const unsigned k = static_cast<unsigned>(sym.y.size());
   const ex L = ParseLagrangian(s, data);
-  const auto& rho = sym.algebroid.anchor;
-  const auto& C = sym.algebroid.structure;
 
-  // The Euler–Lagrange operator on the algebroid (seed L eq (38)) with z = y':
-  // EL_A = d/dt dL/dy^A - rho^i_A dL/dq^i + C^C_AB y^B dL/dy^C, d/dt expanded along q' = rho y.
-  std::vector<symbol> z;
-  for (unsigned a = 0; a < k; ++a)
-    z.emplace_back("a_" + sym.y_names[a], "\\dot{" + sym.y_names[a] + "}");
-  std::vector<ex> el(k);
-  for (unsigned a = 0; a < k; ++a) {
-    const ex dLdy = L.diff(sym.y[a]);
-    ex row = dLdy.diff(data.t);
-    for (unsigned b = 0; b < k; ++b) row += dLdy.diff(sym.y[b]) * z[b];
-    for (unsigned i = 0; i < n; ++i) {
-      ex rate = 0;
-      for (unsigned b = 0; b < k; ++b) rate += rho(i, b) * sym.y[b];
-      row += dLdy.diff(sym.q[i]) * rate - rho(i, a) * L.diff(sym.q[i]);
-    }
-    for (unsigned b = 0; b < k; ++b)
-      for (unsigned c = 0; c < k; ++c)
-        if (!C[c][a][b].is_zero()) row += C[c][a][b] * sym.y[b] * L.diff(sym.y[c]);
-    el[a] = row;
-  }
+  const std::vector<symbol> z = AccelerationSymbols(sym);
+  const std::vector<ex> el = AlgebroidEulerLagrange(sym, L, data.t, z);
 
   // Which direction each control forces; the others are unactuated.
   std::vector<int> control_of(k, -1);
@@ -511,6 +523,60 @@ PresymplecticData BuildOptimalControl(const Scenario& s) {
   data.momentum.assign(p.begin(), p.end());
   AddPontryaginStructure(data, sym, p, static_cast<unsigned>(acc.size()));
   return data;
+}
+
+ControlledEquations BuildControlledEquations(const Scenario& s) {
+  const OptimalControlSpec& ocp = s.optimal_control;
+  ControlledEquations eq;
+  PresymplecticData& data = eq.data;
+  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const unsigned n = static_cast<unsigned>(sym.q.size()), k = static_cast<unsigned>(sym.y.size());
+  const ex L = ParseLagrangian(s, data);
+  const std::vector<symbol> z = AccelerationSymbols(sym);
+  const std::vector<ex> el = AlgebroidEulerLagrange(sym, L, data.t, z);
+  // EL_A = u_a on the actuated directions, 0 on the others, solved for all accelerations.
+  std::vector<ex> force(k, 0);
+  for (const auto& c : ocp.controls) {
+    const auto it = std::find(sym.y_names.begin(), sym.y_names.end(), c.acts_on);
+    if (it == sym.y_names.end())
+      throw ScenarioError(s.source_file, c.where.line, c.acts_on,
+                          "a control acts on a velocity or fibre coordinate");
+    eq.u.emplace_back(c.name);
+    data.table[c.name] = eq.u.back();
+    force[it - sym.y_names.begin()] = eq.u.back();
+  }
+  GiNaC::lst equations, unknowns;
+  for (unsigned a = 0; a < k; ++a) {
+    equations.append(el[a] == force[a]);
+    unknowns.append(z[a]);
+  }
+  ex solution;
+  try {
+    solution = GiNaC::lsolve(equations, unknowns);
+  } catch (const std::exception&) {
+    solution = GiNaC::lst{};
+  }
+  if (solution.nops() != k)
+    throw ModelError(s.source_file +
+                     ": the controlled equations cannot be solved for the accelerations "
+                     "(W = d2L/dy dy is singular)");
+  for (unsigned i = 0; i < n; ++i) {
+    ex rate = 0;
+    for (unsigned b = 0; b < k; ++b) rate += sym.algebroid.anchor(i, b) * sym.y[b];
+    eq.rates.push_back(rate);
+  }
+  for (unsigned a = 0; a < k; ++a) eq.rates.push_back(Simplify(solution.op(a).rhs()));
+  eq.cost =
+      symbolic::ParseExpression(ocp.cost, data.table, {s.source_file, ocp.cost_where.line, "cost"});
+  for (const auto& text : s.reconstruction.body_velocity)
+    eq.body_velocity.push_back(symbolic::ParseExpression(
+        text, data.table, {s.source_file, s.reconstruction.where.line, "body_velocity"}));
+  eq.q = sym.q;
+  eq.y = sym.y;
+  eq.base_names.clear();
+  for (const auto& q : sym.q) eq.base_names.push_back(q.get_name());
+  eq.fibre_names = sym.y_names;
+  return eq;
 }
 
 }  // namespace dirac::constraints

@@ -90,6 +90,22 @@ PresymplecticData BuildSecondOrder(const Scenario& scenario);
 /// pbar_alpha G^alpha - L~. Throws ScenarioError / ModelError.
 PresymplecticData BuildOptimalControl(const Scenario& scenario);
 
+/// The controlled equations of the scenario's optimal-control problem as an explicit ODE with
+/// the controls as inputs: q' = rho(q) y, y' = z(t, q, y, u) from EL_A(q, y, y') = u_a on the
+/// actuated directions and 0 on the others (direct collocation's dynamics), with the cost
+/// C(t, q, y, u) and the reconstruction's body velocity xi(q, y).
+struct ControlledEquations {
+  PresymplecticData data;  ///< t, parameters and the symbol table
+  std::vector<GiNaC::symbol> q, y, u;
+  std::vector<std::string> base_names, fibre_names;
+  std::vector<GiNaC::ex> rates;  ///< q' (n) then y' (k)
+  GiNaC::ex cost;
+  std::vector<GiNaC::ex> body_velocity;  ///< xi (empty without reconstruction)
+};
+
+/// Derives ControlledEquations. Throws ScenarioError / ModelError (W singular).
+ControlledEquations BuildControlledEquations(const Scenario& scenario);
+
 /// d2L/dy dy (the fibre Hessian) of the scenario's Lagrangian, on TQ or on the algebroid.
 GiNaC::matrix FibreHessian(const Scenario& scenario);
 

@@ -264,8 +264,33 @@ Scenario SolvedScenario(const Scenario& scenario, const ExplicitFlow& flow,
 
 }  // namespace
 
+OptimalControlMethod ChosenMethod(const Scenario& scenario) {
+  const OptimalControlSpec& spec = scenario.optimal_control;
+  if (!spec.present) return OptimalControlMethod::kShooting;  // a boundary_value block
+  if (spec.method != OptimalControlMethod::kAuto) return spec.method;
+  return spec.bounds.empty() && !spec.horizon_free ? OptimalControlMethod::kShooting
+                                                   : OptimalControlMethod::kCollocation;
+}
+
+// Refuses bounds no motion can meet, and shooting asked for what it cannot enforce.
+void CheckMethodFits(const Scenario& scenario) {
+  const OptimalControlSpec& spec = scenario.optimal_control;
+  if (!spec.present) return;
+  if (const auto problem = CheckOptimalControlBounds(scenario))
+    throw ScenarioError(scenario.source_file, spec.where.line, problem->key, problem->message);
+  if (spec.method == OptimalControlMethod::kShooting && (!spec.bounds.empty() || spec.horizon_free))
+    throw ScenarioError(scenario.source_file, spec.where.line, "method",
+                        "shooting solves problems without bounds and with a fixed horizon; this "
+                        "one has " +
+                            std::string(spec.bounds.empty() ? "a free horizon" : "bounds") +
+                            ": use method collocation (or auto)");
+}
+
 OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
                                            const SolveOptions& options) {
+  CheckMethodFits(scenario);
+  if (ChosenMethod(scenario) == OptimalControlMethod::kCollocation)
+    return SolveByCollocation(scenario, options);
   const auto start_time = Clock::now();
   const ExplicitFlow* flow = model.explicit_flow();
   if (!flow)
@@ -351,6 +376,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
     converged = false;
   }
   report.converged = converged;
+  report.final_time = scenario.simulation.t_end;
   report.integrations = ms.integrations();
   report.integrator_steps = ms.integrator_statistics().steps;
   report.rhs_evaluations = ms.integrator_statistics().rhs_evaluations;
@@ -362,6 +388,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   try {
     if (converged && ms.Evaluate(point, F, nullptr, &failure)) {
       report.residual = MaxAbs(F);
+      report.constraint_violation = report.residual;
       solution.cost = ms.cost();
       solution.warm_start = ms.ToWarmStart(point);
       if (inverse_jacobian.rows() == static_cast<Eigen::Index>(ms.num_unknowns())) {
@@ -412,13 +439,40 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
 }
 
 OptimalControlSolution SolveOptimalControl(const Scenario& scenario, const SolveOptions& options) {
+  CheckMethodFits(scenario);
+  if (ChosenMethod(scenario) == OptimalControlMethod::kCollocation)
+    return SolveByCollocation(scenario, options);
   const auto model = BuildModel(scenario);
   return SolveOptimalControl(*model, scenario, options);
 }
 
+namespace {
+
+// The text report of a collocation solve: NLP convergence, T, the active arcs.
+std::string FormatCollocationReport(const SolveReport& report, double cost) {
+  std::ostringstream out;
+  out.precision(6);
+  out << "method collocation: " << (report.converged ? "converged" : "not converged") << ": "
+      << report.iterations << " interior-point iterations, " << report.nodes << " intervals, "
+      << report.unknowns << " unknowns, constraint violation " << report.constraint_violation
+      << ", " << report.seconds * 1e3 << " ms";
+  out << "\n  final_time = " << std::setprecision(17) << report.final_time;
+  if (report.converged) out << "\n  cost = " << cost;
+  out << std::setprecision(6);
+  if (!report.message.empty()) out << "\n  " << report.message;
+  if (report.active_arcs.empty()) out << "\n  no bound active";
+  for (const ActiveArc& arc : report.active_arcs)
+    out << "\n  " << arc.name << " on its " << (arc.upper ? "max" : "min") << " for t in ["
+        << arc.t_begin << ", " << arc.t_end << "]";
+  return out.str();
+}
+
+}  // namespace
+
 std::string FormatSolveReport(const SolveReport& report, double cost) {
   std::ostringstream out;
   out.precision(6);
+  if (report.method == "collocation") return FormatCollocationReport(report, cost);
   out << (report.converged ? "converged" : "not converged") << ": " << report.iterations
       << (report.iterations == 1 ? " Newton iteration" : " Newton iterations");
   if (report.stored_jacobian_iterations)
@@ -459,8 +513,17 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
     }
     return r + "\"";
   };
-  out << "{\"converged\": " << (report.converged ? "true" : "false")
-      << ", \"message\": " << text(report.message) << ", \"cost\": ";
+  out << "{\"method\": " << text(report.method)
+      << ", \"converged\": " << (report.converged ? "true" : "false")
+      << ", \"message\": " << text(report.message) << ", \"final_time\": " << report.final_time
+      << ", \"constraint_violation\": " << report.constraint_violation << ", \"active_arcs\": [";
+  for (std::size_t k = 0; k < report.active_arcs.size(); ++k) {
+    const ActiveArc& arc = report.active_arcs[k];
+    out << (k ? ", " : "") << "{\"name\": " << text(arc.name)
+        << ", \"bound\": " << (arc.upper ? "\"max\"" : "\"min\"")
+        << ", \"t_begin\": " << arc.t_begin << ", \"t_end\": " << arc.t_end << "}";
+  }
+  out << "], \"cost\": ";
   if (report.converged)
     out << cost;
   else

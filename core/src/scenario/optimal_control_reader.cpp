@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -93,6 +94,81 @@ void ReadShooting(const Reader& r, const YAML::Node& node, ShootingSettings& spe
   if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
 }
 
+// A bound's side: a finite number, or -inf / inf for an open side.
+double ReadBoundSide(const Reader& r, const YAML::Node& node, const std::string& key) {
+  const std::string text = node.IsScalar() ? node.Scalar() : "";
+  if (text == "inf" || text == "+inf") return std::numeric_limits<double>::infinity();
+  if (text == "-inf") return -std::numeric_limits<double>::infinity();
+  return r.Number(node, key);
+}
+
+// {name: [min, max]}, each a control, base coordinate or velocity / fibre coordinate.
+void ReadBounds(const Reader& r, const YAML::Node& map, const Scenario& s,
+                std::vector<VariableBound>& out) {
+  if (!map.IsMap()) r.Fail(map, "bounds", "expected {name: [min, max]}");
+  std::vector<std::string> names = scenario::BoundedQuantities(s);
+  for (const auto& u : s.optimal_control.controls) names.push_back(u.name);
+  for (const auto& item : map) {
+    VariableBound b;
+    b.name = item.first.Scalar();
+    b.where.line = r.Line(item.first);
+    if (std::find(names.begin(), names.end(), b.name) == names.end())
+      r.Fail(item.first, b.name,
+             "a bound names a control, base coordinate or " +
+                 std::string(s.algebroid.present ? "fibre coordinate" : "velocity") + " (one of " +
+                 JoinNames(names) + ")");
+    for (const auto& other : out)
+      if (other.name == b.name) r.Fail(item.first, b.name, "bound given twice");
+    if (!item.second.IsSequence() || item.second.size() != 2)
+      r.Fail(item.second, b.name, "expected [min, max] (-inf / inf for an open side)");
+    b.min = ReadBoundSide(r, item.second[0], b.name);
+    b.max = ReadBoundSide(r, item.second[1], b.name);
+    if (!(b.min <= b.max)) r.Fail(item.second, b.name, "expected min <= max");
+    out.push_back(std::move(b));
+  }
+}
+
+// horizon: a number (fixed T), or free with horizon_bounds: [min, max] and horizon_guess.
+void ReadHorizon(const Reader& r, const YAML::Node& oc, OptimalControlSpec& spec) {
+  const YAML::Node horizon = r.Required(oc, "horizon");
+  const YAML::Node bounds = oc["horizon_bounds"];
+  const YAML::Node guess = oc["horizon_guess"];
+  spec.horizon_free = horizon.IsScalar() && horizon.Scalar() == "free";
+  if (!spec.horizon_free) {
+    spec.horizon = r.Number(horizon, "horizon");
+    if (!(spec.horizon > 0)) r.Fail(horizon, "horizon", "must be > 0");
+    if (bounds) r.Fail(bounds, "horizon_bounds", "belongs to a free horizon (horizon: free)");
+    if (guess) r.Fail(guess, "horizon_guess", "belongs to a free horizon (horizon: free)");
+    return;
+  }
+  if (!bounds) r.Fail(horizon, "horizon_bounds", "a free horizon needs horizon_bounds: [min, max]");
+  if (!bounds.IsSequence() || bounds.size() != 2)
+    r.Fail(bounds, "horizon_bounds", "expected [min, max] in seconds");
+  spec.horizon_min = r.Number(bounds[0], "horizon_bounds");
+  spec.horizon_max = r.Number(bounds[1], "horizon_bounds");
+  if (!(spec.horizon_min > 0 && spec.horizon_min < spec.horizon_max))
+    r.Fail(bounds, "horizon_bounds", "expected 0 < min < max");
+  spec.horizon =
+      guess ? r.Number(guess, "horizon_guess") : (spec.horizon_min + spec.horizon_max) / 2;
+  if (guess && !(spec.horizon >= spec.horizon_min && spec.horizon <= spec.horizon_max))
+    r.Fail(guess, "horizon_guess", "lies outside horizon_bounds");
+}
+
+void ReadMethod(const Reader& r, const YAML::Node& node, OptimalControlSpec& spec) {
+  const std::string name = r.String(node, "method");
+  const auto method = OptimalControlMethodFromName(name);
+  if (!method) r.Fail(node, name, "method is none of auto, shooting, collocation");
+  spec.method = *method;
+}
+
+void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSettings& spec) {
+  r.CheckKeys(node, "optimal_control.collocation", {"nodes", "max_iterations", "tolerance"});
+  spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
+  spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
+  spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
+  if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
+}
+
 // The formulation follows the block (auto implies it); the horizon is the one T: simulation.t_end
 // takes its value (a different t_end in the file is refused).
 void ApplyOptimalControlFormulation(const Reader& r, const YAML::Node& root,
@@ -115,16 +191,15 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
                         Scenario& s) {
   const YAML::Node oc = root["optimal_control"];
   r.CheckKeys(oc, "optimal_control",
-              {"horizon", "controls", "cost", "initial", "final", "shooting"});
+              {"horizon", "horizon_bounds", "horizon_guess", "controls", "cost", "initial", "final",
+               "bounds", "method", "shooting", "collocation"});
   auto& spec = s.optimal_control;
   spec.present = true;
   spec.where.line = r.Line(oc);
   if (const YAML::Node bvp = root["boundary_value"])
     r.Fail(bvp, "boundary_value",
            "a file holds one problem: boundary_value and optimal_control exclude each other");
-  const YAML::Node horizon = r.Required(oc, "horizon");
-  spec.horizon = r.Number(horizon, "horizon");
-  if (!(spec.horizon > 0)) r.Fail(horizon, "horizon", "must be > 0");
+  ReadHorizon(r, oc, spec);
   ReadControls(r, r.Required(oc, "controls"), symbols, s, spec.controls);
   const YAML::Node cost = r.Required(oc, "cost");
   spec.cost = r.String(cost, "cost");
@@ -133,8 +208,18 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
     ReadBoundaryConditions(r, initial, "initial", s, spec.initial);
   if (const YAML::Node final_values = oc["final"])
     ReadBoundaryConditions(r, final_values, "final", s, spec.final);
+  if (const YAML::Node bounds = oc["bounds"]) ReadBounds(r, bounds, s, spec.bounds);
+  if (const YAML::Node method = oc["method"]) ReadMethod(r, method, spec);
   if (const YAML::Node shooting = oc["shooting"]) ReadShooting(r, shooting, spec.shooting);
-  ApplyOptimalControlFormulation(r, root, horizon, s);
+  if (const YAML::Node collocation = oc["collocation"])
+    ReadCollocation(r, collocation, spec.collocation);
+  ApplyOptimalControlFormulation(r, root, oc["horizon"], s);
+  // Bounds against the boundary values (infeasible ends), at the bound's line.
+  if (const auto problem = CheckOptimalControlBounds(s)) {
+    const std::string name = problem->key.rfind("bounds.", 0) == 0 ? problem->key.substr(7) : "";
+    const YAML::Node at = name.empty() ? oc[problem->key] : oc["bounds"][name];
+    r.Fail(at ? at : oc, name.empty() ? problem->key : name, problem->message);
+  }
 }
 
 std::vector<std::string> CostNames(const Scenario& s) {

@@ -74,6 +74,59 @@ void SetSimulationSetting(Scenario& s, const std::string& name, double value) {
     throw ScenarioError(s.source_file, 0, name, problem->message);
   s.simulation = spec;
   if (s.optimal_control.present) s.optimal_control.horizon = spec.t_end;
+  // Setting the horizon (or t_end, the same T) fixes it, as final.<q>=value fixes a boundary
+  // value: `dirac run --t-end 1` integrates a free-horizon problem's model over 1 s.
+  if (name == "horizon" || name == "t_end") s.optimal_control.horizon_free = false;
+}
+
+// ---- optimal_control bounds and free horizon: --set bounds.<name>.min / .max,
+// horizon_bounds.min / .max, horizon_guess, horizon=free ----------------------------------
+
+// The number a bound name refers to (nullptr if `name` is none); Spec may be const.
+template <typename Spec>
+auto BoundField(Spec& spec, const std::string& name) -> decltype(&spec.horizon) {
+  if (!spec.present) return nullptr;
+  if (name == "horizon_bounds.min") return &spec.horizon_min;
+  if (name == "horizon_bounds.max") return &spec.horizon_max;
+  if (name == "horizon_guess") return spec.horizon_free ? &spec.horizon : nullptr;
+  if (name.rfind("bounds.", 0) != 0) return nullptr;
+  for (auto& b : spec.bounds)
+    for (const char* side : {".min", ".max"})
+      if (name == "bounds." + b.name + side) return std::string(side) == ".min" ? &b.min : &b.max;
+  return nullptr;
+}
+
+void ThrowIfBoundProblem(const Scenario& s) {
+  if (defer_setting_check) return;
+  if (const auto problem = CheckOptimalControlBounds(s))
+    throw ScenarioError(s.source_file, 0, problem->key, problem->message);
+}
+
+// Sets a bound by its --set name; a bound not yet listed is added (its other side open).
+bool SetBound(Scenario& s, const std::string& name, double value) {
+  auto& spec = s.optimal_control;
+  if (!spec.present) return false;
+  Scenario edited = s;
+  if (double* field = BoundField(edited.optimal_control, name)) {
+    *field = value;
+  } else if (name.rfind("bounds.", 0) == 0 && name.size() > 11 &&
+             (name.substr(name.size() - 4) == ".min" || name.substr(name.size() - 4) == ".max")) {
+    VariableBound b;
+    b.name = name.substr(7, name.size() - 11);
+    (name.substr(name.size() - 4) == ".min" ? b.min : b.max) = value;
+    edited.optimal_control.bounds.push_back(b);
+  } else {
+    return false;
+  }
+  if (name == "horizon_guess") {
+    edited.simulation.t_end = value;
+    if (const auto problem =
+            defer_setting_check ? std::nullopt : CheckSimulationSpec(edited.simulation))
+      throw ScenarioError(s.source_file, 0, name, problem->message);
+  }
+  ThrowIfBoundProblem(edited);
+  s = std::move(edited);
+  return true;
 }
 
 // ---- optimal_control boundary values: --set initial.<quantity>, final.<quantity> -----------
@@ -208,6 +261,7 @@ std::optional<double> CurrentValue(const Scenario& s, const std::string& name) {
   if (IsSecondOrderName(s, name)) return s.second_order.InitialValue(name);
   if (const double* field = SettingField(s.simulation, name)) return *field;
   if (s.optimal_control.present && name == "horizon") return s.optimal_control.horizon;
+  if (const double* field = BoundField(s.optimal_control, name)) return *field;
   if (const auto boundary = ParseBoundaryName(s, name)) return BoundaryValue(s, *boundary);
   return std::nullopt;
 }
@@ -225,8 +279,14 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
     target->second = value;
     return;
   }
-  if (const auto boundary = ParseBoundaryName(s, name))
-    return SetBoundaryValue(s, name, *boundary, value);
+  if (const auto boundary = ParseBoundaryName(s, name)) {
+    Scenario edited = s;
+    SetBoundaryValue(edited, name, *boundary, value);
+    ThrowIfBoundProblem(edited);
+    s = std::move(edited);
+    return;
+  }
+  if (SetBound(s, name, value)) return;
   throw ScenarioError(s.source_file, 0, name,
                       "--set names no parameter, coordinate, velocity or simulation setting");
 }
@@ -251,6 +311,22 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     throw ScenarioError(s.source_file, 0, assignment, "expected NAME=VALUE");
   const std::string name = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
+  if (text == "free" && name == "horizon" && s.optimal_control.present) {
+    // The horizon becomes an unknown in its bounds, from its current value as the guess.
+    Scenario edited = s;
+    edited.optimal_control.horizon_free = true;
+    ThrowIfBoundProblem(edited);
+    s = std::move(edited);
+    return;
+  }
+  if (name == "optimal_control.method" && s.optimal_control.present) {
+    const auto method = scenario::OptimalControlMethodFromName(text);
+    if (!method)
+      throw ScenarioError(s.source_file, 0, name,
+                          "value \"" + text + "\" is none of auto, shooting, collocation");
+    s.optimal_control.method = *method;
+    return;
+  }
   if (text == "free") {
     // A boundary value may be released: its transversality condition holds instead.
     const auto boundary = ParseBoundaryName(s, name);
@@ -297,6 +373,8 @@ void ApplyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
     for (const auto& assignment : assignments) ApplyOverride(result, assignment);
   }
   if (const auto problem = CheckSimulationSpec(result.simulation))
+    throw ScenarioError(s.source_file, 0, problem->key, problem->message);
+  if (const auto problem = CheckOptimalControlBounds(result))
     throw ScenarioError(s.source_file, 0, problem->key, problem->message);
   s = std::move(result);
 }

@@ -159,17 +159,51 @@ void EmitBoundaryConditions(YAML::Emitter& out, const std::string& key,
   out << YAML::EndMap;
 }
 
+// horizon: a number, or free with its bounds and guess.
+void EmitHorizon(YAML::Emitter& out, const OptimalControlSpec& spec) {
+  out << YAML::Key << "horizon" << YAML::Value;
+  if (!spec.horizon_free) {
+    out << Num(spec.horizon);
+    return;
+  }
+  out << "free" << YAML::Key << "horizon_bounds" << YAML::Value << YAML::Flow << YAML::BeginSeq
+      << Num(spec.horizon_min) << Num(spec.horizon_max) << YAML::EndSeq << YAML::Key
+      << "horizon_guess" << YAML::Value << Num(spec.horizon);
+}
+
+// bounds, method and collocation settings (written only when they differ from the defaults).
+void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
+  if (!spec.bounds.empty()) {
+    out << YAML::Key << "bounds" << YAML::Value << YAML::BeginMap;
+    for (const auto& b : spec.bounds)
+      out << YAML::Key << b.name << YAML::Value << YAML::Flow << YAML::BeginSeq << Num(b.min)
+          << Num(b.max) << YAML::EndSeq;
+    out << YAML::EndMap;
+  }
+  if (spec.method != OptimalControlMethod::kAuto)
+    out << YAML::Key << "method" << YAML::Value << scenario::OptimalControlMethodName(spec.method);
+  const CollocationSettings defaults;
+  const CollocationSettings& c = spec.collocation;
+  if (c.nodes != defaults.nodes || c.max_iterations != defaults.max_iterations ||
+      c.tolerance != defaults.tolerance)
+    out << YAML::Key << "collocation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+        << "nodes" << YAML::Value << c.nodes << YAML::Key << "max_iterations" << YAML::Value
+        << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance)
+        << YAML::EndMap;
+}
+
 void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
   if (!spec.present) return;
-  out << YAML::Key << "optimal_control" << YAML::Value << YAML::BeginMap << YAML::Key << "horizon"
-      << YAML::Value << Num(spec.horizon) << YAML::Key << "controls" << YAML::Value
-      << YAML::BeginSeq;
+  out << YAML::Key << "optimal_control" << YAML::Value << YAML::BeginMap;
+  EmitHorizon(out, spec);
+  out << YAML::Key << "controls" << YAML::Value << YAML::BeginSeq;
   for (const auto& u : spec.controls)
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << u.name << YAML::Key
         << "acts_on" << YAML::Value << u.acts_on << YAML::EndMap;
   out << YAML::EndSeq << YAML::Key << "cost" << YAML::Value << YAML::DoubleQuoted << spec.cost;
   EmitBoundaryConditions(out, "initial", spec.initial);
   EmitBoundaryConditions(out, "final", spec.final);
+  EmitBoundsAndMethod(out, spec);
   out << YAML::Key << "shooting" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
       << "nodes" << YAML::Value << spec.shooting.nodes << YAML::Key << "max_iterations"
       << YAML::Value << spec.shooting.max_iterations << YAML::Key << "tolerance" << YAML::Value
@@ -331,7 +365,20 @@ bool CollectEdits(const Scenario& original, const Scenario& edited, const std::s
   if (oa.present != ob.present) return false;
   if (ob.present) {
     const YAML::Node block = root["optimal_control"];
-    if (!add(block["horizon"], oa.horizon, ob.horizon)) return false;
+    if (oa.horizon_free != ob.horizon_free || oa.bounds.size() != ob.bounds.size() ||
+        oa.method != ob.method)
+      return false;
+    if (!ob.horizon_free && !add(block["horizon"], oa.horizon, ob.horizon)) return false;
+    if (ob.horizon_free && (!add(block["horizon_guess"], oa.horizon, ob.horizon) ||
+                            !add(block["horizon_bounds"][0], oa.horizon_min, ob.horizon_min) ||
+                            !add(block["horizon_bounds"][1], oa.horizon_max, ob.horizon_max)))
+      return false;
+    for (std::size_t i = 0; i < ob.bounds.size(); ++i) {
+      const VariableBound &a = oa.bounds[i], &b = ob.bounds[i];
+      const YAML::Node node = block["bounds"][b.name];
+      if (a.name != b.name || !add(node[0], a.min, b.min) || !add(node[1], a.max, b.max))
+        return false;
+    }
     for (const auto& [key, a_list, b_list] :
          {std::tuple<const char*, const std::vector<BoundaryCondition>*,
                      const std::vector<BoundaryCondition>*>{"initial", &oa.initial, &ob.initial},

@@ -106,16 +106,43 @@ inline std::optional<Formulation> FormulationFromName(const std::string& name) {
   return std::nullopt;
 }
 
+// "a, b, c" for messages.
+inline std::string JoinNames(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
+// The `optimal_control.method` names, in the order of the OptimalControlMethod enum.
+inline constexpr const char* kOptimalControlMethodNames[] = {"auto", "shooting", "collocation"};
+
+inline const char* OptimalControlMethodName(OptimalControlMethod m) {
+  return kOptimalControlMethodNames[static_cast<int>(m)];
+}
+
+inline std::optional<OptimalControlMethod> OptimalControlMethodFromName(const std::string& name) {
+  for (std::size_t k = 0; k < std::size(kOptimalControlMethodNames); ++k)
+    if (name == kOptimalControlMethodNames[k]) return static_cast<OptimalControlMethod>(k);
+  return std::nullopt;
+}
+
 // The quantities an `optimal_control` boundary condition may name, in this order: base
 // coordinates, velocities (TQ) or fibre coordinates (algebroid), group components (SO3: the
 // rotation vector <prefix>.x/.y/.z; SE2: the reconstruction's three names).
-inline std::vector<std::string> BoundaryQuantities(const Scenario& s) {
+// The state quantities an `optimal_control` bound may name besides the controls: base
+// coordinates, then velocities (TQ) or fibre coordinates (algebroid).
+inline std::vector<std::string> BoundedQuantities(const Scenario& s) {
   std::vector<std::string> names;
   for (const auto& c : s.coordinates) names.push_back(c.name);
   if (s.algebroid.present)
     for (const auto& y : s.algebroid.fibre) names.push_back(y.name);
   else
     for (const auto& c : s.coordinates) names.push_back(c.velocity);
+  return names;
+}
+
+inline std::vector<std::string> BoundaryQuantities(const Scenario& s) {
+  std::vector<std::string> names = BoundedQuantities(s);
   const auto& rec = s.reconstruction;
   if (rec.group == "SO3" && !rec.names.empty())
     for (const char* axis : {".x", ".y", ".z"}) names.push_back(rec.names[0] + axis);
@@ -125,9 +152,7 @@ inline std::vector<std::string> BoundaryQuantities(const Scenario& s) {
 
 // "a, b, c" of BoundaryQuantities, for messages.
 inline std::string BoundaryQuantityList(const Scenario& s) {
-  std::string list;
-  for (const auto& name : BoundaryQuantities(s)) list += (list.empty() ? "" : ", ") + name;
-  return list;
+  return JoinNames(BoundaryQuantities(s));
 }
 
 inline bool IsBoundaryQuantity(const Scenario& s, const std::string& name) {

@@ -1,0 +1,42 @@
+#pragma once
+// Internal to control/: the tapes of the controlled equations for direct collocation, and their
+// values with exact first derivatives (forward mode on the tapes).
+
+#include <string>
+#include <vector>
+
+#include "dirac/compiled_function.hpp"
+#include "dirac/scenario.hpp"
+
+namespace dirac::control {
+
+/// q' = rho(q) y, y' = z(t, q, y, u), the cost C(t, q, y, u) and the body velocity xi(q, y),
+/// compiled once per scenario. Every tape reads [t, q (n), y (k), u (m), parameters].
+class CollocationDynamics {
+ public:
+  /// Derives and compiles (GiNaC: one thread at a time). Throws ScenarioError / ModelError.
+  explicit CollocationDynamics(const Scenario& scenario);
+
+  std::size_t num_states() const { return base_.size() + fibre_.size(); }  ///< d = n + k
+  std::size_t num_controls() const { return controls_.size(); }            ///< m
+  const std::vector<std::string>& base() const { return base_; }
+  const std::vector<std::string>& fibre() const { return fibre_; }
+  const std::vector<std::string>& controls() const { return controls_; }
+  bool has_body_velocity() const { return body_velocity_.num_outputs() == 3; }
+
+  /// Values at (t, x = (q, y), u) and, if `jacobian` is not null, the derivatives along
+  /// [t, x, u] (row-major, outputs x (1 + d + m)).
+  void Rates(double t, const double* x, const double* u, double* value, double* jacobian) const;
+  void Cost(double t, const double* x, const double* u, double* value, double* gradient) const;
+  void BodyVelocity(const double* x, double* value, double* jacobian) const;
+
+ private:
+  void Evaluate(const CompiledFunction& f, double t, const double* x, const double* u,
+                double* value, double* jacobian) const;
+
+  std::vector<std::string> base_, fibre_, controls_;
+  std::vector<double> parameters_;
+  CompiledFunction rates_, cost_, body_velocity_;
+};
+
+}  // namespace dirac::control
