@@ -1,6 +1,6 @@
 #pragma once
 /// @file drawn_scene.hpp
-/// The interface of a drawn 3D scene: what the view shows of a run. Five types ship
+/// The interface of a drawn 3D scene: what the view shows of a run. Six types ship
 /// (SceneRegistry::WithBuiltinScenes):
 ///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
 ///    velocity, the constraint plane Delta(q) and a comparison trajectory;
@@ -9,7 +9,9 @@
 ///  - "planar_points" (PlanarPointsScene): points moving in one plane (point vortices);
 ///  - "rolling_disk" (RollingDiskScene): a thin disk leaning and rolling on the ground plane;
 ///  - "planar_bodies" (PlanarBodiesScene): slabs moving in the plane, seen from above by a
-///    camera that follows them.
+///    camera that follows them;
+///  - "affine_ellipse" (AffineEllipseScene): a fluid ellipse deformed by x = A(t) X with its
+///    material lines (the incompressible affine fluid).
 /// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK
 /// props and moves them to the time cursor.
 

@@ -27,16 +27,6 @@ constexpr std::size_t kDefaultTrail = 1000;
 constexpr Color kTrailColor{1.0, 0.88, 0.35};
 constexpr double kThickness = 0.12;  // of the disk, times its radius
 
-// The radius option: a positive number, or the name of a parameter (nullopt: neither).
-std::optional<double> RadiusValue(const dirac::Scenario& scenario, const std::string& text) {
-  for (const dirac::Parameter& p : scenario.parameters)
-    if (p.name == text) return p.value;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
-  return value;
-}
-
 }  // namespace
 
 RollingDiskScene::RollingDiskScene(const SceneContext& context) {
@@ -57,14 +47,12 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
   RequireColumn(options, "tilt", tilt_, columns);
   if (options.Has("spin")) RequireColumn(options, "spin", spin_, columns);
   const std::string radius = options.String("radius", "0.3");
-  const std::optional<double> value = RadiusValue(context.scenario, radius);
-  if (!value || !(*value > 0.0) || !std::isfinite(*value))
+  const std::optional<LengthOption> value = PositiveNumberOrParameter(context.scenario, radius);
+  if (!value)
     options.Fail("radius",
                  "expected a positive number or a parameter's name, got '" + radius + "'");
-  radius_ = *value;
-  if (std::any_of(context.scenario.parameters.begin(), context.scenario.parameters.end(),
-                  [&](const dirac::Parameter& p) { return p.name == radius; }))
-    radius_parameter_ = radius;
+  radius_ = value->value;
+  radius_parameter_ = value->parameter;
   trail_samples_ = TrailOption(options, kDefaultTrail);
   options.CheckKeys({"contact", "heading", "tilt", "spin", "radius", "trail"});
 
@@ -162,9 +150,9 @@ void RollingDiskScene::AddTo(vtkRenderer* renderer) {
 
 bool RollingDiskScene::OnScenarioEdited(const dirac::Scenario& scenario) {
   if (radius_parameter_.empty()) return false;
-  const std::optional<double> value = RadiusValue(scenario, radius_parameter_);
-  if (!value || !(*value > 0.0) || !std::isfinite(*value) || *value == radius_) return false;
-  radius_ = *value;
+  const std::optional<LengthOption> value = PositiveNumberOrParameter(scenario, radius_parameter_);
+  if (!value || value->value == radius_) return false;
+  radius_ = value->value;
   UpdateGeometry();
   UpdateLegend();
   return true;

@@ -23,7 +23,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <numbers>
+
+#include "dirac/scenario.hpp"
 
 namespace dirac::ui {
 
@@ -267,6 +270,22 @@ double PositiveOption(const dirac::SceneOptions& options, const std::string& key
   const double value = options.Number(key, fallback);
   if (!(value > 0.0)) options.Fail(key, "expected a positive number, got " + FormatNumber(value));
   return value;
+}
+
+std::optional<LengthOption> PositiveNumberOrParameter(const dirac::Scenario& scenario,
+                                                      const std::string& text) {
+  LengthOption out;
+  const auto parameter = std::find_if(scenario.parameters.begin(), scenario.parameters.end(),
+                                      [&](const dirac::Parameter& p) { return p.name == text; });
+  if (parameter != scenario.parameters.end()) {
+    out = {parameter->value, text};
+  } else {
+    char* end = nullptr;
+    out.value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0') return std::nullopt;
+  }
+  if (!(out.value > 0.0) || !std::isfinite(out.value)) return std::nullopt;
+  return out;
 }
 
 void RequireColumn(const dirac::SceneOptions& options, const std::string& key,

@@ -16,6 +16,10 @@
 
 #include "dirac/scene_options.hpp"
 
+namespace dirac {
+struct Scenario;
+}
+
 class vtkActor;
 class vtkAlgorithm;
 class vtkAxesActor;
@@ -152,6 +156,16 @@ std::string TextOf(vtkTextActor* overlay, bool visible_only = false);
 std::size_t TrailOption(const dirac::SceneOptions& options, std::size_t fallback);
 /// A finite number > 0 at `key` (default `fallback`). Throws ScenarioError.
 double PositiveOption(const dirac::SceneOptions& options, const std::string& key, double fallback);
+/// A positive length given as a number or as a parameter's name (e.g. `radius: R`): its value
+/// in `scenario` and the parameter's name ("" for a number).
+struct LengthOption {
+  double value = 0.0;
+  std::string parameter;
+};
+/// `text` read as a LengthOption; nullopt if it is neither a parameter of `scenario` nor a
+/// number, or if the value is not a positive finite number. Throws nothing.
+std::optional<LengthOption> PositiveNumberOrParameter(const dirac::Scenario& scenario,
+                                                      const std::string& text);
 /// A trajectory column named at `key` (an entry of `columns`). Throws ScenarioError naming it.
 void RequireColumn(const dirac::SceneOptions& options, const std::string& key,
                    const std::string& name, const std::vector<std::string>& columns);

@@ -1,6 +1,7 @@
 #include "scenes/scene_registry.hpp"
 
 #include "dirac/error.hpp"
+#include "scenes/affine_ellipse_scene.hpp"
 #include "scenes/particle_scene.hpp"
 #include "scenes/planar_bodies_scene.hpp"
 #include "scenes/planar_points_scene.hpp"
@@ -25,6 +26,9 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   });
   registry.Register("rolling_disk", [](const SceneContext& context) {
     return std::make_unique<RollingDiskScene>(context);
+  });
+  registry.Register("affine_ellipse", [](const SceneContext& context) {
+    return std::make_unique<AffineEllipseScene>(context);
   });
   return registry;
 }

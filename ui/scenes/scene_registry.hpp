@@ -1,7 +1,8 @@
 #pragma once
 /// @file scene_registry.hpp
-/// Maps a scenario's `scene.type` to the DrawnScene that draws it: "particle", "rigid_body" and
-/// "planar_bodies" ship; more are added with Register().
+/// Maps a scenario's `scene.type` to the DrawnScene that draws it: "particle", "rigid_body",
+/// "planar_bodies", "planar_points", "rolling_disk" and "affine_ellipse" ship; more are added
+/// with Register().
 
 #include <functional>
 #include <map>
