@@ -364,37 +364,28 @@ class PseudoSpectral {
   }
 
  private:
-  // Coefficients -> grid values and back (c_k with f(x) = Σ c_k e^{ik·x}).
-  Eigen::MatrixXcd Grid(const Eigen::MatrixXcd& c) const {
-    Eigen::MatrixXcd out(G_, G_);
+  // Coefficients -> grid values (inverse) and back (c_k with f(x) = Σ c_k e^{ik·x}): one
+  // transform of the rows, then of the columns.
+  Eigen::MatrixXcd Transform(const Eigen::MatrixXcd& from, bool inverse) const {
+    const double scale = inverse ? static_cast<double>(G_) : 1.0 / G_;
+    Eigen::MatrixXcd out = from;
     Eigen::VectorXcd in(G_), tmp(G_);
-    for (int i = 0; i < G_; ++i) {
-      in = c.row(i).transpose();
-      fft_.inv(tmp, in);
-      out.row(i) = tmp.transpose() * static_cast<double>(G_);
-    }
-    for (int j = 0; j < G_; ++j) {
-      in = out.col(j);
-      fft_.inv(tmp, in);
-      out.col(j) = tmp * static_cast<double>(G_);
-    }
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < G_; ++i) {
+        in = pass == 0 ? Eigen::VectorXcd(out.row(i).transpose()) : Eigen::VectorXcd(out.col(i));
+        if (inverse)
+          fft_.inv(tmp, in);
+        else
+          fft_.fwd(tmp, in);
+        if (pass == 0)
+          out.row(i) = tmp.transpose() * scale;
+        else
+          out.col(i) = tmp * scale;
+      }
     return out;
   }
-  Eigen::MatrixXcd Coefficients(const Eigen::MatrixXcd& f) const {
-    Eigen::MatrixXcd out(G_, G_);
-    Eigen::VectorXcd in(G_), tmp(G_);
-    for (int i = 0; i < G_; ++i) {
-      in = f.row(i).transpose();
-      fft_.fwd(tmp, in);
-      out.row(i) = tmp.transpose() / static_cast<double>(G_);
-    }
-    for (int j = 0; j < G_; ++j) {
-      in = out.col(j);
-      fft_.fwd(tmp, in);
-      out.col(j) = tmp / static_cast<double>(G_);
-    }
-    return out;
-  }
+  Eigen::MatrixXcd Grid(const Eigen::MatrixXcd& c) const { return Transform(c, true); }
+  Eigen::MatrixXcd Coefficients(const Eigen::MatrixXcd& f) const { return Transform(f, false); }
   Eigen::MatrixXcd Rate(const Eigen::MatrixXcd& w, double sign) const {
     Eigen::MatrixXcd ux(G_, G_), uy(G_, G_), wx(G_, G_), wy(G_, G_);
     const Complex i1(0.0, 1.0);

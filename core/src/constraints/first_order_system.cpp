@@ -135,7 +135,6 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
   dynamics::CvodeDriver driver(
       ode, bdf ? dynamics::MultistepMethod::kBdf : dynamics::MultistepMethod::kAdams, 0.0, input.q0,
       spec.t_end);
-  geometry::GroupReconstruction reconstruction{ReconstructionSpec{}};
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns(), 0.0), qdot(n);
@@ -161,16 +160,8 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
     trajectory.AppendRow(row.data());
   };
-  record(0.0);
+  dynamics::RunSampledOde(spec, driver, record, progress, trajectory, report);
   report.initial_energy = e0;
-  dynamics::RunSampled(
-      spec, driver, reconstruction,
-      [&](double t) {
-        driver.Advance(t);
-        return Eigen::Vector3d::Zero().eval();
-      },
-      record, progress, trajectory, report);
-  report.rhs_evaluations = driver.rhs_evaluations();
   if (report_out) *report_out = report;
   return trajectory;
 }

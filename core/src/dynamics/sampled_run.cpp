@@ -48,4 +48,19 @@ template void RunSampled(const SimulationSpec&, CvodeDriver&, geometry::GroupRec
                          const std::function<void(double)>&, const SimulationProgress&,
                          const Trajectory&, SimulationReport&);
 
+void RunSampledOde(const SimulationSpec& spec, CvodeDriver& driver,
+                   const std::function<void(double)>& record, const SimulationProgress& progress,
+                   const Trajectory& trajectory, SimulationReport& report) {
+  geometry::GroupReconstruction none{ReconstructionSpec{}};
+  record(0.0);
+  RunSampled(
+      spec, driver, none,
+      [&](double t) {
+        driver.Advance(t);
+        return Eigen::Vector3d::Zero().eval();
+      },
+      record, progress, trajectory, report);
+  report.rhs_evaluations = driver.rhs_evaluations();
+}
+
 }  // namespace dirac::dynamics

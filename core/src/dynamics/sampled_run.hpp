@@ -24,4 +24,10 @@ void RunSampled(const SimulationSpec& spec, Driver& driver,
                 const std::function<void(double)>& record, const SimulationProgress& progress,
                 const Trajectory& trajectory, SimulationReport& report);
 
+/// RunSampled for an explicit ODE without a group to reconstruct: records t = 0, runs the
+/// samples, then sets report.rhs_evaluations (the models that integrate x' = f(t, x) directly).
+void RunSampledOde(const SimulationSpec& spec, CvodeDriver& driver,
+                   const std::function<void(double)>& record, const SimulationProgress& progress,
+                   const Trajectory& trajectory, SimulationReport& report);
+
 }  // namespace dirac::dynamics

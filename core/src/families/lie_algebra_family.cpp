@@ -46,16 +46,27 @@ SparseMatrix Commutator(const SparseMatrix& a, const SparseMatrix& b) {
   return out;
 }
 
+// Appends a basis element with two entries (i, j) = a, (j, i) = b; returns its index.
+std::uint32_t AddElement(std::string name, int i, int j, Complex a, Complex b,
+                         LieAlgebraBasis& basis, MatrixAlgebra& algebra) {
+  const auto index = static_cast<std::uint32_t>(basis.names.size());
+  basis.names.push_back(std::move(name));
+  SparseMatrix m;
+  Add(m, i, j, a);
+  Add(m, j, i, b);
+  algebra.elements.push_back(m);
+  return index;
+}
+
+std::string PairName(std::string_view letter, int i, int j) {
+  return Indexed(letter, i + 1) + "_" + std::to_string(j + 1);
+}
+
 // so(n) block (and the rotations of se(n)): E_ij, i < j, 0-based.
 void AddRotations(int n, LieAlgebraBasis& basis, MatrixAlgebra& algebra) {
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
-      const auto index = static_cast<std::uint32_t>(basis.names.size());
-      basis.names.push_back(Indexed("w", i + 1) + "_" + std::to_string(j + 1));
-      SparseMatrix e;
-      Add(e, i, j, 1.0);
-      Add(e, j, i, -1.0);
-      algebra.elements.push_back(e);
+      const auto index = AddElement(PairName("w", i, j), i, j, 1.0, -1.0, basis, algebra);
       algebra.readout[{i, j}].push_back({index, 1.0});
     }
 }
@@ -64,20 +75,11 @@ void BuildSu(int n, LieAlgebraBasis& basis, MatrixAlgebra& algebra) {
   const Complex i1(0.0, 1.0);
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < n; ++j) {
-      const auto a = static_cast<std::uint32_t>(basis.names.size());
-      basis.names.push_back(Indexed("a", i + 1) + "_" + std::to_string(j + 1));
-      SparseMatrix A;
-      Add(A, i, j, 1.0);
-      Add(A, j, i, -1.0);
-      algebra.elements.push_back(A);
-      basis.names.push_back(Indexed("b", i + 1) + "_" + std::to_string(j + 1));
-      SparseMatrix B;
-      Add(B, i, j, i1);
-      Add(B, j, i, i1);
-      algebra.elements.push_back(B);
+      const auto a = AddElement(PairName("a", i, j), i, j, 1.0, -1.0, basis, algebra);
+      const auto b = AddElement(PairName("b", i, j), i, j, i1, i1, basis, algebra);
       // entry (i, j) = a + i b: a = Re, b = Im.
       algebra.readout[{i, j}].push_back({a, 1.0});
-      algebra.readout[{i, j}].push_back({a + 1, i1});
+      algebra.readout[{i, j}].push_back({b, i1});
     }
   // H_j = i(E_jj - E_j+1,j+1); a traceless diagonal i diag(d) has c_j = Σ_{l <= j} d_l.
   const auto first = static_cast<std::uint32_t>(basis.names.size());
