@@ -127,6 +127,24 @@ TEST(LieAlgebraFamilies, LargeTorusPassesTheRandomJacobiCheck) {
   EXPECT_GT(constants.size(), 100000u);
 }
 
+// The Jacobi check fails on a perturbed constant: exactly on every triple (so(4)), and at random
+// elements above dimension 120 (the torus at N = 13, 168 elements).
+TEST(LieAlgebraFamilies, TheJacobiCheckCatchesAPerturbedConstant) {
+  for (const auto& [family, size] :
+       std::vector<std::pair<std::string, int>>{{"so", 4}, {"zeitlin_torus", 13}}) {
+    const LieAlgebraBasis basis = families::LieAlgebraBasisOf(family, size);
+    auto constants = families::StructureConstants(basis);
+    EXPECT_NO_THROW(families::CheckJacobi(basis, constants));
+    constants[constants.size() / 2].value *= 1.0 + 1e-6;
+    try {
+      families::CheckJacobi(basis, constants);
+      ADD_FAILURE() << family << ": the perturbed constants passed";
+    } catch (const FamilyError& e) {
+      EXPECT_NE(std::string(e.what()).find("Jacobi"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(LieAlgebraFamilies, BadFamiliesAndSizesAreRefused) {
   EXPECT_THROW(families::LieAlgebraBasisOf("sp", 4), FamilyError);
   EXPECT_THROW(families::LieAlgebraBasisOf("zeitlin_torus", 4), FamilyError);

@@ -338,23 +338,27 @@ std::vector<StructureConstant> StructureConstants(const LieAlgebraBasis& input) 
     return on_torus ? TorusBracket(basis, torus, a, b)
                     : Decompose(algebra, Commutator(algebra.elements[a], algebra.elements[b]));
   };
-  double scale = 0.0;
   for (std::size_t a = 0; a < k; ++a) {
     if (!bracket(a, a).empty()) Refuse(basis, "[" + basis.names[a] + ", itself] is not zero");
     for (std::size_t b = a + 1; b < k; ++b) {
       const Components ab = bracket(a, b);
       const double size = MaxAbs(ab);
-      scale = std::max(scale, size);
       CheckAntisymmetry(basis, a, b, ab, bracket(b, a), 1e-13 * std::max(1.0, size));
       for (const auto& [c, v] : ab)
         list.push_back({static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), c, v});
     }
   }
-  if (k <= kExactJacobiDimension)
-    CheckJacobiExact(basis, list, 1e-12 * std::max(1.0, scale * scale));
-  else
-    CheckJacobiRandom(basis, list, scale);
+  CheckJacobi(input, list);
   return list;
+}
+
+void CheckJacobi(const LieAlgebraBasis& basis, const std::vector<StructureConstant>& constants) {
+  double scale = 0.0;
+  for (const auto& c : constants) scale = std::max(scale, std::abs(c.value));
+  if (basis.dimension() <= kExactJacobiDimension)
+    CheckJacobiExact(basis, constants, 1e-12 * std::max(1.0, scale * scale));
+  else
+    CheckJacobiRandom(basis, constants, scale);
 }
 
 std::vector<double> Bracket(const std::vector<StructureConstant>& constants,

@@ -68,6 +68,10 @@ LieAlgebraBasis LieAlgebraBasisOf(std::string_view family, int size);
 /// violation with probability one). Throws FamilyError naming the offending pair or triple.
 std::vector<StructureConstant> StructureConstants(const LieAlgebraBasis& basis);
 
+/// The Jacobi identity of `constants` over `basis` (as StructureConstants checks it). Throws
+/// FamilyError naming the triple (exact check) or the size of the violation (random elements).
+void CheckJacobi(const LieAlgebraBasis& basis, const std::vector<StructureConstant>& constants);
+
 /// The bracket [x, y] of two elements given by their components, with the sparse constants.
 std::vector<double> Bracket(const std::vector<StructureConstant>& constants,
                             const std::vector<double>& x, const std::vector<double>& y);
