@@ -14,7 +14,6 @@
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
 #include "dynamics/cvode_driver.hpp"
-#include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "model/native_tape_set.hpp"
 #include "scenario/scenario_symbols.hpp"
@@ -392,18 +391,11 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   std::string tape;
   const EulerPoincareTapes& tapes = native_->Select(spec.tape, tape);
   EulerPoincareRates rates(*d_, tapes, input.parameters);
-  const bool bdf =
-      spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
-  const IntegrationMethod family = bdf ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
-  dynamics::SampledOde ode;
-  ode.size = k;
-  ode.names = d_->basis.names;
-  ode.rtol = dynamics::LocalTolerance(spec.rtol, family);
-  ode.atol = dynamics::LocalTolerance(spec.atol, family);
-  ode.rates = [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); };
-  dynamics::CvodeDriver driver(
-      ode, bdf ? dynamics::MultistepMethod::kBdf : dynamics::MultistepMethod::kAdams, 0.0, input.v0,
-      spec.t_end);
+  const dynamics::ExplicitOde setup = dynamics::MakeExplicitOde(
+      spec, d_->basis.names,
+      [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); });
+  const bool bdf = setup.bdf();
+  dynamics::CvodeDriver driver(setup.ode, setup.method, 0.0, input.v0, spec.t_end);
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns(), 0.0), p(k);
