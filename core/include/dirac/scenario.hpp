@@ -199,8 +199,25 @@ struct BracketSpec {
 
 /// Lie algebroid data (seed L §2.1): base coordinates are the scenario's coordinates; TQ is the
 /// case without this section (rho = identity, zero brackets). A Lie algebra has no coordinates.
+/// A Lie algebra named by a family and a size (`algebroid.algebra`): the engine generates its
+/// basis (the fibre coordinates), structure constants and checks; docs/scenario-format.md.
+struct LieAlgebraSpec {
+  bool present = false;
+  std::string family;  ///< "so", "su", "se" or "zeitlin_torus"
+  int size = 0;        ///< n, or N for zeitlin_torus
+  /// The inertia operator I of L = ½ <y, I y> when the Lagrangian is generated: "laplacian"
+  /// (the torus' |m|²) or "diagonal" (the values below, numbers or parameter names); "" when
+  /// the scenario writes its own `lagrangian`.
+  std::string inertia;
+  std::vector<std::string> diagonal;
+  /// Initial values as given (by basis name): of y, or of the momentum p = I y.
+  std::vector<std::pair<std::string, double>> initial, initial_momentum;
+  SourceLocation where;
+};
+
 struct AlgebroidSpec {
   bool present = false;
+  LieAlgebraSpec algebra;  ///< a family-named Lie algebra; then `fibre` is generated
   std::vector<FibreCoordinate> fibre;
   std::vector<AnchorSpec> anchor;     ///< sections not listed have zero anchor
   std::vector<BracketSpec> brackets;  ///< pairs not listed commute
@@ -313,6 +330,8 @@ struct Scenario {
   std::vector<Parameter> parameters;
   std::string lagrangian;  ///< L(q, v; parameters, t)
   SourceLocation lagrangian_where;
+  /// True when `lagrangian` was generated from `algebroid.algebra.inertia` (not written back).
+  bool lagrangian_generated = false;
   std::vector<ConstraintSpec> constraints;
   AlgebroidSpec algebroid;
   ReconstructionSpec reconstruction;

@@ -10,7 +10,6 @@
 #include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/cvode_driver.hpp"
-#include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "scenario/scenario_symbols.hpp"
@@ -142,21 +141,13 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
   const std::size_t n = t_.n;
   RequireSizes(input);
   RateSolver solver(t_, input.parameters, input.v0);
-  const bool bdf =
-      spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
-  const IntegrationMethod family = bdf ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
-  dynamics::SampledOde ode;
-  ode.size = n;
-  for (std::size_t i = 0; i < n; ++i) ode.names.push_back(columns_[1 + i].name);
-  ode.rtol = dynamics::LocalTolerance(spec.rtol, family);
-  ode.atol = dynamics::LocalTolerance(spec.atol, family);
-  ode.rates = [&solver](double t, const double* y, double* ydot) {
-    return solver.Rates(t, y, ydot);
-  };
-  dynamics::CvodeDriver driver(
-      ode, bdf ? dynamics::MultistepMethod::kBdf : dynamics::MultistepMethod::kAdams, 0.0, input.q0,
-      spec.t_end);
-  geometry::GroupReconstruction reconstruction{ReconstructionSpec{}};
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < n; ++i) names.push_back(columns_[1 + i].name);
+  const dynamics::ExplicitOde setup = dynamics::MakeExplicitOde(
+      spec, std::move(names),
+      [&solver](double t, const double* y, double* ydot) { return solver.Rates(t, y, ydot); });
+  const bool bdf = setup.bdf();
+  dynamics::CvodeDriver driver(setup.ode, setup.method, 0.0, input.q0, spec.t_end);
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns(), 0.0), qdot(n);
@@ -182,16 +173,8 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
     trajectory.AppendRow(row.data());
   };
-  record(0.0);
+  dynamics::RunSampledOde(spec, driver, record, progress, trajectory, report);
   report.initial_energy = e0;
-  dynamics::RunSampled(
-      spec, driver, reconstruction,
-      [&](double t) {
-        driver.Advance(t);
-        return Eigen::Vector3d::Zero().eval();
-      },
-      record, progress, trajectory, report);
-  report.rhs_evaluations = driver.rhs_evaluations();
   if (report_out) *report_out = report;
   return trajectory;
 }

@@ -423,12 +423,14 @@ PresymplecticData BuildSecondOrder(const Scenario& s) {
 }
 
 matrix FibreHessian(const Scenario& s) {
+  // The Hessian needs the fibre symbols only, not the brackets (a family-named algebra of
+  // hundreds of elements is never expanded into dense structure functions here).
   PresymplecticData data;
-  AlgebroidSymbols sym = DeclareAlgebroid(s, data);
+  const auto symbols = DeclareInto(s, data, {scenario::Velocities::kFibre});
   const ex L = ParseLagrangian(s, data);
-  const unsigned k = static_cast<unsigned>(sym.y.size());
+  const unsigned k = static_cast<unsigned>(symbols.velocities().size());
   std::vector<symbolic::Differentiator> d_dy;
-  for (const auto& y : sym.y) d_dy.emplace_back(y);
+  for (const auto& y : symbols.velocities()) d_dy.emplace_back(y);
   matrix W(k, k);
   for (unsigned a = 0; a < k; ++a) {
     const ex dLdy = d_dy[a](L);

@@ -1,5 +1,7 @@
 #include "dynamics/sampled_run.hpp"
 
+#include "dynamics/local_tolerance.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,5 +49,35 @@ template void RunSampled(const SimulationSpec&, CvodeDriver&, geometry::GroupRec
                          const std::function<Eigen::Vector3d(double)>&,
                          const std::function<void(double)>&, const SimulationProgress&,
                          const Trajectory&, SimulationReport&);
+
+ExplicitOde MakeExplicitOde(const SimulationSpec& spec, std::vector<std::string> names,
+                            std::function<bool(double t, const double* x, double* xdot)> rates) {
+  const bool bdf =
+      spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
+  const IntegrationMethod family = bdf ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
+  ExplicitOde out;
+  out.method = bdf ? MultistepMethod::kBdf : MultistepMethod::kAdams;
+  out.ode.size = names.size();
+  out.ode.names = std::move(names);
+  out.ode.rtol = LocalTolerance(spec.rtol, family);
+  out.ode.atol = LocalTolerance(spec.atol, family);
+  out.ode.rates = std::move(rates);
+  return out;
+}
+
+void RunSampledOde(const SimulationSpec& spec, CvodeDriver& driver,
+                   const std::function<void(double)>& record, const SimulationProgress& progress,
+                   const Trajectory& trajectory, SimulationReport& report) {
+  geometry::GroupReconstruction none{ReconstructionSpec{}};
+  record(0.0);
+  RunSampled(
+      spec, driver, none,
+      [&](double t) {
+        driver.Advance(t);
+        return Eigen::Vector3d::Zero().eval();
+      },
+      record, progress, trajectory, report);
+  report.rhs_evaluations = driver.rhs_evaluations();
+}
 
 }  // namespace dirac::dynamics

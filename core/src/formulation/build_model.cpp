@@ -5,6 +5,7 @@
 #include "constraints/generic_rank_chain.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/euler_poincare_system.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -38,6 +39,7 @@ std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
       return ConstrainedSystem::Analyze(scenario);
     case Formulation::kAuto:
     case Formulation::kLagrangeDirac:
+      if (auto ep = lagrange_dirac::DeriveEulerPoincareSystemIfApplicable(scenario)) return ep;
       if (auto regular = LagrangeDiracSystem::DeriveIfRegular(scenario)) return regular;
       return ConstraintAlgorithmOrFirstOrder(scenario);
   }

@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dirac/families.hpp"
+#include "families/lie_algebra_family.hpp"
 #include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -13,6 +15,8 @@ namespace dirac::model {
 using GiNaC::ex;
 
 namespace {
+
+constexpr std::size_t kMaxDenseFamilyDimension = 64;
 
 std::string Plain(const ex& e) { return symbolic::CanonicalString(e); }
 
@@ -81,6 +85,29 @@ void Check(const AlgebroidData& d, const Scenario& scenario, const std::vector<G
       }
 }
 
+// A family-named Lie algebra on the dense path (with constraints, or a Lagrangian whose Hessian
+// depends on y): the generated and checked constants, for small algebras only.
+AlgebroidData FromFamily(const Scenario& scenario, AlgebroidData d) {
+  const LieAlgebraSpec& spec = scenario.algebroid.algebra;
+  const std::size_t k = d.structure.size();
+  if (k > kMaxDenseFamilyDimension)
+    throw ModelError(scenario.source_file + ": the Lie algebra " + spec.family + "(" +
+                     std::to_string(spec.size) + ") has dimension " + std::to_string(k) +
+                     "; with constraints or a non-quadratic Lagrangian the engine handles at "
+                     "most " +
+                     std::to_string(kMaxDenseFamilyDimension));
+  try {
+    const auto basis = families::LieAlgebraBasisOf(spec.family, spec.size);
+    for (const auto& c : families::StructureConstants(basis)) {
+      d.structure[c.c][c.a][c.b] = c.value;
+      d.structure[c.c][c.b][c.a] = -c.value;
+    }
+  } catch (const FamilyError& e) {
+    throw ScenarioError(scenario.source_file, spec.where.line, spec.family, e.what());
+  }
+  return d;
+}
+
 }  // namespace
 
 AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table,
@@ -96,6 +123,7 @@ AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table
     return d;
   }
   const std::string& file = scenario.source_file;
+  if (scenario.algebroid.algebra.present) return FromFamily(scenario, std::move(d));
   std::vector<std::string> base;
   for (const auto& c : scenario.coordinates) base.push_back(c.name);
   for (const auto& a : scenario.algebroid.anchor)

@@ -16,4 +16,10 @@ namespace dirac::scenario {
 void ReadAlgebroid(const Reader& r, const YAML::Node& algebroid, SymbolRegistry& symbols,
                    Scenario& s);
 
+/// For a Lie algebra named by a family with an `inertia`: generates the Lagrangian
+/// L = ½ Σ I_a y_a² (s.lagrangian, s.lagrangian_generated) and sets the fibre initial values
+/// from `initial_momentum` (y_a = p_a / I_a). Runs after the parameters are read (an inertia
+/// entry may name one). Refuses a written `lagrangian` beside `inertia`.
+void GenerateAlgebraLagrangian(const Reader& r, const YAML::Node& root, Scenario& s);
+
 }  // namespace dirac::scenario

@@ -326,6 +326,11 @@ std::set<std::string> KnownColumns(const Scenario& s) {
   for (std::size_t k = 1; k <= 32; ++k) columns.insert("residual_hidden" + std::to_string(k));
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
   for (const auto& u : s.optimal_control.controls) columns.insert(u.name);
+  if (s.algebroid.algebra.present) {  // the Euler–Poincaré model's diagnostics
+    columns.insert({"enstrophy", "casimir_drift"});
+    for (int k = 2; k <= s.algebroid.algebra.size + 1; ++k)
+      columns.insert("casimir" + std::to_string(k));
+  }
   if (s.optimal_control.present || !s.second_order.accelerations.empty()) {
     // The Pontryagin bundle's costates p_<y>, pbar_<y> and accelerations a_<y>, the cost rate.
     columns.insert("running_cost");
@@ -451,7 +456,8 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   ReadCoordinates(r, root, symbols, s);
   if (s.algebroid.present) scenario::ReadAlgebroid(r, root["algebroid"], symbols, s);
   if (const YAML::Node node = root["parameters"]) ReadParameters(r, node, symbols, s.parameters);
-  ReadLagrangian(r, root, s);
+  scenario::GenerateAlgebraLagrangian(r, root, s);
+  if (!s.lagrangian_generated) ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["constraints"]) ReadConstraints(r, node, symbols, s.constraints);
   if (const YAML::Node node = root["simulation"]) ReadSimulation(r, node, s.simulation);
   if (const YAML::Node node = root["gauge"]) ReadGauge(r, node, s.gauge);

@@ -83,9 +83,27 @@ void EmitComponents(YAML::Emitter& out, const Components& list) {
   out << YAML::EndMap;
 }
 
+// A family-named Lie algebra: the family, the inertia and the nonzero initial values (the
+// momentum given in the file is written as the fibre values it set).
+void EmitLieAlgebra(YAML::Emitter& out, const AlgebroidSpec& algebroid) {
+  const LieAlgebraSpec& a = algebroid.algebra;
+  out << YAML::Key << "algebra" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+      << "family" << YAML::Value << a.family << YAML::Key << "size" << YAML::Value << a.size
+      << YAML::EndMap;
+  if (a.inertia == "laplacian") out << YAML::Key << "inertia" << YAML::Value << "laplacian";
+  if (a.inertia == "diagonal")
+    out << YAML::Key << "inertia" << YAML::Value << YAML::BeginMap << YAML::Key << "diagonal"
+        << YAML::Value << YAML::Flow << a.diagonal << YAML::EndMap;
+  out << YAML::Key << "initial" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  for (const auto& y : algebroid.fibre)
+    if (y.initial != 0.0) out << YAML::Key << y.name << YAML::Value << Num(y.initial);
+  out << YAML::EndMap << YAML::EndMap;
+}
+
 void EmitAlgebroid(YAML::Emitter& out, const AlgebroidSpec& algebroid) {
   if (!algebroid.present) return;
   out << YAML::Key << "algebroid" << YAML::Value << YAML::BeginMap;
+  if (algebroid.algebra.present) return EmitLieAlgebra(out, algebroid);
   out << YAML::Key << "fibre" << YAML::Value << YAML::BeginSeq;
   for (const auto& y : algebroid.fibre) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << y.name << YAML::Key
@@ -350,6 +368,10 @@ bool CollectEdits(const Scenario& original, const Scenario& edited, const std::s
   }
   if (original.algebroid.fibre.size() != edited.algebroid.fibre.size()) return false;
   for (std::size_t i = 0; i < edited.algebroid.fibre.size(); ++i) {
+    if (edited.algebroid.algebra.present) {  // generated fibre: values have no place in the text
+      if (original.algebroid.fibre[i].initial != edited.algebroid.fibre[i].initial) return false;
+      continue;
+    }
     if (!add(root["algebroid"]["fibre"][i]["initial"], original.algebroid.fibre[i].initial,
              edited.algebroid.fibre[i].initial))
       return false;
@@ -456,7 +478,8 @@ std::string SaveScenarioToString(const Scenario& s) {
     out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
   EmitCoordinates(out, s.coordinates);
   EmitParameters(out, s.parameters);
-  out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
+  if (!s.lagrangian_generated)
+    out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
   EmitConstraints(out, s.constraints);
   EmitAlgebroid(out, s.algebroid);
   EmitReconstruction(out, s.reconstruction);

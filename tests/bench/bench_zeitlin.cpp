@@ -1,0 +1,109 @@
+// Issue 25's benchmarks for Zeitlin's su(N) model of the ideal fluid on the torus
+// (scenarios/ideal_fluid_torus.yaml, the format's `algebroid.algebra`):
+//   BM_ZeitlinDeriveCompile/N   ParseScenario + BuildModel: the basis, the N^2 - 1 structure
+//                               constants with their checks, the momentum and energy tapes
+//                               (targets: N = 15 under 1 s, N = 31 under 10 s);
+//   BM_ZeitlinRhs/N             one right-hand side of the engine's Euler-Poincare model (the
+//                               momentum tape, the sparse coadjoint contraction, W^-1);
+//   BM_ZeitlinMatrixRhs/N       the hand-written baseline in matrix form: P = Delta^-1 W by the
+//                               projection on the T_m (O(N^3)), then [P, W] (two complex products);
+//   BM_ZeitlinProductsOnly/N    the two complex N x N products alone.
+// Process CPU time (the machine is shared). docs/benchmarks.md has the numbers and the ratios.
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../zeitlin_reference.hpp"
+#include "dirac/build_model.hpp"
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "lagrange_dirac/euler_poincare_system.hpp"
+
+namespace {
+
+std::string TorusText(int N) {
+  std::ostringstream text;
+  text << "name: torus\nalgebroid:\n  algebra: {family: zeitlin_torus, size: " << N
+       << "}\n  inertia: laplacian\n  initial_momentum: {c1_0: 1.0, c0_2: 0.8, s1_1: 0.5}\n"
+          "simulation: {t_end: 1, output_step: 0.1, rtol: 1e-10, atol: 1e-10}\n";
+  return text.str();
+}
+
+void BM_ZeitlinDeriveCompile(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0));
+  const std::string text = TorusText(N);
+  for (auto _ : state) {
+    const dirac::Scenario s = dirac::ParseScenario(text, "torus.yaml");
+    auto model = dirac::BuildModel(s);
+    benchmark::DoNotOptimize(model.get());
+  }
+  state.counters["dim"] = N * N - 1;
+}
+BENCHMARK(BM_ZeitlinDeriveCompile)
+    ->Arg(15)
+    ->Arg(31)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->Iterations(1)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(false);
+
+// N = 15 and 31, microseconds, process CPU time: every right-hand-side benchmark.
+void RhsSizes(benchmark::internal::Benchmark* b) {
+  b->Arg(15)->Arg(31)->Unit(benchmark::kMicrosecond)->MeasureProcessCPUTime();
+}
+
+std::vector<double> State(std::size_t k) {
+  std::vector<double> y(k);
+  for (std::size_t a = 0; a < k; ++a) y[a] = 0.3 * std::cos(1.7 * static_cast<double>(a) + 0.3);
+  return y;
+}
+
+void BM_ZeitlinRhs(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0));
+  const dirac::Scenario s = dirac::ParseScenario(TorusText(N), "torus.yaml");
+  const auto data = dirac::lagrange_dirac::DeriveEulerPoincareData(s);
+  dirac::lagrange_dirac::EulerPoincareRates rates(*data, {});
+  const std::vector<double> y = State(data->dimension());
+  std::vector<double> ydot(y.size());
+  for (auto _ : state) {
+    rates(0.0, y.data(), ydot.data());
+    benchmark::DoNotOptimize(ydot.data());
+  }
+  state.counters["constants"] = static_cast<double>(data->constants.size());
+}
+BENCHMARK(BM_ZeitlinRhs)->Apply(RhsSizes);
+
+Eigen::MatrixXcd Vorticity(const dirac::testing::ZeitlinMatrixForm& form) {
+  return form.FromReal([](int m1, int m2, bool sine) {
+    return 0.3 * std::cos(1.7 * (m1 * 7 + m2) + (sine ? 0.3 : 0.9)) / (1.0 + m1 * m1 + m2 * m2);
+  });
+}
+
+void BM_ZeitlinMatrixRhs(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0));
+  const dirac::testing::ZeitlinMatrixForm form(N);
+  const Eigen::MatrixXcd W = Vorticity(form);
+  for (auto _ : state) {
+    Eigen::MatrixXcd rate = form.Rate(W);
+    benchmark::DoNotOptimize(rate.data());
+  }
+}
+BENCHMARK(BM_ZeitlinMatrixRhs)->Apply(RhsSizes);
+
+void BM_ZeitlinProductsOnly(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0));
+  const dirac::testing::ZeitlinMatrixForm form(N);
+  const Eigen::MatrixXcd W = Vorticity(form), P = 0.5 * W.adjoint();
+  Eigen::MatrixXcd rate(N, N);
+  for (auto _ : state) {
+    rate.noalias() = P * W;
+    rate.noalias() -= W * P;
+    benchmark::DoNotOptimize(rate.data());
+  }
+}
+BENCHMARK(BM_ZeitlinProductsOnly)->Apply(RhsSizes);
+
+}  // namespace
