@@ -108,8 +108,16 @@ void PlotPanel::Rebuild() {
   for (std::size_t p = 0; p < count; ++p) {
     const bool auxiliary = p >= specs_.size();
     const dirac::PlotSpec& spec = auxiliary ? auxiliary_specs_[p - specs_.size()] : specs_[p];
-    plots_.push_back(BuildPlot(p, spec, auxiliary, p + 1 == count));
-    layout_->addWidget(plots_.back()->view, 1);
+    plots_.push_back(BuildPlot(p, spec, auxiliary, p == ShownLast()));
+  }
+  // The auxiliary charts right under the scenario's first one (its lead quantity, e.g. the
+  // multiplier): turning them on keeps that chart in view beside them.
+  for (std::size_t p = 0; p < count; ++p) {
+    const std::size_t a = auxiliary_specs_.size();
+    const std::size_t shown = p == 0 || a == 0 || specs_.empty() ? p
+                              : p <= a                           ? specs_.size() + p - 1
+                                                                 : p - a;
+    layout_->addWidget(plots_[shown]->view, 1);
   }
   empty_label_->setVisible(plots_.empty());
   PlaceNote();  // above the new charts
@@ -144,14 +152,20 @@ void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
   ContextMenu(-1)->exec(event->globalPos());
 }
 
+std::size_t PlotPanel::ShownLast() const {
+  // The auxiliary charts follow the first one (Rebuild), so a later scenario chart ends the list.
+  const std::size_t count = specs_.size() + auxiliary_specs_.size();
+  return specs_.size() > 1 && !auxiliary_specs_.empty() ? specs_.size() - 1 : count - 1;
+}
+
 void PlotPanel::ReplacePlot(int index) {
   auto& slot = plots_[static_cast<std::size_t>(index)];
   const bool auxiliary = slot->auxiliary;
   const dirac::PlotSpec& spec =
       auxiliary ? auxiliary_specs_[static_cast<std::size_t>(index) - specs_.size()]
                 : specs_[static_cast<std::size_t>(index)];
-  std::unique_ptr<Plot> plot =
-      BuildPlot(static_cast<std::size_t>(index), spec, auxiliary, index + 1 == plot_count());
+  std::unique_ptr<Plot> plot = BuildPlot(static_cast<std::size_t>(index), spec, auxiliary,
+                                         static_cast<std::size_t>(index) == ShownLast());
   layout_->replaceWidget(slot->view, plot->view);
   delete slot->view;
   slot = std::move(plot);
