@@ -104,20 +104,20 @@ int PlotPanel::IndexOf(const QChartView* view) const {
 void PlotPanel::Rebuild() {
   for (auto& plot : plots_) delete plot->view;  // the view owns its chart, series and axes
   plots_.clear();
+  // The auxiliary charts right under the scenario's first one (its lead quantity, e.g. the
+  // multiplier): turning them on keeps that chart in view beside them. Each chart goes into
+  // the layout as it is built (built first and laid out after, the dock showed them squeezed).
   const std::size_t count = specs_.size() + auxiliary_specs_.size();
-  for (std::size_t p = 0; p < count; ++p) {
+  const std::size_t a = auxiliary_specs_.size();
+  plots_.resize(count);
+  for (std::size_t shown = 0; shown < count; ++shown) {
+    const std::size_t p = shown == 0 || a == 0 || specs_.empty() ? shown
+                          : shown <= a                           ? specs_.size() + shown - 1
+                                                                 : shown - a;
     const bool auxiliary = p >= specs_.size();
     const dirac::PlotSpec& spec = auxiliary ? auxiliary_specs_[p - specs_.size()] : specs_[p];
-    plots_.push_back(BuildPlot(p, spec, auxiliary, p == ShownLast()));
-  }
-  // The auxiliary charts right under the scenario's first one (its lead quantity, e.g. the
-  // multiplier): turning them on keeps that chart in view beside them.
-  for (std::size_t p = 0; p < count; ++p) {
-    const std::size_t a = auxiliary_specs_.size();
-    const std::size_t shown = p == 0 || a == 0 || specs_.empty() ? p
-                              : p <= a                           ? specs_.size() + p - 1
-                                                                 : p - a;
-    layout_->addWidget(plots_[shown]->view, 1);
+    plots_[p] = BuildPlot(p, spec, auxiliary, p == ShownLast());
+    layout_->addWidget(plots_[p]->view, 1);
   }
   empty_label_->setVisible(plots_.empty());
   PlaceNote();  // above the new charts

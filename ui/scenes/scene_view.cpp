@@ -300,6 +300,9 @@ void SceneView::ApplyLegend() {
     if (!shown) overlay_->RemoveActor2D(legend);
   }
   controls_->ShowLegendButton(legend != nullptr, shown);
+  if (shown && window_ready_)  // beside the view's left margin, short of its right edge
+    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_,
+                                 (width() - 28) * devicePixelRatioF());
 }
 
 void SceneView::SetMessage(const QString& message) {
@@ -327,6 +330,7 @@ void SceneView::SetSnapshot(const SnapshotPtr& snapshot) {
   WaitForFrame();
   if (!scene_) return;
   scene_->SetSnapshot(snapshot);
+  ApplyLegend();  // its text may have changed (and with it, its width)
   RequestRender();
 }
 

@@ -1,8 +1,8 @@
 // GUI tests of scenes that leave room (issue 23), under Xvfb: the camera frames a scene's bounds
 // in the band that the view's text leaves free (under the top row, above a shown legend), at
 // 1280 x 720 and 1600 x 1000 (cubic_spline_bvp's path is no longer cut off); Elroy's beanie
-// fills the view, and its readout keeps off the view's time in a narrow view; the rigid body's
-// box follows its inertias (also when they are edited).
+// fills the view, and its readout keeps off the view's time in a narrow view, its legend fits
+// the view's width; the rigid body's box follows its inertias (also when they are edited).
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QRegularExpression>
@@ -78,6 +78,7 @@ class SceneFramingGuiTest : public QObject {
   void elroysBeanieFillsTheView();
   void readoutKeepsOffTheTime();
   void rigidBoxFollowsTheInertias();
+  void legendFitsTheViewWidth();
 };
 
 void SceneFramingGuiTest::boundsFillTheFreeBand_data() {
@@ -197,6 +198,32 @@ void SceneFramingGuiTest::rigidBoxFollowsTheInertias() {
   QVERIFY2(std::abs(s[0] - 1.6) < 0.01 && std::abs(s[1] - 1.6 / std::sqrt(3.0)) < 0.01 &&
                std::abs(s[2] - 1.6 / std::sqrt(3.0)) < 0.01,
            qPrintable(QString("%1 x %2 x %3").arg(s[0]).arg(s[1]).arg(s[2])));
+}
+
+void SceneFramingGuiTest::legendFitsTheViewWidth() {
+  // Elroy's beanie at 1280 x 720: its legend's first line ("3D view on the ground plane ...; the
+  // camera follows, drag to orbit") is wider than the view at full size; it is drawn smaller
+  // rather than cut at the right edge.
+  auto window = WindowOfSize(1280, 720);
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "elroys_beanie.yaml");
+  SceneView* view = window->scene_view();
+  view->SetLegendShown(true);
+  const QImage frame = view->GrabImage();
+  const int top = LegendTop(frame);
+  QVERIFY2(top < frame.height(), "no legend drawn");
+  int right = -1;
+  for (int y = top; y < frame.height(); ++y)
+    for (int x = 0; x < frame.width(); ++x) {
+      const QColor c = frame.pixelColor(x, y);
+      if (std::abs(c.red() - 204) < 12 && std::abs(c.green() - 209) < 12 &&
+          std::abs(c.blue() - 222) < 12)
+        right = std::max(right, x);
+    }
+  QVERIFY2(
+      right >= 0 && right < frame.width() - 8,
+      qPrintable(
+          QString("legend text up to x = %1 in a %2 px wide view").arg(right).arg(frame.width())));
 }
 
 int main(int argc, char** argv) {
