@@ -45,8 +45,8 @@ int LegendTop(const QImage& image) {
     int n = 0;
     for (int x = 0; x < image.width() / 2; ++x) {
       const QColor c = image.pixelColor(x, y);
-      if (std::abs(c.red() - 204) < 12 && std::abs(c.green() - 209) < 12 &&
-          std::abs(c.blue() - 222) < 12)
+      if (std::abs(c.red() - 204) < 30 && std::abs(c.green() - 209) < 30 &&
+          std::abs(c.blue() - 222) < 30)
         ++n;
     }
     if (n >= 3) return y;
@@ -209,15 +209,17 @@ void SceneFramingGuiTest::legendFitsTheViewWidth() {
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "elroys_beanie.yaml");
   SceneView* view = window->scene_view();
   view->SetLegendShown(true);
+  QVERIFY(view->legend_shown());
   const QImage frame = view->GrabImage();
+  frame.save(dirac::ui::testing::OutputPath("scene_framing_legend.png"));
   const int top = LegendTop(frame);
   QVERIFY2(top < frame.height(), "no legend drawn");
   int right = -1;
   for (int y = top; y < frame.height(); ++y)
     for (int x = 0; x < frame.width(); ++x) {
       const QColor c = frame.pixelColor(x, y);
-      if (std::abs(c.red() - 204) < 12 && std::abs(c.green() - 209) < 12 &&
-          std::abs(c.blue() - 222) < 12)
+      if (std::abs(c.red() - 204) < 30 && std::abs(c.green() - 209) < 30 &&
+          std::abs(c.blue() - 222) < 30)
         right = std::max(right, x);
     }
   QVERIFY2(
