@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     }
     capture = std::make_unique<dirac::ui::ScriptedCapture>(&window, options->play_to,
                                                            options->screenshot);
+    capture->set_scene_only(options->scene_only);
     // Queued: the capture may finish before app.exec() runs, when exit() would be ignored.
     QObject::connect(capture.get(), &dirac::ui::ScriptedCapture::finished, &app,
                      &QApplication::exit, Qt::QueuedConnection);

@@ -2,19 +2,25 @@
 /// @file scenario_browser.hpp
 /// File > Browse scenarios: every scenario file of a folder with its name, description and
 /// thumbnail (a shipped picture in the resources, ":/thumbnails/<file base name>.png", else the
-/// application icon). Choosing one emits scenarioChosen.
+/// application icon), grouped (simulation, constraint algorithm, optimal control) and searchable.
+/// Choosing one emits scenarioChosen.
 
 #include <QDialog>
 #include <QString>
 #include <QStringList>
 
-class QListWidget;
+class QFileInfo;
+class QIcon;
 class QLabel;
+class QLineEdit;
+class QListWidget;
 
 namespace dirac::ui {
 
-/// Object names: "scenarioBrowser" (the dialog), "scenarioBrowser.list" (a QListWidget; each
-/// item's Qt::UserRole is the file's path, its tooltip the description),
+/// Object names: "scenarioBrowser" (the dialog), "scenarioBrowser.search" (a QLineEdit: the
+/// rows whose name, file name or description hold every word; Enter opens the selected one),
+/// "scenarioBrowser.list" (a QListWidget; a group's heading row first, then each file's item,
+/// whose Qt::UserRole is the file's path, its tooltip the description),
 /// "scenarioBrowser.description", "scenarioBrowser.open".
 class ScenarioBrowser : public QDialog {
   Q_OBJECT
@@ -24,9 +30,13 @@ class ScenarioBrowser : public QDialog {
   /// listed with its error as description.
   explicit ScenarioBrowser(const QString& folder, QWidget* parent = nullptr);
 
-  /// The listed files' paths, in order.
+  /// The listed files' paths, in order (by group, then file name).
   QStringList paths() const;
-  /// Selects the row of `path` (false if it is not listed).
+  /// The paths the search leaves shown, in order.
+  QStringList shown_paths() const;
+  /// The group headings shown (those with a shown file), in order.
+  QStringList shown_headings() const;
+  /// Selects the row of `path` (shown even if the search hid it; false if it is not listed).
   bool Select(const QString& path);
 
  public slots:
@@ -37,6 +47,11 @@ class ScenarioBrowser : public QDialog {
   void scenarioChosen(const QString& path);
 
  private:
+  static constexpr int kHeadingRole = Qt::UserRole + 1;
+  void AddItem(const QFileInfo& file, const QIcon& fallback);
+  void Filter(const QString& text);
+
+  QLineEdit* search_ = nullptr;
   QListWidget* list_ = nullptr;
   QLabel* description_ = nullptr;
 };

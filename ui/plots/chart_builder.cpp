@@ -104,7 +104,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   const bool two_axes =
       std::find(plot->series_axis.begin(), plot->series_axis.end(), 1) != plot->series_axis.end();
   for (int a = 0; a < (two_axes ? 2 : 1); ++a) {
-    // "x, y [m]", "mu (multiplier)"; several quantities on one axis: "x, y [m]; vx [m/s]".
+    // "x, y: position [m]", "mu: multiplier"; several quantities on one axis:
+    // "x, y: position [m]; vx: velocity [m/s]".
     QStringList axis_keys;
     QList<QStringList> names_of_key;
     for (std::size_t s = 0; s < spec.series.size(); ++s) {
@@ -125,8 +126,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       const bool plain = key.isEmpty() || (key.startsWith('(') && !two_axes);
       const bool unit = !plain && !key.startsWith('(');
       const QString unit_text = unit ? QStringLiteral(" [%1]").arg(key) : QString();
-      // A chart of one quantity says it in words: "w1, w2, w3: angular velocity [rad/s]".
-      const QString words = two_axes ? QString() : WordsOf(names_of_key[k]);
+      // Each quantity in words: "w1, w2, w3: angular velocity [rad/s]", on either axis.
+      const QString words = WordsOf(names_of_key[k]);
       parts << CompactNames(names_of_key[k]) + (!words.isEmpty() ? ": " + words + unit_text
                                                 : plain          ? QString()
                                                 : unit           ? unit_text

@@ -104,12 +104,20 @@ int PlotPanel::IndexOf(const QChartView* view) const {
 void PlotPanel::Rebuild() {
   for (auto& plot : plots_) delete plot->view;  // the view owns its chart, series and axes
   plots_.clear();
+  // The auxiliary charts right under the scenario's first one (its lead quantity, e.g. the
+  // multiplier): turning them on keeps that chart in view beside them. Each chart goes into
+  // the layout as it is built (built first and laid out after, the dock showed them squeezed).
   const std::size_t count = specs_.size() + auxiliary_specs_.size();
-  for (std::size_t p = 0; p < count; ++p) {
+  const std::size_t a = auxiliary_specs_.size();
+  plots_.resize(count);
+  for (std::size_t shown = 0; shown < count; ++shown) {
+    const std::size_t p = shown == 0 || a == 0 || specs_.empty() ? shown
+                          : shown <= a                           ? specs_.size() + shown - 1
+                                                                 : shown - a;
     const bool auxiliary = p >= specs_.size();
     const dirac::PlotSpec& spec = auxiliary ? auxiliary_specs_[p - specs_.size()] : specs_[p];
-    plots_.push_back(BuildPlot(p, spec, auxiliary, p + 1 == count));
-    layout_->addWidget(plots_.back()->view, 1);
+    plots_[p] = BuildPlot(p, spec, auxiliary, p == ShownLast());
+    layout_->addWidget(plots_[p]->view, 1);
   }
   empty_label_->setVisible(plots_.empty());
   PlaceNote();  // above the new charts
@@ -144,14 +152,20 @@ void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
   ContextMenu(-1)->exec(event->globalPos());
 }
 
+std::size_t PlotPanel::ShownLast() const {
+  // The auxiliary charts follow the first one (Rebuild), so a later scenario chart ends the list.
+  const std::size_t count = specs_.size() + auxiliary_specs_.size();
+  return specs_.size() > 1 && !auxiliary_specs_.empty() ? specs_.size() - 1 : count - 1;
+}
+
 void PlotPanel::ReplacePlot(int index) {
   auto& slot = plots_[static_cast<std::size_t>(index)];
   const bool auxiliary = slot->auxiliary;
   const dirac::PlotSpec& spec =
       auxiliary ? auxiliary_specs_[static_cast<std::size_t>(index) - specs_.size()]
                 : specs_[static_cast<std::size_t>(index)];
-  std::unique_ptr<Plot> plot =
-      BuildPlot(static_cast<std::size_t>(index), spec, auxiliary, index + 1 == plot_count());
+  std::unique_ptr<Plot> plot = BuildPlot(static_cast<std::size_t>(index), spec, auxiliary,
+                                         static_cast<std::size_t>(index) == ShownLast());
   layout_->replaceWidget(slot->view, plot->view);
   delete slot->view;
   slot = std::move(plot);

@@ -77,8 +77,9 @@ class PlotPanel : public QWidget {
   explicit PlotPanel(QWidget* parent = nullptr);
   ~PlotPanel() override;
 
-  /// Rebuilds the charts for `plots` (and the auxiliary ones after them); the time axes span
-  /// [0, t_end]. Clears the main trajectory; the auxiliary one and the overlays stay.
+  /// Rebuilds the charts for `plots` (and the auxiliary ones after them, shown under the first
+  /// chart); the time axes span [0, t_end]. Clears the main trajectory; the auxiliary one and the
+  /// overlays stay.
   void SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end);
   /// Units and kinds of the columns (DescribeColumns), for the axes; rebuilds the charts.
   void SetColumnQuantities(std::map<std::string, ColumnQuantity> quantities);
@@ -196,6 +197,8 @@ class PlotPanel : public QWidget {
   std::unique_ptr<Plot> BuildPlot(std::size_t index, const dirac::PlotSpec& spec, bool auxiliary,
                                   bool last);
   void ReplacePlot(int index);
+  /// The index of the chart shown at the bottom (it carries the time axis' title).
+  std::size_t ShownLast() const;
   void Fill(Plot& plot);
   /// Points per curve for the chart's current width and zoom (see kMaxDisplayedPoints).
   int DisplayedPoints(const Plot& plot) const;

@@ -3,9 +3,11 @@
 // user's orbit (planar_bodies_scene.hpp).
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "scenes/planar_bodies_scene.hpp"
 
@@ -32,11 +34,11 @@ void PlanarBodiesScene::SteerCamera3D() {
   const std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
   vtkCamera* camera = renderer_->GetActiveCamera();
   if (camera_reset_) {
-    // An oblique view from behind the start, about four bodies across.
+    // An oblique view from behind the start, about two and a half bodies across.
     camera_reset_ = false;
     camera_owned_ = true;
     constexpr double kAzimuth = -1.2, kElevation = 0.52;  // [rad]
-    const double distance = 7.0 * radius_ + 3.0 * top_;
+    const double distance = 4.4 * radius_ + 2.0 * top_;
     camera->ParallelProjectionOff();
     camera->SetFocalPoint(centre.data());
     camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
@@ -57,8 +59,27 @@ void PlanarBodiesScene::SteerCamera3D() {
   renderer_->ResetCameraClippingRange();
 }
 
+void PlanarBodiesScene::PlaceReadout() {
+  // Top right, beside the view's time ("t = 12.345 s", top left: about 200 px); in a view too
+  // narrow for both, under the time's row.
+  int width = 0, height = 0;
+  renderer_->GetTiledSize(&width, &height);
+  if (width <= 0 || height <= 0) return;
+  std::size_t longest = 0, start = 0;
+  const std::string text = readout_->GetInput() ? readout_->GetInput() : "";
+  for (std::size_t end = 0; end <= text.size(); ++end) {
+    if (end < text.size() && text[end] != '\n') continue;
+    longest = std::max(longest, end - start);
+    start = end + 1;
+  }
+  constexpr double kCharWidth = 8.5, kTimeWidth = 215.0;  // Courier 14 and 18 px [px]
+  const bool beside = 0.985 * width - kCharWidth * static_cast<double>(longest) > kTimeWidth;
+  readout_->GetPositionCoordinate()->SetValue(0.985, beside ? 0.975 : 1.0 - 36.0 / height);
+}
+
 void PlanarBodiesScene::SteerCamera() {
   if (!renderer_ || !extent_) return;
+  PlaceReadout();
   if (three_d_) return SteerCamera3D();
   vtkCamera* camera = renderer_->GetActiveCamera();
   if (camera_reset_) {

@@ -150,6 +150,8 @@ class PlanarBodiesScene : public DrawnScene {
   static void OnStartRender(vtkObject* caller, unsigned long event, void* client, void* data);
   void SteerCamera();
   void SteerCamera3D();
+  // The readout beside the view's time, or under it in a narrow view (planar_bodies_camera.cpp).
+  void PlaceReadout();
   /// Half the side the following top view needs along one axis (planar_bodies_camera.cpp).
   static double FollowHalfSize(double window, double radius);
   void ReadBoundary(const dirac::Scenario& scenario);

@@ -93,7 +93,20 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   const double scale = PositiveOption(options, "scale", 1.0);
   for (double& side : box_) side *= scale;
   trail_samples_ = TrailOption(options, kDefaultTrail);
-  options.CheckKeys({"attitude", "box", "scale", "trail"});
+  if (options.Has("inertia")) {
+    inertia_names_ = options.Strings("inertia");
+    if (inertia_names_.size() != 3)
+      options.Fail("inertia", "expected three parameter names (I1, I2, I3), got " +
+                                  std::to_string(inertia_names_.size()));
+    for (const std::string& name : inertia_names_) {
+      const auto& parameters = context.scenario.parameters;
+      if (std::none_of(parameters.begin(), parameters.end(),
+                       [&](const dirac::Parameter& p) { return p.name == name; }))
+        options.Fail("inertia", "'" + name + "' names no parameter of the scenario");
+    }
+    SizeBoxFromInertias(context.scenario);
+  }
+  options.CheckKeys({"attitude", "box", "inertia", "scale", "trail"});
 
   trail_axis_ = static_cast<std::size_t>(std::max_element(box_.begin(), box_.end()) - box_.begin());
   const double largest = box_[trail_axis_];
@@ -111,12 +124,12 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   SetSolidLook(box_property, ToColor(kSceneOrange), 0.35, 0.75, 0.2, 25);
   box_actor_->VisibilityOff();
   // Its edges a hair outside the faces, so they win the depth test without a polygon offset.
-  auto edge_cube = vtkSmartPointer<vtkCubeSource>::New();
+  edge_cube_ = vtkSmartPointer<vtkCubeSource>::New();
   const double hair = 0.004 * *std::max_element(box_.begin(), box_.end());
-  edge_cube->SetXLength(box_[0] + hair);
-  edge_cube->SetYLength(box_[1] + hair);
-  edge_cube->SetZLength(box_[2] + hair);
-  box_edges_ = MakeEdgesActor(edge_cube);
+  edge_cube_->SetXLength(box_[0] + hair);
+  edge_cube_->SetYLength(box_[1] + hair);
+  edge_cube_->SetZLength(box_[2] + hair);
+  box_edges_ = MakeEdgesActor(edge_cube_);
   SetFlatLook(box_edges_->GetProperty(), Color{0.45, 0.22, 0.0}, 1.0, 2.0);
   box_edges_->VisibilityOff();
 
@@ -212,13 +225,46 @@ void RigidBodyScene::UpdateGhosts() {
   }
 }
 
+void RigidBodyScene::SizeBoxFromInertias(const dirac::Scenario& scenario) {
+  // A uniform box with principal moments I1, I2, I3 has sides a_k with a_1^2 proportional to
+  // I2 + I3 - I1 (and so on): the longest side along the axis of least inertia. Scaled to the
+  // longest side of `box`; a lamina (I3 = I1 + I2) keeps a thin slab.
+  std::array<double, 3> inertia{};
+  for (std::size_t k = 0; k < 3; ++k)
+    for (const dirac::Parameter& p : scenario.parameters)
+      if (p.name == inertia_names_[k]) inertia[k] = p.value;
+  const double longest = *std::max_element(box_.begin(), box_.end());
+  std::array<double, 3> side{};
+  for (std::size_t k = 0; k < 3; ++k)
+    side[k] = std::sqrt(std::max(0.0, inertia[(k + 1) % 3] + inertia[(k + 2) % 3] - inertia[k]));
+  const double most = *std::max_element(side.begin(), side.end());
+  if (!(most > 0.0) || !std::isfinite(most)) return;  // no body: keep the last box
+  for (std::size_t k = 0; k < 3; ++k) box_[k] = std::max(0.12, side[k] / most) * longest;
+}
+
 bool RigidBodyScene::OnScenarioEdited(const dirac::Scenario& scenario) {
-  if (!has_boundary_attitudes_) return false;
+  bool resized = false;
+  if (!inertia_names_.empty()) {
+    const std::array<double, 3> before = box_;
+    SizeBoxFromInertias(scenario);
+    resized = box_ != before;
+    if (resized) {
+      cube_->SetXLength(box_[0]);  // the ghosts draw it too
+      cube_->SetYLength(box_[1]);
+      cube_->SetZLength(box_[2]);
+      const double hair = 0.004 * *std::max_element(box_.begin(), box_.end());
+      edge_cube_->SetXLength(box_[0] + hair);
+      edge_cube_->SetYLength(box_[1] + hair);
+      edge_cube_->SetZLength(box_[2] + hair);
+      UpdateLegend();
+    }
+  }
+  if (!has_boundary_attitudes_) return resized;
   const std::optional<Rotation> start = start_, target = target_;
   ReadGhosts(scenario);
   if (start.has_value() != start_.has_value() || target.has_value() != target_.has_value())
     UpdateLegend();
-  return start != start_ || target != target_;
+  return resized || start != start_ || target != target_;
 }
 
 bool RigidBodyScene::SetTargetRotation(const Rotation& R) {
@@ -406,7 +452,8 @@ void RigidBodyScene::SetTime(double t) {
                  trajectory->at(row, (*momentum_columns_)[2])};
     const double size = Norm(m);
     if (size > 1e-9 * max_momentum_ && std::isfinite(size)) {
-      const double length = 1.2 * reach_ * size / max_momentum_;
+      // Shorter than the space axes: along one of them it leaves that axis' label in view.
+      const double length = 0.85 * reach_ * size / max_momentum_;
       momentum_->SetUserMatrix(
           ArrowMatrix(kOrigin, {m[0] / size * length, m[1] / size * length, m[2] / size * length},
                       0.8 * box_[trail_axis_]));

@@ -97,6 +97,9 @@ class RigidBodyScene : public DrawnScene {
   int drag_x_ = 0, drag_y_ = 0;
   std::array<std::string, 9> attitude_names_;
   std::array<double, 3> box_{1.6, 1.1, 0.6};
+  // The `inertia` option's parameter names (empty: the box keeps its `box` sides).
+  std::vector<std::string> inertia_names_;
+  void SizeBoxFromInertias(const dirac::Scenario& scenario);
   std::array<double, 3> axis_length_{};  // body axis arrows [scene units]
   std::size_t trail_axis_ = 0;
   std::size_t trail_samples_ = 0;
@@ -109,6 +112,7 @@ class RigidBodyScene : public DrawnScene {
   std::array<double, 9> attitude_{1, 0, 0, 0, 1, 0, 0, 0, 1};
 
   vtkSmartPointer<vtkCubeSource> cube_;
+  vtkSmartPointer<vtkCubeSource> edge_cube_;  // a hair larger than cube_
   vtkSmartPointer<vtkActor> box_actor_;
   vtkSmartPointer<vtkActor> box_edges_;  // its edges as line cells (MakeEdgesActor)
   std::array<vtkSmartPointer<vtkActor>, 3> body_axes_;

@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "scenes/camera_fit.hpp"
 #include "scenes/scene_kit.hpp"
 
 namespace dirac::ui {
@@ -257,7 +258,32 @@ void SceneView::SetLegendShown(bool shown) {
   legend_choice_ = shown;
   WaitForFrame();
   ApplyLegend();
+  FitCameraUnlessUserMoved();  // the scene takes the room the legend leaves
   RequestRender();
+}
+
+ViewBand SceneView::FreeBand() const {
+  const qreal ratio = devicePixelRatioF();
+  ViewBand band{width() * ratio, height() * ratio, 40.0 * ratio, 12.0 * ratio, 12.0 * ratio};
+  // Under the legend's lines (its font's 14 px at 1.2 line spacing, from 10 px up).
+  auto* legend = vtkTextActor::SafeDownCast(scene_ ? scene_->legend() : nullptr);
+  if (legend && legend_shown() && legend->GetInput()) {
+    const std::string text = legend->GetInput();
+    const auto lines = 1 + std::count(text.begin(), text.end(), '\n');
+    band.bottom = (16.0 + 17.0 * static_cast<double>(lines)) * ratio;
+  }
+  return band;
+}
+
+QRect SceneView::scene_bounds_rect() const {
+  WaitForFrame();
+  std::array<double, 6> bounds{};
+  if (!window_ready_ || !scene_ || !scene_->Bounds(bounds)) return {};
+  const std::array<double, 4> box = ProjectedBounds(renderer_, bounds);  // device pixels, y up
+  const qreal ratio = devicePixelRatioF();
+  return QRectF(QPointF(box[0] / ratio, height() - box[3] / ratio),
+                QPointF(box[1] / ratio, height() - box[2] / ratio))
+      .toRect();
 }
 
 bool SceneView::legend_shown() const {
@@ -274,6 +300,9 @@ void SceneView::ApplyLegend() {
     if (!shown) overlay_->RemoveActor2D(legend);
   }
   controls_->ShowLegendButton(legend != nullptr, shown);
+  if (shown && window_ready_)  // beside the view's left margin, short of its right edge
+    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_,
+                                 (width() - 28) * devicePixelRatioF());
 }
 
 void SceneView::SetMessage(const QString& message) {
@@ -301,6 +330,7 @@ void SceneView::SetSnapshot(const SnapshotPtr& snapshot) {
   WaitForFrame();
   if (!scene_) return;
   scene_->SetSnapshot(snapshot);
+  ApplyLegend();  // its text may have changed (and with it, its width)
   RequestRender();
 }
 
@@ -338,7 +368,11 @@ void SceneView::ResetCamera() {
   camera->SetPosition(center[0] + 1.0, center[1] - 1.6, center[2] + 0.9);
   camera->SetViewUp(0, 0, 1);
   renderer_->ResetCamera(bounds.data());
-  camera->Zoom(1.15);
+  if (window_ready_ && width() > 50 && height() > 50) {
+    FitCameraToBand(renderer_, bounds, FreeBand());
+  } else {
+    camera->Zoom(1.15);
+  }
   renderer_->ResetCameraClippingRange();
   scene_->OnCameraReset();
   RequestRender();
@@ -556,6 +590,7 @@ void SceneView::resizeEvent(QResizeEvent* event) {
   controls_->Place(w, h);
   render_window_->SetSize(w, h);
   interactor_->UpdateSize(w, h);
+  FitCameraUnlessUserMoved();  // the framing follows the view's shape
   RequestRender();
 }
 

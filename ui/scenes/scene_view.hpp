@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+#include "scenes/camera_fit.hpp"
 #include "scenes/drawn_scene.hpp"
 #include "scenes/view_controls.hpp"
 
@@ -71,8 +72,12 @@ class SceneView : public QWidget {
   /// Tells the scene the scenario's values were edited (DrawnScene::OnScenarioEdited).
   void SetScenarioValues(const dirac::Scenario& scenario);
 
-  /// Fits the camera to the scene's bounds, looking from an oblique angle with z up.
+  /// Fits the camera to the scene's bounds, looking from an oblique angle with z up: the bounds
+  /// fill the band under the view's top row (time, readout, hint) and above the legend.
   void ResetCamera();
+  /// Where the scene's bounds (DrawnScene::Bounds) are drawn, in widget coordinates (empty
+  /// without a scene or a frame).
+  QRect scene_bounds_rect() const;
   /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
   void FitCameraUnlessUserMoved();
   /// Renders now (if the widget is shown), smooth (multisampled), and paints the frame.
@@ -178,6 +183,8 @@ class SceneView : public QWidget {
   std::unique_ptr<ViewControls> controls_;   // the legend button and the hint
   std::optional<bool> legend_choice_;        // the user's, once made
   void ApplyLegend();
+  /// The view's size and the rows and columns its text overlays cover (camera_fit.hpp).
+  ViewBand FreeBand() const;
   std::unique_ptr<DrawnScene> scene_;
   bool window_ready_ = false;
   bool render_pending_ = false;

@@ -1,8 +1,11 @@
 #include "scenes/view_controls.hpp"
 
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+
+#include <algorithm>
 
 namespace dirac::ui {
 namespace {
@@ -68,6 +71,18 @@ bool ViewControls::OnLegendButton(vtkRenderer* overlay, int x, int y) const {
   double box[4];  // x0, x1, y0, y1 in display pixels
   if (!LegendButtonBox(overlay, box)) return false;
   return x >= box[0] - 3 && x <= box[1] + 3 && y >= box[2] - 3 && y <= box[3] + 3;
+}
+
+void ViewControls::FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width) {
+  if (!legend || !legend->GetInput() || !overlay->GetRenderWindow()) return;
+  constexpr int kFull = 14, kSmallest = 9;  // [px]
+  vtkTextProperty* p = legend->GetTextProperty();
+  p->SetFontSize(kFull);
+  double box[4];  // x0, x1, y0, y1
+  legend->GetBoundingBox(overlay, box);
+  const double wide = box[1] - box[0];
+  if (!(wide > width) || !(width > 0.0)) return;
+  p->SetFontSize(std::max(kSmallest, static_cast<int>(kFull * width / wide)));
 }
 
 void ViewControls::SetHint(const std::string& hint) {

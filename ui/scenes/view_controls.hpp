@@ -30,6 +30,10 @@ class ViewControls {
   /// The button's box in device pixels (x0, x1, y0, y1, y up); false if it is hidden.
   bool LegendButtonBox(vtkRenderer* overlay, double box[4]) const;
 
+  /// Sizes the scene's `legend` text (14 px, down to 9) so its longest line fits `width` device
+  /// pixels of `overlay`'s view (VTK text does not wrap: a long line was cut at the right edge).
+  static void FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width);
+
   /// The hint ("" hides it).
   void SetHint(const std::string& hint);
   const std::string& hint() const { return hint_text_; }

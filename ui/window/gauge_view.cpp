@@ -68,9 +68,10 @@ void GaugeView::OnGauge(const GaugeResultPtr& result) {
   if (plots_->auxiliary_plot_count() > 0) {
     plots_->SetAuxiliaryTrajectory(result->trajectory);
     if (scroll_pending_) {
-      // Newly turned on: bring its two charts into view (once; the user scrolls after that).
+      // Newly turned on: bring its two charts into view with the first chart above them (the
+      // panel shows them there), once; the user scrolls after that.
       scroll_pending_ = false;
-      ScrollToPlot(plots_->plot_count() - plots_->auxiliary_plot_count());
+      ScrollToPlot(0);
     }
   }
   if (!result->error.empty())

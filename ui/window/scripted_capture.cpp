@@ -62,12 +62,15 @@ void ScriptedCapture::Begin() {
   const SnapshotPtr snapshot = window_->controller()->latest();
   window_->clock()->Pause();
   window_->clock()->SetTime(time_.value_or(snapshot->t_end));
+  // A picture of the run under way, not of the first screen: no "Press Space to play".
+  window_->scene_view()->SetHint(QString());
   QTimer::singleShot(kSettleMs, this, &ScriptedCapture::Capture);
 }
 
 void ScriptedCapture::Capture() {
   window_->scene_view()->RenderNow();
-  const QImage image = window_->GrabWindowImage();
+  const QImage image =
+      scene_only_ ? window_->scene_view()->GrabImage() : window_->GrabWindowImage();
   if (image.isNull()) {
     Finish(1, "could not grab the window");
   } else if (!image.save(path_, "PNG")) {

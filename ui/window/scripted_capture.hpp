@@ -28,6 +28,8 @@ class ScriptedCapture : public QObject {
 
   /// Starts waiting (call after the scenario was opened).
   void Start();
+  /// Saves the 3D view alone instead of the window (`--scene-only`: the browser's thumbnails).
+  void set_scene_only(bool on) { scene_only_ = on; }
 
  signals:
   void finished(int exit_code);
@@ -47,6 +49,7 @@ class ScriptedCapture : public QObject {
   // A run whose gauge two-form is still being computed: the picture waits for its charts.
   std::optional<std::uint64_t> waiting_for_gauge_;
   bool done_ = false;
+  bool scene_only_ = false;
 };
 
 }  // namespace dirac::ui

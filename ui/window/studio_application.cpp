@@ -72,7 +72,9 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
       "compare", "Vakonomic scenarios: also simulate and draw the nonholonomic motion.");
   const QCommandLineOption gauge(
       "gauge", "Nonholonomic scenarios: also compute and plot the gauge two-form B_t.");
-  parser.addOptions({play_to, screenshot, set, size, compare, gauge});
+  const QCommandLineOption scene_only(
+      "scene-only", "With --screenshot: save the 3D view alone (the browser's thumbnails).");
+  parser.addOptions({play_to, screenshot, set, size, compare, gauge, scene_only});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -108,6 +110,7 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   options.screenshot = parser.value(screenshot);
   options.compare = parser.isSet(compare);
   options.gauge = parser.isSet(gauge);
+  options.scene_only = parser.isSet(scene_only);
   for (const QString& assignment : parser.values(set)) {
     if (!assignment.contains('=')) return fail("--set needs NAME=VALUE, got '" + assignment + "'");
     options.overrides << assignment;

@@ -14,7 +14,7 @@ class QWidget;
 namespace dirac::ui {
 
 /// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]
-/// [--compare] [--gauge]`
+/// [--compare] [--gauge] [--scene-only]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
@@ -23,6 +23,7 @@ struct StudioOptions {
   QSize window_size{1600, 1000};  ///< initial window size [px]
   bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion
   bool gauge = false;             ///< nonholonomic scenarios: also plot the gauge two-form
+  bool scene_only = false;        ///< the screenshot holds the 3D view alone
 };
 
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before

@@ -3,7 +3,9 @@
 // each of its columns where the scenario gives one; an exported chart carries both axis titles
 // ("t [s]" too, also for a chart that is not the last) on a white background, and the export
 // dialog does not start in the scenario's folder; stacked charts' plot areas share their left
-// and right edges to 1 px.
+// and right edges to 1 px; after Reset every chart's cursor is at t = 0 on screen (none left
+// behind); the hover readout stays inside the plot area (off the x labels) and goes when the
+// pointer leaves; turning the gauge charts on keeps the first chart (the multiplier) in view.
 #include <QAction>
 #include <QApplication>
 #include <QChart>
@@ -11,9 +13,12 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QGraphicsView>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMouseEvent>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,7 +34,9 @@
 #include "panels/parameter_panel.hpp"
 #include "plots/column_units.hpp"
 #include "plots/plot_panel.hpp"
+#include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
+#include "scenes/scene_view.hpp"
 #include "window/main_window.hpp"
 #include "window/pin_reaction.hpp"
 #include "window/studio_application.hpp"
@@ -78,6 +85,29 @@ QString Misaligned(MainWindow& window, PlotPanel& plots) {
   return {};
 }
 
+// Chart `p`'s plot area in window coordinates.
+QRect PlotAreaInWindow(MainWindow& window, PlotPanel& plots, int p) {
+  auto* view = window.findChild<QGraphicsView*>(QStringLiteral("plot.%1").arg(p));
+  QChart* chart = plots.chart(p);
+  const QRect area = view->mapFromScene(chart->mapRectToScene(chart->plotArea())).boundingRect();
+  return area.translated(view->viewport()->mapTo(&window, QPoint(0, 0)));
+}
+
+// The columns (x, window coordinates) of `rect` in `image` holding at least 3 pixels of the
+// time cursor's orange (230, 120, 0).
+QList<int> CursorColumns(const QImage& image, const QRect& rect) {
+  QList<int> columns;
+  for (int x = rect.left(); x <= rect.right(); ++x) {
+    int n = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y) {
+      const QColor c = image.pixelColor(x, y);
+      if (c.red() > 190 && c.green() > 80 && c.green() < 160 && c.blue() < 90) ++n;
+    }
+    if (n >= 3) columns << x;
+  }
+  return columns;
+}
+
 }  // namespace
 
 class ChartTitlesGuiTest : public QObject {
@@ -89,6 +119,9 @@ class ChartTitlesGuiTest : public QObject {
   void exportedChartStandsAlone();
   void stackedPlotAreasAligned();
   void pinnedRunStandsApart();
+  void cursorFollowsReset();
+  void readoutStaysOffTheAxesAndLeaves();
+  void gaugeChartsKeepTheFirstInView();
 };
 
 void ChartTitlesGuiTest::everyChartTitledInWords_data() {
@@ -128,9 +161,8 @@ void ChartTitlesGuiTest::everyChartTitledInWords() {
                                 .arg(a)
                                 .arg(title);
       QVERIFY2(!title.isEmpty(), qPrintable(where));
-      // A chart of one quantity names it in words; a chart of two names each axis' unit or
-      // kind (where they are why it has two axes).
-      if (!two_axes) QVERIFY2(!TitleWords(title, columns).isEmpty(), qPrintable(where));
+      // Every axis names its quantity in words (a chart of two quantities on both axes).
+      QVERIFY2(!TitleWords(title, columns).isEmpty(), qPrintable(where));
       // The unit of each column where the scenario gives one (a chart of two quantities: on
       // either axis).
       const QString both = title + (two_axes ? " " + plots->axis(p, 3 - a)->titleText() : "");
@@ -235,6 +267,134 @@ void ChartTitlesGuiTest::pinnedRunStandsApart() {
     if (marker->series() == pinned) labels << marker->label();
   QCOMPARE(labels.size(), 1);
   QVERIFY2(labels[0].contains("ky = 2") && labels[0].contains("kx = 1"), qPrintable(labels[0]));
+}
+
+void ChartTitlesGuiTest::cursorFollowsReset() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  PlotPanel* plots = window->plot_panel();
+  auto* scroll = window->findChild<QScrollArea*>("plotScroll");
+  QVERIFY(scroll);
+  const QRect shown(scroll->viewport()->mapTo(window.get(), QPoint(0, 0)),
+                    scroll->viewport()->size());
+  // On screen (the X server's picture of the window, not a fresh render of each chart): the
+  // dashed cursor at `t` in every chart in view, and nowhere else.
+  auto check = [&](double t, const char* when) {
+    const QImage image = window->GrabWindowImage();
+    int charts = 0;
+    for (int p = 0; p < plots->plot_count(); ++p) {
+      const QRect area = PlotAreaInWindow(*window, *plots, p).intersected(shown);
+      if (area.height() < 60) continue;
+      ++charts;
+      const double x = area.left() + t / 50.0 * area.width();  // the time axis spans [0, 50]
+      const QList<int> columns = CursorColumns(image, area);
+      QString list;
+      for (int c : columns) list += QString::number(c) + " ";
+      for (int c : columns)
+        if (std::abs(c - x) > 3.0)
+          return QString("%1: chart %2 has cursor pixels at x = %3, expected %4 (%5)")
+              .arg(when)
+              .arg(p)
+              .arg(c)
+              .arg(x)
+              .arg(list);
+      if (t > 1.0 && columns.isEmpty())
+        return QString("%1: chart %2 shows no cursor").arg(when).arg(p);
+    }
+    return charts >= 2 ? QString() : QString("%1: %2 charts in view").arg(when).arg(charts);
+  };
+  // Polled for up to 3 s (a busy machine paints late); a line left behind stays for good.
+  window->clock()->SetTime(30.0);
+  QString failure;
+  QTRY_VERIFY2_WITH_TIMEOUT((failure = check(30.0, "at t = 30")).isEmpty(), qPrintable(failure),
+                            3000);
+  window->findChild<QAction*>("action.reset")->trigger();
+  QCOMPARE(window->clock()->time(), 0.0);
+  QTRY_VERIFY2_WITH_TIMEOUT((failure = check(0.0, "after Reset")).isEmpty(), qPrintable(failure),
+                            3000);
+}
+
+void ChartTitlesGuiTest::readoutStaysOffTheAxesAndLeaves() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  PlotPanel* plots = window->plot_panel();
+  auto* view = window->findChild<QGraphicsView*>("plot.0");
+  QVERIFY(view);
+  auto* readout = view->findChild<QLabel*>("plotPanel.readout");
+  QVERIFY(readout);
+  plots->LayOutNow();
+  QTest::qWait(200);  // the plot areas' alignment settles
+  QChart* chart = plots->chart(0);
+  const QRect area =
+      view->mapFromScene(chart->mapRectToScene(chart->plotArea())).boundingRect();  // viewport
+  // The pointer's moves as the viewport gets them (the hover readout follows them).
+  QWidget* viewport = view->viewport();
+  auto move = [&](const QPoint& pos) {
+    QMouseEvent event(QEvent::MouseMove, pos, viewport->mapToGlobal(pos), Qt::NoButton,
+                      Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &event);
+  };
+  // At each corner of the plot area, a little inside: the readout inside the plot area too,
+  // off the axes' labels (below and left of it).
+  for (const QPoint& at :
+       {area.bottomLeft() + QPoint(10, -10), area.bottomRight() + QPoint(-10, -10),
+        area.topLeft() + QPoint(10, 10), area.topRight() + QPoint(-10, 10)}) {
+    move(at);
+    QVERIFY(readout->isVisible());
+    const QRect box(viewport->mapFrom(view, readout->geometry().topLeft()), readout->size());
+    QVERIFY2(area.adjusted(-1, -1, 1, 1).contains(box),
+             qPrintable(QString("readout %1,%2 %3x%4 outside the plot area %5,%6 %7x%8")
+                            .arg(box.x())
+                            .arg(box.y())
+                            .arg(box.width())
+                            .arg(box.height())
+                            .arg(area.x())
+                            .arg(area.y())
+                            .arg(area.width())
+                            .arg(area.height())));
+  }
+  // The pointer leaves the chart: the readout goes.
+  QEvent leave(QEvent::Leave);
+  QApplication::sendEvent(viewport, &leave);
+  QVERIFY(!readout->isVisible());
+  // Back over the chart, then down over the x labels (below the plot area): gone too.
+  move(area.center());
+  QVERIFY(readout->isVisible());
+  move(QPoint(area.center().x(), area.bottom() + 12));
+  QVERIFY(!readout->isVisible());
+}
+
+void ChartTitlesGuiTest::gaugeChartsKeepTheFirstInView() {
+  // At 1280 x 720 Heisenberg's multiplier chart stays in view beside the two gauge charts.
+  auto window = OpenWindow();
+  QVERIFY(window);
+  window->resize(1280, 720);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  PlotPanel* plots = window->plot_panel();
+  window->gauge_action()->trigger();
+  QTRY_VERIFY_WITH_TIMEOUT(window->controller()->latest_gauge() != nullptr,
+                           dirac::ui::testing::kRunTimeoutMs);
+  QTRY_VERIFY(plots->plot_count() == 5);
+  QTest::qWait(200);
+  auto* scroll = window->findChild<QScrollArea*>("plotScroll");
+  const QRect shown(scroll->viewport()->mapTo(window.get(), QPoint(0, 0)),
+                    scroll->viewport()->size());
+  auto visible = [&](int p) {
+    const QRect area = PlotAreaInWindow(*window, *plots, p);
+    return static_cast<double>(area.intersected(shown).height()) / area.height();
+  };
+  QVERIFY(plots->chart(0)->title().contains("Multiplier"));
+  QVERIFY2(visible(0) == 1.0, qPrintable(QString("multiplier chart %1 in view").arg(visible(0))));
+  // The gauge charts (the last two indices) right under it, the first wholly in view.
+  QVERIFY2(visible(3) == 1.0, qPrintable(QString("B_t chart %1 in view").arg(visible(3))));
+  QVERIFY2(visible(4) >= 0.5, qPrintable(QString("identity chart %1 in view").arg(visible(4))));
+  QVERIFY(PlotAreaInWindow(*window, *plots, 3).top() > PlotAreaInWindow(*window, *plots, 0).top());
+  QVERIFY(PlotAreaInWindow(*window, *plots, 1).top() > PlotAreaInWindow(*window, *plots, 4).top());
+  // The time axis' title under the chart shown last (the scenario's last).
+  QVERIFY(plots->axis(2, 0)->isTitleVisible());
+  QVERIFY(!plots->axis(4, 0)->isTitleVisible());
 }
 
 int main(int argc, char** argv) {

@@ -22,6 +22,7 @@
 #include "run/playback_clock.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/main_window.hpp"
+#include "window/scripted_capture.hpp"
 #include "window/studio_application.hpp"
 
 using dirac::ui::MainWindow;
@@ -45,6 +46,19 @@ int LegendPixels(SceneView& view) {
   return n;
 }
 
+// Pixels of the first-screen hint's blue box (0.17, 0.43, 0.57) in `rect` of `image`.
+int HintBoxPixels(const QImage& image, const QRect& rect) {
+  int box = 0;
+  for (int y = rect.top(); y <= rect.bottom(); ++y)
+    for (int x = rect.left(); x <= rect.right(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      if (std::abs(c.red() - 43) < 25 && std::abs(c.green() - 110) < 25 &&
+          std::abs(c.blue() - 145) < 25)
+        ++box;
+    }
+  return box;
+}
+
 }  // namespace
 
 class FirstScreenGuiTest : public QObject {
@@ -55,6 +69,7 @@ class FirstScreenGuiTest : public QObject {
   void toolbarFitsAt1280();
   void viewTogglesAreUsable();
   void firstScreenSaysSpaceToPlay();
+  void playToScreenshotHasNoHint();
   void screenshotLeavesRecentFilesAlone();
 };
 
@@ -152,18 +167,41 @@ void FirstScreenGuiTest::firstScreenSaysSpaceToPlay() {
   QVERIFY2(view->hint().contains("Space to play"), qPrintable(view->hint()));
   // Drawn in the frame's upper part: light text on a blue box.
   const QImage frame = view->GrabImage();
-  int box = 0;
-  for (int y = 0; y < 100; ++y)
-    for (int x = 0; x < frame.width(); ++x) {
-      const QColor c = frame.pixelColor(x, y);
-      if (std::abs(c.red() - 43) < 25 && std::abs(c.green() - 110) < 25 &&
-          std::abs(c.blue() - 145) < 25)
-        ++box;
-    }
+  const int box = HintBoxPixels(frame, QRect(0, 0, frame.width(), 100));
   QVERIFY2(box > 500, qPrintable(QString("%1 hint box pixels").arg(box)));
   window->findChild<QAction*>("action.play")->trigger();  // Space's action
   QTRY_VERIFY(window->clock()->playing());
   QVERIFY(view->hint().isEmpty());
+}
+
+void FirstScreenGuiTest::playToScreenshotHasNoHint() {
+  // As `dirac-studio heisenberg.yaml --play-to 0.8 --screenshot FILE`: a picture of the run
+  // under way, without the first screen's "Press Space to play".
+  QTemporaryDir dir;
+  QVERIFY(dir.isValid());
+  MainWindow window;
+  window.set_error_dialogs(false);
+  window.resize(1280, 720);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  QVERIFY(window.OpenScenario(ScenarioPath("heisenberg.yaml")));
+  QVERIFY(window.scene_view()->hint().contains("Space to play"));
+  const QString png = dir.filePath("shot.png");
+  dirac::ui::ScriptedCapture capture(&window, 0.8, png);
+  int exit_code = -1;
+  QObject::connect(&capture, &dirac::ui::ScriptedCapture::finished,
+                   [&](int code) { exit_code = code; });
+  capture.Start();
+  QVERIFY(QTest::qWaitFor([&] { return exit_code >= 0; }, dirac::ui::testing::kRunTimeoutMs));
+  QCOMPARE(exit_code, 0);
+  QVERIFY(window.scene_view()->hint().isEmpty());
+  const QImage image(png);
+  QVERIFY(!image.isNull());
+  // The view's upper part in the picture, where the hint's box was.
+  SceneView* view = window.scene_view();
+  const QRect top(view->mapTo(&window, QPoint(0, 0)), QSize(view->width(), 100));
+  const int box = HintBoxPixels(image, top.intersected(image.rect()));
+  QVERIFY2(box < 50, qPrintable(QString("%1 hint box pixels in the picture").arg(box)));
 }
 
 void FirstScreenGuiTest::screenshotLeavesRecentFilesAlone() {

@@ -171,9 +171,10 @@ void WorkbenchGuiTest::unitsAndAxes() {
   const int position = plots->FindPlot("Position");
   QVERIFY(position >= 0);
   QVERIFY(plots->axis(position, 2));
-  QVERIFY2(plots->axis(position, 2)->titleText() == "theta [rad]",
+  // Each axis in words with its unit (issue 23: not "theta [rad]", "x, y (group)").
+  QVERIFY2(plots->axis(position, 2)->titleText() == "theta: angle [rad]",
            qPrintable(plots->axis(position, 2)->titleText()));
-  QVERIFY2(plots->axis(position, 1)->titleText().startsWith("x, y"),
+  QVERIFY2(plots->axis(position, 1)->titleText() == "x, y: group element",
            qPrintable(plots->axis(position, 1)->titleText()));
 
   // Heisenberg: x, y, z in m, their velocities in m/s on the right axis when added.
@@ -181,10 +182,10 @@ void WorkbenchGuiTest::unitsAndAxes() {
   QVERIFY(plots->AddColumn(0, "x"));
   QVERIFY(plots->AddColumn(0, "y"));
   QVERIFY(plots->AddColumn(0, "vx"));
-  // mu (a multiplier) stays on the left; x, y [m] and vx [m/s] go right.
-  QVERIFY2(plots->axis(0, 1)->titleText() == "mu (multiplier)",
+  // mu (a multiplier) stays on the left; x, y [m] and vx [m/s] go right, each in words.
+  QVERIFY2(plots->axis(0, 1)->titleText() == "mu: multiplier",
            qPrintable(plots->axis(0, 1)->titleText()));
-  QVERIFY2(plots->axis(0, 2)->titleText() == "x, y [m]; vx [m/s]",
+  QVERIFY2(plots->axis(0, 2)->titleText() == "x, y: positions [m]; vx: velocity [m/s]",
            qPrintable(plots->axis(0, 2)->titleText()));
   QVERIFY(plots->Readout(0, 0.0).contains("x = 1 m"));
 
@@ -196,8 +197,9 @@ void WorkbenchGuiTest::unitsAndAxes() {
   for (QLegendMarker* marker : plots->chart(momentum)->legend()->markers())
     if (!marker->series()->objectName().endsWith(".cursor")) labels << marker->label();
   QCOMPARE(labels, QStringList({"x", "y", "z"}));
-  QVERIFY2(plots->axis(momentum, 1)->titleText().startsWith("spatial_momentum_{x,y,z}"),
-           qPrintable(plots->axis(momentum, 1)->titleText()));
+  // The axis says it in words (issue 23), not the raw "spatial_momentum_{x,y,z}".
+  const QString momentum_title = plots->axis(momentum, 1)->titleText();
+  QVERIFY2(momentum_title.endsWith("spatial momentum"), qPrintable(momentum_title));
   // The legend's text fits: no elision.
   for (const QString& label : labels) QVERIFY(!label.contains(QChar(0x2026)));
   QCOMPARE(dirac::ui::CompactNames({"spatial_momentum_x", "spatial_momentum_y"}),
