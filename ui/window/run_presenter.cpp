@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "dirac/model.hpp"
+#include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
 #include "plots/column_units.hpp"
 #include "plots/default_plots.hpp"
@@ -59,8 +60,15 @@ void RunPresenter::OnModelReady() {
   v_.scene_view->SetMessage(SceneMessage());
 
   v_.plots->SetColumnQuantities(DescribeColumns(model.get(), scenario));
+  // The hidden constraints' residuals, when the runs shown carry them: a solve by direct
+  // collocation shows the optimum at its mesh nodes (states, controls, cost), not the model's
+  // integrated columns.
+  const bool collocation =
+      dirac::ChosenMethod(scenario) == dirac::OptimalControlMethod::kCollocation;
   dirac::PlotSpec hidden{"Hidden-constraint residuals",
-                         model->ColumnsOfKind(dirac::ColumnKind::kHiddenConstraintResidual),
+                         collocation ? std::vector<std::string>{}
+                                     : model->ColumnsOfKind(
+                                           dirac::ColumnKind::kHiddenConstraintResidual),
                          {}};
   std::vector<dirac::PlotSpec> plots =
       scenario.plots.empty() ? DefaultPlots(*model) : scenario.plots;

@@ -455,8 +455,12 @@ void StudioGuiTest::everyShippedScenarioOpensPlaysAndRenders() {
                qPrintable(file + ": " + window->last_error()));
     }
 
-    // Plots: the scenario's, plus the hidden-constraint residuals if the algorithm found any.
-    const auto columns = model->TrajectoryColumns();
+    // Plots: the scenario's, plus the hidden-constraint residuals if the algorithm found any
+    // and the run shown carries them (a solve by collocation shows its mesh nodes' states,
+    // controls and cost).
+    const auto shown = window->controller()->latest();
+    QVERIFY(shown && shown->trajectory);
+    const auto columns = shown->trajectory->columns();
     const bool hidden = std::any_of(columns.begin(), columns.end(), [](const std::string& c) {
       return c.rfind("residual_hidden", 0) == 0;
     });
