@@ -198,6 +198,16 @@ void SceneFramingGuiTest::rigidBoxFollowsTheInertias() {
   QVERIFY2(std::abs(s[0] - 1.6) < 0.01 && std::abs(s[1] - 1.6 / std::sqrt(3.0)) < 0.01 &&
                std::abs(s[2] - 1.6 / std::sqrt(3.0)) < 0.01,
            qPrintable(QString("%1 x %2 x %3").arg(s[0]).arg(s[1]).arg(s[2])));
+  // Every body axis still reaches out of the resized box, by at least a fifth of its longest
+  // side (e3 grew from 0.192 to 0.92: its arrow would otherwise end inside).
+  auto* scene = dynamic_cast<dirac::ui::RigidBodyScene*>(window->scene_view()->scene());
+  QVERIFY(scene);
+  for (std::size_t k = 0; k < 3; ++k)
+    QVERIFY2(scene->axis_lengths()[k] > 0.5 * scene->box_sides()[k] + 0.2 * 1.6,
+             qPrintable(QString("e%1: %2 against half a side %3")
+                            .arg(k + 1)
+                            .arg(scene->axis_lengths()[k])
+                            .arg(0.5 * scene->box_sides()[k])));
 }
 
 void SceneFramingGuiTest::legendFitsTheViewWidth() {
