@@ -95,6 +95,11 @@ class DrawnScene {
   /// The scene's legend (what each colour and shape means), one of the 2D actors AddTo adds,
   /// or null: the view folds it away on request (SceneView::SetLegendShown).
   virtual vtkActor2D* legend() const { return nullptr; }
+
+  /// How far down from the top edge of a `width` x `height` view [device px] the scene's own
+  /// text reaches below the view's top row (e.g. a readout moved under the time in a narrow
+  /// view); the view's hint goes below it. 0: the scene leaves the band under the top row free.
+  virtual int TopOverlayDepth(int /*width*/, int /*height*/) const { return 0; }
 };
 
 }  // namespace dirac::ui

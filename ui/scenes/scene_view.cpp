@@ -205,7 +205,7 @@ bool SceneView::EnsureWindow() {
   render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
   interactor_->Initialize();
   window_ready_ = true;
-  controls_->Place(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  PlaceControls();
   return true;
 }
 
@@ -234,6 +234,12 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
   }
   ApplyLegend();
   RequestRender();
+}
+
+void SceneView::PlaceControls() {
+  const qreal ratio = devicePixelRatioF();
+  const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  controls_->Place(w, h, scene_ ? scene_->TopOverlayDepth(w, h) : 0);
 }
 
 void SceneView::SetHint(const QString& hint) {
@@ -391,6 +397,7 @@ bool SceneView::BeginFrame(int samples) {
   WaitForFrame();
   render_pending_ = false;
   if (!EnsureWindow()) return false;
+  PlaceControls();  // the hint under the scene's text, which may have moved
   if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
   renderer_->ResetCameraClippingRange();
   // Only for this frame: picking (vtkPropPicker) renders through the default path.
@@ -587,7 +594,7 @@ void SceneView::resizeEvent(QResizeEvent* event) {
   if (!window_ready_) return;
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
-  controls_->Place(w, h);
+  PlaceControls();
   render_window_->SetSize(w, h);
   interactor_->UpdateSize(w, h);
   FitCameraUnlessUserMoved();  // the framing follows the view's shape
