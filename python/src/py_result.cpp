@@ -34,7 +34,7 @@ std::size_t IndexOf(const PyResult& r, const std::string& name) {
   return *index;
 }
 
-std::string Repr(const PyResult& r) {
+std::string ResultRepr(const PyResult& r) {
   const Trajectory& tr = *r.trajectory;
   char text[160];
   if (tr.num_rows() == 0) {
@@ -111,7 +111,7 @@ void BindResult(py::module_& m) {
                                             py::arg("columns") = r.trajectory->columns());
           },
           "The samples as a pandas.DataFrame (a copy); ImportError without pandas.")
-      .def("__repr__", &Repr);
+      .def("__repr__", &ResultRepr);
 }
 
 }  // namespace dirac::python

@@ -63,7 +63,7 @@ std::unique_ptr<PySolution> Solve(const std::shared_ptr<const Model>& model, Sce
   return out;
 }
 
-std::string Repr(const PySolution& s) {
+std::string SolutionRepr(const PySolution& s) {
   char text[240];
   std::snprintf(text, sizeof text,
                 "<dirac.Solution '%s': cost %.10g, %d Newton iterations%s, max |F| %.2e>",
@@ -94,7 +94,7 @@ void BindSolve(py::module_& m) {
           py::kw_only(), py::arg("set") = py::none(), py::arg("progress") = py::none(),
           "Solves again with the set= values applied on top of this solution's, warm-started "
           "from this solution (no derivation).")
-      .def("__repr__", &Repr);
+      .def("__repr__", &SolutionRepr);
 
   // Model.solve, added to the class bound in py_model.cpp.
   py::class_<PyModel> model = py::reinterpret_borrow<py::class_<PyModel>>(m.attr("Model"));

@@ -11,7 +11,7 @@ if(NOT TARGET dirac_ui_worker)
     ${_dirac_run}/simulation_snapshot.hpp ${_dirac_run}/boundary_values.cpp
     ${_dirac_run}/boundary_values.hpp ${_dirac_run}/symbolic_lock.cpp
     ${_dirac_run}/symbolic_lock.hpp)
-  set_target_properties(dirac_ui_worker PROPERTIES AUTOMOC ON)
+  set_target_properties(dirac_ui_worker PROPERTIES AUTOMOC ON UNITY_BUILD ${DIRAC_UNITY_BUILD})
   target_include_directories(dirac_ui_worker PUBLIC ${_dirac_run}/..)
   target_compile_options(dirac_ui_worker PRIVATE -Wall -Wextra)
   target_link_libraries(dirac_ui_worker PUBLIC dirac_core Qt6::Core)

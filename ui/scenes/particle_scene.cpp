@@ -26,10 +26,9 @@
 namespace dirac::ui {
 namespace {
 
-constexpr Color kTrailColor{0.35, 0.75, 1.0};
+constexpr Color kParticleTrailColor{0.35, 0.75, 1.0};
 constexpr Color kPlaneColor{0.30, 0.80, 0.75};
 constexpr Color kVelocityColor{0.95, 0.95, 0.95};
-constexpr std::size_t kDefaultTrail = 500;
 
 Vec3 PointAt(const dirac::Trajectory& trajectory, const std::array<std::size_t, 3>& columns,
              std::size_t row) {
@@ -114,7 +113,7 @@ ParticleScene::ParticleScene(const SceneContext& context) : model_(context.model
     v_columns[k] = rate.value_or(0);
   }
   if (has_velocity) velocity_columns_ = v_columns;
-  trail_samples_ = TrailOption(options, kDefaultTrail);
+  trail_samples_ = TrailOption(options, kDefaultTrailSamples);
   scale_ = PositiveOption(options, "scale", 1.0);
   options.CheckKeys({"position", "trail", "scale", "constraint_plane"});
   if (plane_constraint_) {
@@ -481,7 +480,7 @@ void ParticleScene::UpdateTrail(std::size_t row) {
   FillFadingTrail(
       trail_data_,
       PointsAt(*snapshot_->trajectory, position_columns_, TrailStart(row, trail_samples_), row + 1),
-      kTrailColor);
+      kParticleTrailColor);
 }
 
 void ParticleScene::UpdateComparison(double t) {

@@ -24,19 +24,14 @@
 #include <cstdio>
 #include <deque>
 #include <limits>
+#include <numbers>
 
 #include "dirac/error.hpp"
 #include "scenes/scene_kit.hpp"
 #include "scenes/slab_geometry.hpp"
 
 namespace dirac::ui {
-namespace {
-
-constexpr const char* kColorNames[] = {"orange", "blue", "green", "purple"};
-constexpr double kPi = 3.14159265358979323846;
-constexpr std::size_t kDefaultTrail = 500;
-
-}  // namespace
+namespace {}  // namespace
 
 PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   if (!context.model) throw dirac::Error("planar_bodies scene: no derived model");
@@ -89,7 +84,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   has_boundary_ = context.scenario.optimal_control.present;
   edit_ = context.edit;
   ReadBoundary(context.scenario);
-  trail_samples_ = TrailOption(options, kDefaultTrail);
+  trail_samples_ = TrailOption(options, kDefaultTrailSamples);
   options.CheckKeys({"bodies", "trail", "style"});
 
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
@@ -187,7 +182,7 @@ void PlanarBodiesScene::UpdateLegend() {
     const Body& b = bodies_[i];
     std::string angle;
     for (const std::string& a : b.angle) angle += (angle.empty() ? "" : " + ") + a;
-    legend += std::string(kColorNames[i % kBodyColors.size()]) + ": " + b.label + ", centre (" +
+    legend += std::string(kPaletteNames[i % kBodyColors.size()]) + ": " + b.label + ", centre (" +
               b.x + ", " + b.y + ")" + (angle.empty() ? "" : ", angle " + angle) + "\n";
   }
   legend += "yellow: trail of the centre";
@@ -415,7 +410,7 @@ void PlanarBodiesScene::OnPointerMove(vtkRenderer* renderer, int x, int y) {
   const double dx = p[0] - (*body.target_pose)[0], dy = p[1] - (*body.target_pose)[1];
   if (std::hypot(dx, dy) < 0.05 * radius_) return;  // too near the centre for an angle
   const double a = std::atan2(dy, dx);
-  const double turn = std::remainder(a - drag_angle_, 2.0 * kPi);
+  const double turn = std::remainder(a - drag_angle_, 2.0 * std::numbers::pi);
   drag_angle_ = a;
   if (turn != 0.0) RotateTarget(dragging_, turn);
 }

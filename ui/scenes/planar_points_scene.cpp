@@ -14,12 +14,7 @@
 #include "dirac/error.hpp"
 
 namespace dirac::ui {
-namespace {
-
-constexpr const char* kColorNames[] = {"orange", "blue", "green", "purple"};
-constexpr std::size_t kDefaultTrail = 500;
-
-}  // namespace
+namespace {}  // namespace
 
 PlanarPointsScene::PlanarPointsScene(const SceneContext& context) {
   if (!context.model) throw dirac::Error("planar_points scene: no derived model");
@@ -39,7 +34,7 @@ PlanarPointsScene::PlanarPointsScene(const SceneContext& context) {
     p.CheckKeys({"x", "y", "label"});
     points_.push_back(std::move(point));
   }
-  trail_samples_ = TrailOption(options, kDefaultTrail);
+  trail_samples_ = TrailOption(options, kDefaultTrailSamples);
   scale_ = PositiveOption(options, "scale", 1.0);
   options.CheckKeys({"points", "trail", "scale"});
 
@@ -71,7 +66,7 @@ PlanarPointsScene::PlanarPointsScene(const SceneContext& context) {
 void PlanarPointsScene::UpdateLegend() {
   std::string legend = "points in the plane z = 0 (grid: their whole motion)\n";
   for (std::size_t i = 0; i < points_.size(); ++i) {
-    legend += std::string(kColorNames[i % kPointColors.size()]) + ": " + points_[i].label +
+    legend += std::string(kPaletteNames[i % kPointColors.size()]) + ": " + points_[i].label +
               " at (" + points_[i].x + ", " + points_[i].y + ")\n";
   }
   legend += "bright trails: the last " + std::to_string(trail_samples_) +

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "dirac/error.hpp"
 #include "dirac/scenario.hpp"
@@ -30,10 +31,8 @@ constexpr Color kMomentumColor{1.0, 0.86, 0.22};
 constexpr Color kSpaceAxisColor{0.62, 0.64, 0.70};
 constexpr Color kLabelColor{0.80, 0.82, 0.87};
 constexpr const char* kAxisNames[3] = {"e1", "e2", "e3"};
-constexpr const char* kColorNames[3] = {"red", "green", "blue"};
-constexpr std::size_t kDefaultTrail = 500;
+constexpr const char* kAxisColorNames[3] = {"red", "green", "blue"};
 constexpr double kGhostScale = 1.07;  // ghosts enclose the body where they coincide with it
-constexpr double kPi = 3.14159265358979323846;
 
 void SetRotationMatrix(vtkActor* actor, const Rotation& R, double scale = 1.0) {
   auto matrix = vtkSmartPointer<vtkMatrix4x4>::New();
@@ -92,7 +91,7 @@ RigidBodyScene::RigidBodyScene(const SceneContext& context) {
   }
   const double scale = PositiveOption(options, "scale", 1.0);
   for (double& side : box_) side *= scale;
-  trail_samples_ = TrailOption(options, kDefaultTrail);
+  trail_samples_ = TrailOption(options, kDefaultTrailSamples);
   if (options.Has("inertia")) {
     inertia_names_ = options.Strings("inertia");
     if (inertia_names_.size() != 3)
@@ -325,7 +324,7 @@ void RigidBodyScene::OnPointerMove(vtkRenderer* renderer, int x, int y) {
   const Vec3 up = Cross(right, d);
   int width = 0, height = 0;
   renderer->GetTiledSize(&width, &height);
-  const double k = kPi / std::max(height, 1);
+  const double k = std::numbers::pi / std::max(height, 1);
   const Vec3 axis{up[0] * dx - right[0] * dy, up[1] * dx - right[1] * dy,
                   up[2] * dx - right[2] * dy};
   RotateTarget(axis, k * std::hypot(dx, dy));
@@ -338,7 +337,7 @@ void RigidBodyScene::UpdateLegend() {
                        FormatNumber(box_[1]) + " x " + FormatNumber(box_[2]) + ", attitude " +
                        prefix_ + "11 .. " + prefix_ + "33 (body to space)\n";
   legend += "red / green / blue arrows: body axes e1, e2, e3\n";
-  legend += std::string("light ") + kColorNames[trail_axis_] + ": path of the " +
+  legend += std::string("light ") + kAxisColorNames[trail_axis_] + ": path of the " +
             kAxisNames[trail_axis_] + " tip";
   if (trail_samples_ > 0) legend += " (last " + std::to_string(trail_samples_) + " samples)";
   legend += "\ngrey axes X, Y, Z: space frame";

@@ -23,8 +23,8 @@
 namespace dirac::ui {
 namespace {
 
-constexpr std::size_t kDefaultTrail = 1000;
-constexpr Color kTrailColor{1.0, 0.88, 0.35};
+constexpr std::size_t kDiskDefaultTrail = 1000;
+constexpr Color kDiskTrailColor{1.0, 0.88, 0.35};
 constexpr double kThickness = 0.12;  // of the disk, times its radius
 
 }  // namespace
@@ -53,7 +53,7 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
                  "expected a positive number or a parameter's name, got '" + radius + "'");
   radius_ = value->value;
   radius_parameter_ = value->parameter;
-  trail_samples_ = TrailOption(options, kDefaultTrail);
+  trail_samples_ = TrailOption(options, kDiskDefaultTrail);
   options.CheckKeys({"contact", "heading", "tilt", "spin", "radius", "trail"});
 
   // The disk: a thin cylinder about its axle (the source's y axis), a dark stripe across both
@@ -73,7 +73,7 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
   contact_source_->SetInnerRadius(0.0);
   contact_source_->SetCircumferentialResolution(24);
   contact_ = MakeActor(contact_source_);
-  SetFlatLook(contact_->GetProperty(), kTrailColor);
+  SetFlatLook(contact_->GetProperty(), kDiskTrailColor);
   arrow_source_ = vtkSmartPointer<vtkArrowSource>::New();
   arrow_source_->SetShaftResolution(12);
   arrow_source_->SetTipResolution(16);
@@ -84,7 +84,7 @@ RollingDiskScene::RollingDiskScene(const SceneContext& context) {
   SetFlatLook(trail_->GetProperty(), std::nullopt, 1.0, 2.5);
   path_data_ = vtkSmartPointer<vtkPolyData>::New();
   path_ = MakeActor(path_data_);
-  SetFlatLook(path_->GetProperty(), kTrailColor, 0.25, 1.0);
+  SetFlatLook(path_->GetProperty(), kDiskTrailColor, 0.25, 1.0);
   ground_source_ = vtkSmartPointer<vtkPlaneSource>::New();
   ground_ = MakeActor(ground_source_);
   SetFlatLook(ground_->GetProperty(), kGroundColor);
@@ -265,7 +265,7 @@ void RollingDiskScene::SetTime(double t) {
   for (std::size_t r = TrailStart(row, trail_samples_); r <= row; ++r)
     trail.push_back(
         {trajectory->at(r, columns_[0]), trajectory->at(r, columns_[1]), 0.004 * radius_});
-  FillFadingTrail(trail_data_, trail, kTrailColor);
+  FillFadingTrail(trail_data_, trail, kDiskTrailColor);
 }
 
 bool RollingDiskScene::Bounds(std::array<double, 6>& bounds) const {

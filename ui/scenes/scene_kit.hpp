@@ -74,6 +74,10 @@ Rotation Multiply(const Rotation& a, const Rotation& b);
 /// The saturated orange every scene draws its main body in (the particle, the rigid body, the
 /// first planar body); no other prop uses it, so image checks can find it.
 inline constexpr Rgb kSceneOrange{255, 140, 0};
+/// The names of the planar scenes' body / point palette, in order (for their legends).
+inline constexpr const char* kPaletteNames[] = {"orange", "blue", "green", "purple"};
+/// Trail samples a scene keeps when its `trail:` option is not given.
+inline constexpr std::size_t kDefaultTrailSamples = 500;
 /// The view's background (SceneView, solid) and what old trail samples fade towards.
 inline constexpr Color kBackground{0.13, 0.14, 0.18};
 /// The ground plane of the scenes that have one (unlit: see DrawnScene::Ground).

@@ -8,11 +8,10 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <cmath>
+#include <numbers>
 
 namespace dirac::ui {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // A slab over a rounded rectangle length x width (centred at the origin, long side along x)
 // between heights z0 and z1, with normals: flat top and bottom, rounded sides.
@@ -25,7 +24,7 @@ std::vector<std::array<double, 4>> RoundedOutline(double length, double width) {
   const double centres[4][2] = {{cx, cy}, {-cx, cy}, {-cx, -cy}, {cx, -cy}};
   for (int c = 0; c < 4; ++c) {
     for (int k = 0; k <= kArc; ++k) {
-      const double phi = 0.5 * kPi * (c + static_cast<double>(k) / kArc);
+      const double phi = 0.5 * std::numbers::pi * (c + static_cast<double>(k) / kArc);
       outline.push_back({centres[c][0] + r * std::cos(phi), centres[c][1] + r * std::sin(phi),
                          std::cos(phi), std::sin(phi)});
     }
