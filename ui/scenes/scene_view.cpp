@@ -35,6 +35,7 @@
 
 #include "scenes/camera_fit.hpp"
 #include "scenes/scene_kit.hpp"
+#include "scenes/scene_menu.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -105,6 +106,7 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(320, 240);
 
   controls_ = std::make_unique<ViewControls>();
+  new SceneMenu(this);  // the scene's settings on a right click (owned by the view)
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
