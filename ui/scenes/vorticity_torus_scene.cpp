@@ -4,16 +4,18 @@
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkColorTransferFunction.h>
-#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
 #include <vtkLookupTable.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
-#include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkScalarBarActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTexture.h>
+#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <chrono>
@@ -91,14 +93,18 @@ VorticityTorusScene::VorticityTorusScene(const SceneContext& context) {
   arrow_grid_ = TorusFourierGrid((size_ - 1) / 2, TorusCellCentres(kArrowsPerSide));
 
   colors_ = CoolWarm();
+  // The map is one quad textured with the grid's colours (a texel per grid point, linearly
+  // interpolated): a frame uploads (n + 1)^2 colours, not a mesh of n^2 quads.
+  image_ = vtkSmartPointer<vtkImageData>::New();
+  texture_ = vtkSmartPointer<vtkTexture>::New();
+  texture_->SetInputData(image_);
+  texture_->InterpolateOn();
+  texture_->EdgeClampOn();
+  texture_->RepeatOff();
   field_data_ = vtkSmartPointer<vtkPolyData>::New();
   field_actor_ = MakeActor(field_data_);
-  SetFlatLook(field_actor_->GetProperty(), std::nullopt);
-  auto* mapper = vtkPolyDataMapper::SafeDownCast(field_actor_->GetMapper());
-  mapper->SetLookupTable(colors_);
-  mapper->UseLookupTableScalarRangeOn();
-  mapper->SetScalarModeToUsePointData();
-  mapper->InterpolateScalarsBeforeMappingOn();
+  field_actor_->SetTexture(texture_);
+  SetFlatLook(field_actor_->GetProperty(), Color{1.0, 1.0, 1.0});
   field_actor_->VisibilityOff();
 
   arrow_data_ = vtkSmartPointer<vtkPolyData>::New();
@@ -206,26 +212,31 @@ void VorticityTorusScene::SetResolution(int cells) {
 void VorticityTorusScene::RebuildGrid() {
   coordinates_ = TorusGridCoordinates(resolution_);
   grid_ = TorusFourierGrid((size_ - 1) / 2, coordinates_);
-  const auto side = static_cast<vtkIdType>(coordinates_.size());
+  const auto side = static_cast<int>(coordinates_.size());
+  pixels_ = vtkSmartPointer<vtkUnsignedCharArray>::New();
+  pixels_->SetNumberOfComponents(3);
+  pixels_->SetNumberOfTuples(static_cast<vtkIdType>(side) * side);
+  pixels_->Fill(0);
+  image_->SetDimensions(side, side, 1);
+  image_->GetPointData()->SetScalars(pixels_);
+  image_->Modified();
+  // The quad [0, 2pi]^2 from the first texel's centre to the last's.
+  const float t0 = 0.5f / static_cast<float>(side), t1 = 1.0f - t0;
   auto points = vtkSmartPointer<vtkPoints>::New();
-  points->SetNumberOfPoints(side * side);
-  for (vtkIdType j = 0; j < side; ++j)
-    for (vtkIdType i = 0; i < side; ++i)
-      points->SetPoint(j * side + i, coordinates_[i], coordinates_[j], 0.0);
-  auto quads = vtkSmartPointer<vtkCellArray>::New();
-  for (vtkIdType j = 0; j + 1 < side; ++j)
-    for (vtkIdType i = 0; i + 1 < side; ++i) {
-      const vtkIdType corner = j * side + i;
-      const vtkIdType ids[4] = {corner, corner + 1, corner + side + 1, corner + side};
-      quads->InsertNextCell(4, ids);
-    }
-  scalars_ = vtkSmartPointer<vtkDoubleArray>::New();
-  scalars_->SetName("vorticity");
-  scalars_->SetNumberOfValues(side * side);
-  scalars_->Fill(0.0);
+  auto coords = vtkSmartPointer<vtkFloatArray>::New();
+  coords->SetNumberOfComponents(2);
+  const double corners[4][2] = {{0.0, 0.0}, {kTwoPi, 0.0}, {kTwoPi, kTwoPi}, {0.0, kTwoPi}};
+  for (const auto& corner : corners) {
+    points->InsertNextPoint(corner[0], corner[1], 0.0);
+    const float tc[2] = {corner[0] > 0.0 ? t1 : t0, corner[1] > 0.0 ? t1 : t0};
+    coords->InsertNextTypedTuple(tc);
+  }
+  auto quad = vtkSmartPointer<vtkCellArray>::New();
+  const vtkIdType ids[4] = {0, 1, 2, 3};
+  quad->InsertNextCell(4, ids);
   field_data_->SetPoints(points);
-  field_data_->SetPolys(quads);
-  field_data_->GetPointData()->SetScalars(scalars_);
+  field_data_->SetPolys(quad);
+  field_data_->GetPointData()->SetTCoords(coords);
   field_data_->Modified();
   field_.assign(static_cast<std::size_t>(side * side), 0.0);
 }
@@ -280,8 +291,17 @@ void VorticityTorusScene::Draw(std::size_t row) {
   for (std::size_t k = 0; k < modes_.size(); ++k) y_[k] = trajectory.at(row, columns_[k]);
   TorusCoefficients(modes_, grid_, y_.data(), TorusQuantity::kVorticity, a_, b_);
   grid_.Evaluate(a_, b_, field_.data());
-  std::copy(field_.begin(), field_.end(), scalars_->GetPointer(0));
-  scalars_->Modified();
+  // The colours: the cool-warm table's entry of each value, clamped to the fixed range.
+  const unsigned char* table = colors_->GetPointer(0);  // RGBA
+  unsigned char* pixel = pixels_->GetPointer(0);
+  const double to_index = (kColorSteps - 1) / (2.0 * range_);
+  for (double w : field_) {
+    const double at = std::isfinite(w) ? (w + range_) * to_index : 0.5 * (kColorSteps - 1);
+    const int k = static_cast<int>(std::clamp(std::lround(at), 0L, long{kColorSteps - 1}));
+    std::copy(table + 4 * k, table + 4 * k + 3, pixel);
+    pixel += 3;
+  }
+  pixels_->Modified();
   if (velocity_) {
     const std::size_t count = kArrowsPerSide * kArrowsPerSide;
     ux_.resize(count);

@@ -27,7 +27,9 @@
 #include "scenes/torus_field.hpp"
 
 class vtkActor;
-class vtkDoubleArray;
+class vtkImageData;
+class vtkTexture;
+class vtkUnsignedCharArray;
 class vtkLookupTable;
 class vtkPolyData;
 class vtkRenderer;
@@ -110,7 +112,9 @@ class VorticityTorusScene : public DrawnScene {
   vtkRenderer* renderer_ = nullptr;
 
   vtkSmartPointer<vtkPolyData> field_data_, arrow_data_, frame_data_;
-  vtkSmartPointer<vtkDoubleArray> scalars_;
+  vtkSmartPointer<vtkImageData> image_;  // (n + 1)^2 texels: the grid points' colours
+  vtkSmartPointer<vtkUnsignedCharArray> pixels_;
+  vtkSmartPointer<vtkTexture> texture_;
   vtkSmartPointer<vtkLookupTable> colors_;
   vtkSmartPointer<vtkActor> field_actor_, arrows_, frame_;
   vtkSmartPointer<vtkScalarBarActor> color_bar_;
