@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QMenu>
 #include <QTest>
+#include <QTimer>
 
 #include <cmath>
 #include <memory>
@@ -169,6 +170,18 @@ void VorticityTorusGuiTest::fieldIsTheFourierSumOfTheModes() {
   QVERIFY(std::abs(scene->field()[30 * 49 + 7] - at) < 1e-12);
   QVERIFY(QString::fromStdString(scene->legend_text()).contains("grid 48 x 48"));
   QCOMPARE(scene->settings()[0].current, std::size_t{1});
+  // A right click without a drag on the view opens that menu (a modal popup: read and closed
+  // from a timer).
+  QString popup;
+  QTimer::singleShot(300, [&popup] {
+    if (auto* open = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+      for (QAction* action : open->actions()) popup += action->text() + ";";
+      open->close();
+    }
+  });
+  QWidget* view = window->scene_view();
+  QTest::mouseClick(view, Qt::RightButton, {}, view->rect().center());
+  QCOMPARE(popup, QString("Grid resolution;"));
   scene->SetResolution(2);  // clamped
   QCOMPARE(scene->resolution(), VorticityTorusScene::kMinResolution);
 }
