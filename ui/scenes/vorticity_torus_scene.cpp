@@ -114,7 +114,7 @@ VorticityTorusScene::VorticityTorusScene(const SceneContext& context) {
   frame_data_ = vtkSmartPointer<vtkPolyData>::New();
   frame_ = MakeActor(frame_data_);
   SetFlatLook(frame_->GetProperty(), kFrameColor, 0.6, 1.0);
-  SetGridLines(frame_data_, {0.0, kTwoPi, 0.0, kTwoPi}, 4, 4, -0.002);
+  SetGridLines(frame_data_, {0.0, kTwoPi, 0.0, kTwoPi}, 1, 1, 0.005);  // the outline
   frame_->VisibilityOff();
 
   color_bar_ = vtkSmartPointer<vtkScalarBarActor>::New();
