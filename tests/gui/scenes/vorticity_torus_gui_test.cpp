@@ -66,9 +66,6 @@ double VorticityFromColumns(const dirac::Trajectory& trajectory, std::size_t row
   return sum;
 }
 
-bool IsWarmRed(QRgb c) { return qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 100; }
-bool IsCoolBlue(QRgb c) { return qBlue(c) > 150 && qRed(c) < 110 && qGreen(c) < 140; }
-
 }  // namespace
 
 class VorticityTorusGuiTest : public QObject {
@@ -145,8 +142,8 @@ void VorticityTorusGuiTest::fieldIsTheFourierSumOfTheModes() {
   for (int py = 0; py < image.height(); ++py)
     for (int px = 0; px < image.width(); ++px) {
       const QRgb c = image.pixel(px, py) & 0xffffff;
-      red += IsWarmRed(c);
-      blue += IsCoolBlue(c);
+      red += ui_testing::IsWarmRed(c);
+      blue += ui_testing::IsCoolBlue(c);
     }
   const double pixels = image.width() * image.height();
   qInfo("vorticity map: %.1f%% warm red, %.1f%% cool blue px", 100 * red / pixels,

@@ -42,6 +42,8 @@
 using dirac::ui::MainWindow;
 using dirac::ui::SnapshotPtr;
 using dirac::ui::testing::CurveDifference;
+using dirac::ui::testing::IsCoolBlue;
+using dirac::ui::testing::IsWarmRed;
 using dirac::ui::testing::kRunTimeoutMs;
 using dirac::ui::testing::OpenWindow;
 using dirac::ui::testing::OutputPath;
@@ -498,9 +500,8 @@ void StudioGuiTest::everyShippedScenarioOpensPlaysAndRenders() {
       int warm = 0, cool = 0;
       for (int y = 0; y < scene.height(); ++y)
         for (int x = 0; x < scene.width(); ++x) {
-          const QRgb c = scene.pixel(x, y);
-          warm += qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 100;
-          cool += qBlue(c) > 150 && qRed(c) < 110 && qGreen(c) < 140;
+          warm += IsWarmRed(scene.pixel(x, y));
+          cool += IsCoolBlue(scene.pixel(x, y));
         }
       QVERIFY2(warm >= 400 && cool >= 400,
                qPrintable(
