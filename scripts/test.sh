@@ -62,8 +62,11 @@ if [ "$sanitize" != 0 ] && [ "$overlap" = 1 ]; then
   background_build tsan-build 19
 fi
 
+# The window's latency and playback benchmarks run as smoke runs here (DIRAC_BENCH_SMOKE: 20
+# edits and 1.5 s of playback per scenario instead of 50 and 4 s; the same checks on fewer
+# samples). docs/benchmarks.md's tables come from full runs: `ctest -L benchmark`.
 t0=$(stamp)
-(cd "$build_dir" && ctest -L gui --output-on-failure --timeout 900)
+(cd "$build_dir" && DIRAC_BENCH_SMOKE=${DIRAC_BENCH_SMOKE:-1} ctest -L gui --output-on-failure --timeout 900)
 echo "test: Release GUI tests in $(($(stamp) - t0)) s"
 
 if [ "$sanitize" != 0 ] && [ "$overlap" != 1 ]; then

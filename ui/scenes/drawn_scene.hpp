@@ -112,6 +112,11 @@ class DrawnScene {
   /// Makes choice `choice` of setting `setting` (indices into settings()) current; returns true
   /// if the scene changed (and should be redrawn now).
   virtual bool Choose(std::size_t /*setting*/, std::size_t /*choice*/) { return false; }
+
+  /// How far down from the top edge of a `width` x `height` view [device px] the scene's own
+  /// text reaches below the view's top row (e.g. a readout moved under the time in a narrow
+  /// view); the view's hint goes below it. 0: the scene leaves the band under the top row free.
+  virtual int TopOverlayDepth(int /*width*/, int /*height*/) const { return 0; }
 };
 
 }  // namespace dirac::ui

@@ -4,6 +4,7 @@
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
+#include <vtkTextProperty.h>
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +39,12 @@ void PlanarBodiesScene::SteerCamera3D() {
     camera_reset_ = false;
     camera_owned_ = true;
     constexpr double kAzimuth = -1.2, kElevation = 0.52;  // [rad]
-    const double distance = 4.4 * radius_ + 2.0 * top_;
+    // The view angle is vertical: a view narrower than 3 : 4 moves back to keep the bodies'
+    // width in it.
+    int width = 0, height = 0;
+    renderer_->GetTiledSize(&width, &height);
+    const double aspect = width > 0 && height > 0 ? static_cast<double>(width) / height : 1.0;
+    const double distance = (4.4 * radius_ + 2.0 * top_) * std::max(1.0, 0.75 / aspect);
     camera->ParallelProjectionOff();
     camera->SetFocalPoint(centre.data());
     camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
@@ -59,22 +65,40 @@ void PlanarBodiesScene::SteerCamera3D() {
   renderer_->ResetCameraClippingRange();
 }
 
-void PlanarBodiesScene::PlaceReadout() {
+PlanarBodiesScene::ReadoutLayout PlanarBodiesScene::LayOutReadout(int width) const {
   // Top right, beside the view's time ("t = 12.345 s", top left: about 200 px); in a view too
-  // narrow for both, under the time's row.
-  int width = 0, height = 0;
-  renderer_->GetTiledSize(&width, &height);
-  if (width <= 0 || height <= 0) return;
+  // narrow for both, under the time's row, in a smaller font if its longest line needs it.
+  ReadoutLayout layout;
   std::size_t longest = 0, start = 0;
   const std::string text = readout_->GetInput() ? readout_->GetInput() : "";
   for (std::size_t end = 0; end <= text.size(); ++end) {
     if (end < text.size() && text[end] != '\n') continue;
     longest = std::max(longest, end - start);
+    ++layout.lines;
     start = end + 1;
   }
-  constexpr double kCharWidth = 8.5, kTimeWidth = 215.0;  // Courier 14 and 18 px [px]
-  const bool beside = 0.985 * width - kCharWidth * static_cast<double>(longest) > kTimeWidth;
-  readout_->GetPositionCoordinate()->SetValue(0.985, beside ? 0.975 : 1.0 - 36.0 / height);
+  if (text.empty()) layout.lines = 0;
+  constexpr double kCharWidth = 8.5 / 14.0, kTimeWidth = 215.0;   // Courier per px, time [px]
+  const double line = kCharWidth * static_cast<double>(longest);  // per px of font size
+  layout.beside = 0.985 * width - line * kFontSize > kTimeWidth;
+  if (!layout.beside && longest > 0)
+    layout.font_size = std::clamp(static_cast<int>(0.97 * width / line), 8, kFontSize);
+  return layout;
+}
+
+void PlanarBodiesScene::PlaceReadout() {
+  int width = 0, height = 0;
+  renderer_->GetTiledSize(&width, &height);
+  if (width <= 0 || height <= 0) return;
+  const ReadoutLayout layout = LayOutReadout(width);
+  readout_->GetTextProperty()->SetFontSize(layout.font_size);
+  readout_->GetPositionCoordinate()->SetValue(0.985, layout.beside ? 0.975 : 1.0 - 36.0 / height);
+}
+
+int PlanarBodiesScene::TopOverlayDepth(int width, int /*height*/) const {
+  const ReadoutLayout layout = LayOutReadout(width);
+  if (layout.beside || layout.lines == 0 || !readout_->GetVisibility()) return 0;
+  return 36 + static_cast<int>(std::ceil(layout.lines * 1.2 * layout.font_size));
 }
 
 void PlanarBodiesScene::SteerCamera() {

@@ -159,7 +159,7 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
 
   legend_ = MakeLegendText();
   readout_ = vtkSmartPointer<vtkTextActor>::New();
-  readout_->GetTextProperty()->SetFontSize(14);
+  readout_->GetTextProperty()->SetFontSize(kFontSize);
   readout_->GetTextProperty()->SetFontFamilyToCourier();
   readout_->GetTextProperty()->SetColor(0.80, 0.82, 0.87);
   readout_->GetTextProperty()->SetLineSpacing(1.2);

@@ -120,6 +120,7 @@ class PlanarBodiesScene : public DrawnScene {
   /// The legend text in the corner of the view.
   std::string legend_text() const;
   vtkActor2D* legend() const override { return legend_; }
+  int TopOverlayDepth(int width, int height) const override;
   /// The poses at the cursor, shown in the top right corner (the view follows the bodies, so
   /// where they are is not otherwise visible).
   std::string readout_text() const;
@@ -151,6 +152,13 @@ class PlanarBodiesScene : public DrawnScene {
   void SteerCamera();
   void SteerCamera3D();
   // The readout beside the view's time, or under it in a narrow view (planar_bodies_camera.cpp).
+  static constexpr int kFontSize = 14;  // the readout's, when it fits
+  struct ReadoutLayout {
+    bool beside = true;  // in the time's row, else under it
+    int font_size = kFontSize;
+    int lines = 0;
+  };
+  ReadoutLayout LayOutReadout(int width) const;
   void PlaceReadout();
   /// Half the side the following top view needs along one axis (planar_bodies_camera.cpp).
   static double FollowHalfSize(double window, double radius);

@@ -256,6 +256,11 @@ bool RigidBodyScene::OnScenarioEdited(const dirac::Scenario& scenario) {
       edge_cube_->SetXLength(box_[0] + hair);
       edge_cube_->SetYLength(box_[1] + hair);
       edge_cube_->SetZLength(box_[2] + hair);
+      // The body axes stay outside the new box (the longest side keeps its length, so the
+      // trail's axis and its globe keep theirs).
+      const double largest = *std::max_element(box_.begin(), box_.end());
+      for (std::size_t k = 0; k < 3; ++k)
+        if (k != trail_axis_) axis_length_[k] = 0.5 * box_[k] + 0.38 * largest;
       UpdateLegend();
     }
   }

@@ -72,6 +72,10 @@ class RigidBodyScene : public DrawnScene {
 
   /// The body axis (0, 1, 2) whose tip the trail follows: the box's longest side.
   std::size_t trail_axis() const { return trail_axis_; }
+  /// The box's sides and the body axes' lengths from the centre, in scene units (an axis
+  /// reaches out of the box: length > half its side).
+  const std::array<double, 3>& box_sides() const { return box_; }
+  const std::array<double, 3>& axis_lengths() const { return axis_length_; }
   /// Rotation matrix (row-major) drawn at the last SetTime; identity before any data.
   const std::array<double, 9>& attitude() const { return attitude_; }
   /// Whether the momentum arrow is shown (the trajectory has the spatial_momentum columns).

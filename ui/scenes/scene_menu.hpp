@@ -16,7 +16,7 @@ class SceneView;
 class SceneMenu : public QObject {
  public:
   /// Watches `view`'s right clicks through an event filter (the view still gets every event);
-  /// owned by the view.
+  /// owned by the view. The window installs one on its 3D view.
   explicit SceneMenu(SceneView* view);
 
   /// Adds the settings of `view`'s scene to `menu`: one submenu per setting, one checkable

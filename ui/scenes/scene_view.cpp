@@ -35,7 +35,6 @@
 
 #include "scenes/camera_fit.hpp"
 #include "scenes/scene_kit.hpp"
-#include "scenes/scene_menu.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -106,7 +105,6 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   setMinimumSize(320, 240);
 
   controls_ = std::make_unique<ViewControls>();
-  new SceneMenu(this);  // the scene's settings on a right click (owned by the view)
 
   renderer_ = vtkSmartPointer<vtkRenderer>::New();
   // A solid background: it is cleared with the frame. A gradient is a full-view quad drawn
@@ -207,7 +205,7 @@ bool SceneView::EnsureWindow() {
   render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
   interactor_->Initialize();
   window_ready_ = true;
-  controls_->Place(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  PlaceControls();
   return true;
 }
 
@@ -236,6 +234,12 @@ void SceneView::SetScene(std::unique_ptr<DrawnScene> scene) {
   }
   ApplyLegend();
   RequestRender();
+}
+
+void SceneView::PlaceControls() {
+  const qreal ratio = devicePixelRatioF();
+  const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  controls_->Place(w, h, scene_ ? scene_->TopOverlayDepth(w, h) : 0);
 }
 
 void SceneView::SetHint(const QString& hint) {
@@ -393,6 +397,7 @@ bool SceneView::BeginFrame(int samples) {
   WaitForFrame();
   render_pending_ = false;
   if (!EnsureWindow()) return false;
+  PlaceControls();  // the hint under the scene's text, which may have moved
   if (render_window_->GetMultiSamples() != samples) render_window_->SetMultiSamples(samples);
   renderer_->ResetCameraClippingRange();
   // Only for this frame: picking (vtkPropPicker) renders through the default path.
@@ -589,7 +594,7 @@ void SceneView::resizeEvent(QResizeEvent* event) {
   if (!window_ready_) return;
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
-  controls_->Place(w, h);
+  PlaceControls();
   render_window_->SetSize(w, h);
   interactor_->UpdateSize(w, h);
   FitCameraUnlessUserMoved();  // the framing follows the view's shape

@@ -183,6 +183,8 @@ class SceneView : public QWidget {
   std::unique_ptr<ViewControls> controls_;   // the legend button and the hint
   std::optional<bool> legend_choice_;        // the user's, once made
   void ApplyLegend();
+  // Places the legend button and the hint (under the scene's own text, DrawnScene).
+  void PlaceControls();
   /// The view's size and the rows and columns its text overlays cover (camera_fit.hpp).
   ViewBand FreeBand() const;
   std::unique_ptr<DrawnScene> scene_;

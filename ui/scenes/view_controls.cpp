@@ -44,12 +44,12 @@ void ViewControls::AddTo(vtkRenderer* overlay) const {
   overlay->AddActor2D(hint_);
 }
 
-void ViewControls::Place(int width, int height) {
+void ViewControls::Place(int width, int height, int top_depth) {
   button_x_ = width - 12;
   button_y_ = 12;
   legend_button_->SetDisplayPosition(button_x_, button_y_);
   // Centred under the top row (the time on the left, a scene's readout on the right).
-  hint_->SetDisplayPosition(width / 2, height - 62);
+  hint_->SetDisplayPosition(width / 2, height - std::max(62, top_depth + 8));
 }
 
 void ViewControls::ShowLegendButton(bool has_legend, bool legend_shown) {

@@ -20,8 +20,9 @@ class ViewControls {
 
   /// Adds both actors to `overlay` (again after its props were removed).
   void AddTo(vtkRenderer* overlay) const;
-  /// Places them for a view of `width` x `height` device pixels.
-  void Place(int width, int height);
+  /// Places them for a view of `width` x `height` device pixels; the hint goes under the top
+  /// row, or `top_depth` pixels down if the scene's text reaches further (DrawnScene).
+  void Place(int width, int height, int top_depth = 0);
 
   /// The legend button: hidden without a legend; its text says what a click does.
   void ShowLegendButton(bool has_legend, bool legend_shown);

@@ -143,7 +143,7 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
   RateSolver solver(t_, input.parameters, input.v0);
   std::vector<std::string> names;
   for (std::size_t i = 0; i < n; ++i) names.push_back(columns_[1 + i].name);
-  const dynamics::ExplicitOde setup = dynamics::MakeExplicitOde(
+  const dynamics::SampledExplicitOde setup = dynamics::MakeExplicitOde(
       spec, std::move(names),
       [&solver](double t, const double* y, double* ydot) { return solver.Rates(t, y, ydot); });
   const bool bdf = setup.bdf();

@@ -26,7 +26,6 @@ int Residual(N_Vector u, N_Vector f, void* data) {
 }
 
 // KINSOL would print its errors to stderr; the caller gets the flag and the iterate instead.
-void Silent(int, const char*, const char*, char*, void*) {}
 
 }  // namespace
 
@@ -48,7 +47,7 @@ NonlinearSolveResult SolveNonlinearSystem(const NonlinearSystem& system, std::ve
   std::copy(u0.begin(), u0.end(), N_VGetArrayPointer(u.get()));
   N_VConst(1.0, scale.get());
   void* kin = mem.get();
-  int flag = KINSetErrHandlerFn(kin, Silent, nullptr);
+  int flag = KINSetErrHandlerFn(kin, sundials::DiscardErrorMessage, nullptr);
   if (flag >= 0) flag = KINInit(kin, Residual, u.get());
   if (flag >= 0) flag = KINSetUserData(kin, &solve);
   if (flag >= 0) flag = KINSetLinearSolver(kin, LS.get(), J.get());  // difference quotients

@@ -54,7 +54,6 @@ int Rates(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
 }
 
 // SUNDIALS would print its own errors to stderr; ours carry the flag and the time instead.
-void Silent(int, const char*, const char*, char*, void*) {}
 
 void Check(int flag, const char* what) {
   if (flag < 0)
@@ -79,7 +78,8 @@ void Setup(OdeDriver::Impl& s, int method, double t0, const double* y0, const Ex
         sundials::SolverMemory(CVodeCreate(method, s.context.get()), CVodeFree, "CVodeCreate");
     Check(CVodeInit(s.memory.get(), Rates, t0, s.y.get()), "CVodeInit");
     Check(CVodeSetUserData(s.memory.get(), &s), "CVodeSetUserData");
-    Check(CVodeSetErrHandlerFn(s.memory.get(), Silent, nullptr), "CVodeSetErrHandlerFn");
+    Check(CVodeSetErrHandlerFn(s.memory.get(), sundials::DiscardErrorMessage, nullptr),
+          "CVodeSetErrHandlerFn");
     if (method == CV_ADAMS) {
       s.fixed_point.reset(SUNNonlinSol_FixedPoint(s.y.get(), 0, s.context.get()));
       if (!s.fixed_point) throw NumericalError("SUNNonlinSol_FixedPoint failed");

@@ -50,12 +50,13 @@ template void RunSampled(const SimulationSpec&, CvodeDriver&, geometry::GroupRec
                          const std::function<void(double)>&, const SimulationProgress&,
                          const Trajectory&, SimulationReport&);
 
-ExplicitOde MakeExplicitOde(const SimulationSpec& spec, std::vector<std::string> names,
-                            std::function<bool(double t, const double* x, double* xdot)> rates) {
+SampledExplicitOde MakeExplicitOde(
+    const SimulationSpec& spec, std::vector<std::string> names,
+    std::function<bool(double t, const double* x, double* xdot)> rates) {
   const bool bdf =
       spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
   const IntegrationMethod family = bdf ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
-  ExplicitOde out;
+  SampledExplicitOde out;
   out.method = bdf ? MultistepMethod::kBdf : MultistepMethod::kAdams;
   out.ode.size = names.size();
   out.ode.names = std::move(names);

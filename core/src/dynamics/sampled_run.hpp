@@ -26,13 +26,14 @@ void RunSampled(const SimulationSpec& spec, Driver& driver,
 
 /// An explicit ODE x' = f(t, x) set up for CVODES under `spec`: BDF for `method: bdf` or `idas`,
 /// else Adams, with the local tolerances of that family; `names` name the components.
-struct ExplicitOde {
+struct SampledExplicitOde {
   SampledOde ode;
   MultistepMethod method = MultistepMethod::kAdams;
   bool bdf() const { return method == MultistepMethod::kBdf; }
 };
-ExplicitOde MakeExplicitOde(const SimulationSpec& spec, std::vector<std::string> names,
-                            std::function<bool(double t, const double* x, double* xdot)> rates);
+SampledExplicitOde MakeExplicitOde(
+    const SimulationSpec& spec, std::vector<std::string> names,
+    std::function<bool(double t, const double* x, double* xdot)> rates);
 
 /// RunSampled for an explicit ODE without a group to reconstruct: records t = 0, runs the
 /// samples, then sets report.rhs_evaluations (the models that integrate x' = f(t, x) directly).

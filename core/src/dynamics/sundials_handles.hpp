@@ -33,6 +33,10 @@
 
 namespace dirac::dynamics::sundials {
 
+/// An error handler for CVODES / KINSOL that prints nothing: every flag is checked and turned
+/// into a NumericalError by the caller.
+inline void DiscardErrorMessage(int, const char*, const char*, char*, void*) {}
+
 struct ContextFree {
   void operator()(SUNContext c) const { SUNContext_Free(&c); }
 };

@@ -391,7 +391,7 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   std::string tape;
   const EulerPoincareTapes& tapes = native_->Select(spec.tape, tape);
   EulerPoincareRates rates(*d_, tapes, input.parameters);
-  const dynamics::ExplicitOde setup = dynamics::MakeExplicitOde(
+  const dynamics::SampledExplicitOde setup = dynamics::MakeExplicitOde(
       spec, d_->basis.names,
       [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); });
   const bool bdf = setup.bdf();

@@ -77,6 +77,7 @@ class SceneFramingGuiTest : public QObject {
   void boundsFillTheFreeBand();
   void elroysBeanieFillsTheView();
   void readoutKeepsOffTheTime();
+  void narrowViewKeepsBodyReadoutAndHintApart();
   void rigidBoxFollowsTheInertias();
   void legendFitsTheViewWidth();
 };
@@ -170,6 +171,56 @@ void SceneFramingGuiTest::readoutKeepsOffTheTime() {
           QString("%1 readout pixels among the time's (x %2..%3)").arg(into).arg(left).arg(right)));
 }
 
+void SceneFramingGuiTest::narrowViewKeepsBodyReadoutAndHintApart() {
+  // Elroy's beanie at 1100 x 720: the view is about 330 px wide and taller than wide. The
+  // readout goes under the time in a font small enough for its longest line, the first-screen
+  // hint under the readout, and the camera moves back to keep both bodies' width in view.
+  auto window = WindowOfSize(1100, 720);
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "elroys_beanie.yaml");
+  window->clock()->SetTime(0.8);
+  SceneView* view = window->scene_view();
+  view->ResetCamera();
+  view->SetHint(QStringLiteral("Press Space to play"));
+  const QImage frame = view->GrabImage();
+  frame.save(dirac::ui::testing::OutputPath("scene_framing_narrow.png"));
+  QVERIFY2(frame.width() < frame.height(), qPrintable(QString::number(frame.width())));
+  auto near = [](const QColor& c, int r, int g, int b, int tolerance) {
+    return std::abs(c.red() - r) < tolerance && std::abs(c.green() - g) < tolerance &&
+           std::abs(c.blue() - b) < tolerance;
+  };
+  // The hint's box (its fill, blended over the view), then the readout's grey (0.80, 0.82,
+  // 0.87) beside it (the hint's antialiased white text has greys of its own).
+  int hint_top = frame.height(), hint_left = frame.width(), hint_right = -1;
+  for (int y = 0; y < frame.height() / 2; ++y)
+    for (int x = 0; x < frame.width(); ++x)
+      if (near(frame.pixelColor(x, y), 44, 103, 136, 5)) {
+        hint_top = std::min(hint_top, y);
+        hint_left = std::min(hint_left, x);
+        hint_right = std::max(hint_right, x);
+      }
+  int readout_left = frame.width(), readout_bottom = -1, edge = 0;
+  for (int y = 0; y < frame.height(); ++y)
+    for (int x = 0; x < frame.width(); ++x) {
+      const QColor c = frame.pixelColor(x, y);
+      if (y < 120 && (x < hint_left - 3 || x > hint_right + 3) && near(c, 204, 209, 222, 6)) {
+        readout_left = std::min(readout_left, x);
+        readout_bottom = std::max(readout_bottom, y);
+      }
+      // The orange body at the view's left or right edge: cut off.
+      if ((x < 2 || x >= frame.width() - 2) && c.red() > 180 && c.green() > 80 && c.green() < 160 &&
+          c.blue() < 60)
+        ++edge;
+    }
+  QVERIFY2(readout_bottom > 34, "no readout under the time");
+  QVERIFY2(readout_left > 2, qPrintable(QString("the readout cut at x = %1").arg(readout_left)));
+  QVERIFY2(hint_top < frame.height() / 2, "no hint");
+  QVERIFY2(
+      hint_top > readout_bottom,
+      qPrintable(QString("hint from row %1, readout to row %2").arg(hint_top).arg(readout_bottom)));
+  QVERIFY2(edge == 0, qPrintable(QString("%1 body pixels on the view's side edges").arg(edge)));
+}
+
 void SceneFramingGuiTest::rigidBoxFollowsTheInertias() {
   auto window = WindowOfSize(1600, 1000);
   QVERIFY(window);
@@ -198,6 +249,16 @@ void SceneFramingGuiTest::rigidBoxFollowsTheInertias() {
   QVERIFY2(std::abs(s[0] - 1.6) < 0.01 && std::abs(s[1] - 1.6 / std::sqrt(3.0)) < 0.01 &&
                std::abs(s[2] - 1.6 / std::sqrt(3.0)) < 0.01,
            qPrintable(QString("%1 x %2 x %3").arg(s[0]).arg(s[1]).arg(s[2])));
+  // Every body axis still reaches out of the resized box, by at least a fifth of its longest
+  // side (e3 grew from 0.192 to 0.92: its arrow would otherwise end inside).
+  auto* scene = dynamic_cast<dirac::ui::RigidBodyScene*>(window->scene_view()->scene());
+  QVERIFY(scene);
+  for (std::size_t k = 0; k < 3; ++k)
+    QVERIFY2(scene->axis_lengths()[k] > 0.5 * scene->box_sides()[k] + 0.2 * 1.6,
+             qPrintable(QString("e%1: %2 against half a side %3")
+                            .arg(k + 1)
+                            .arg(scene->axis_lengths()[k])
+                            .arg(0.5 * scene->box_sides()[k])));
 }
 
 void SceneFramingGuiTest::legendFitsTheViewWidth() {

@@ -8,6 +8,8 @@
 // settle for 0.4 s first, as a user looks before dragging). It checks that every edit is drawn,
 // not the targets (33 ms / 50 ms median), which depend on the machine. DIRAC_BENCH_SCENARIOS
 // (comma-separated base names, e.g. heisenberg,suslov) restricts it to those scenarios.
+// DIRAC_BENCH_SMOKE=1 (set by scripts/test.sh in CI) makes 20 edits per scenario: the same
+// checks on fewer samples; the tables in docs/benchmarks.md come from full runs.
 #include <QApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -38,7 +40,8 @@ using dirac::ui::testing::OpenWindow;
 
 namespace {
 
-constexpr int kEdits = 50;
+// Edits per scenario (even: the median is the mean of the middle two).
+int Edits() { return qEnvironmentVariableIntValue("DIRAC_BENCH_SMOKE") != 0 ? 20 : 50; }
 
 // The boundary value a drag would move in each solve scenario (else the first fixed final one).
 QString DraggedBoundaryValue(const dirac::Scenario& scenario) {
@@ -85,6 +88,7 @@ void LatencyBench::editToRedrawInTheWindow() {
   auto window = OpenWindow();
   QVERIFY(window);
   const QStringList files = QDir(DIRAC_SCENARIO_DIR).entryList({"*.yaml"}, QDir::Files);
+  const int edits = Edits();
   QStringList table{
       "| scenario | kind | edited | median [ms] | worst [ms] | run / solve median [ms] | "
       "arrived / plots / scene / 3D render / paint, medians [ms] | "
@@ -124,7 +128,7 @@ void LatencyBench::editToRedrawInTheWindow() {
                             : 0.01 * (editor->maximum() - editor->minimum());
     std::vector<double> latency, worker, process_cpu, thread_cpu;
     std::vector<double> parts[5];  // dirac::ui::RunPresenter::EditTimes
-    for (int i = 0; i < kEdits; ++i) {
+    for (int i = 0; i < edits; ++i) {
       const int k = i % 10;
       const double value = base + step * (k < 5 ? k + 1 : 9 - k);
       QEventLoop loop;
@@ -161,12 +165,12 @@ void LatencyBench::editToRedrawInTheWindow() {
         parts[3].front(), parts[4].front(), *worst, static_cast<int>(worst - latency.begin()));
     std::sort(latency.begin(), latency.end());
     std::sort(worker.begin(), worker.end());
-    const double median = 0.5 * (latency[kEdits / 2 - 1] + latency[kEdits / 2]);
-    const double worker_median = 0.5 * (worker[kEdits / 2 - 1] + worker[kEdits / 2]);
+    const double median = 0.5 * (latency[edits / 2 - 1] + latency[edits / 2]);
+    const double worker_median = 0.5 * (worker[edits / 2 - 1] + worker[edits / 2]);
     QStringList breakdown;
     for (auto& part : parts) {
       std::sort(part.begin(), part.end());
-      breakdown << QString::number(0.5 * (part[kEdits / 2 - 1] + part[kEdits / 2]), 'f', 1);
+      breakdown << QString::number(0.5 * (part[edits / 2 - 1] + part[edits / 2]), 'f', 1);
     }
     const QString row =
         QString("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |")

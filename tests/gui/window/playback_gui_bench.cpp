@@ -15,6 +15,9 @@
 //    wall and process CPU) and the charts' repaint.
 // Prints a Markdown table and writes it to playback.md in the build's tests/gui/. It checks
 // that playback advanced, not the 16.7 ms budget, which depends on the machine.
+// DIRAC_BENCH_SMOKE=1 (set by scripts/test.sh in CI) plays 1.5 s per scenario and times the
+// pieces 30 times: the same checks on fewer samples; the tables in docs/benchmarks.md come from
+// full runs.
 #include <QAbstractScrollArea>
 #include <QApplication>
 #include <QChartView>
@@ -46,7 +49,10 @@ using dirac::ui::testing::OpenWindow;
 namespace {
 
 constexpr double kBudgetMs = 1000.0 / 60.0;
-constexpr int kPlayMs = 4000;  // wall-clock playback per scenario
+// Wall-clock playback per scenario and synchronous samples of the frame's pieces.
+bool Smoke() { return qEnvironmentVariableIntValue("DIRAC_BENCH_SMOKE") != 0; }
+int PlayMs() { return Smoke() ? 1500 : 4000; }
+int PieceSamples() { return Smoke() ? 30 : 100; }
 constexpr int kWarmUpFrames = 10;
 
 enum class Kind { kTick, kRender, kCharts, kOther };
@@ -174,7 +180,7 @@ void PlaybackBench::playbackFrameTimes() {
     auto* clock = window->clock();
     const double span = clock->span();
     clock->Reset();
-    clock->SetSpeed(std::min(1.0, 0.9 * span / (kPlayMs * 1e-3)));
+    clock->SetSpeed(std::min(1.0, 0.9 * span / (PlayMs() * 1e-3)));
 
     // Playback: one record per tick.
     std::vector<double> interval, work, tick_ms, render_ms, chart_ms, other_ms;
@@ -205,7 +211,7 @@ void PlaybackBench::playbackFrameTimes() {
     app->recording = true;
     const double process_cpu0 = ProcessCpuMs(), thread_cpu0 = ThreadCpuMs();
     clock->Play();
-    QTest::qWait(kPlayMs);
+    QTest::qWait(PlayMs());
     clock->Pause();
     const double process_cpu = ProcessCpuMs() - process_cpu0;
     const double thread_cpu = ThreadCpuMs() - thread_cpu0;
@@ -225,8 +231,9 @@ void PlaybackBench::playbackFrameTimes() {
     std::vector<double> set_time, cursor, render, render_cpu, repaint;
     auto* view = window->scene_view();
     auto* plots = window->plot_panel();
-    for (int i = 0; i < 100; ++i) {
-      const double t = span * (0.2 + 0.6 * i / 100.0);
+    const int samples = PieceSamples();
+    for (int i = 0; i < samples; ++i) {
+      const double t = span * (0.2 + 0.6 * i / samples);
       QElapsedTimer timer;
       timer.start();
       view->scene()->SetTime(t);
