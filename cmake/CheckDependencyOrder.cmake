@@ -18,6 +18,7 @@ set(DIRAC_PUBLIC_HEADERS
     derivation_control.hpp=base
     csv.hpp=io
     families.hpp=families
+    torus_modes.hpp=families
     compiled_function.hpp=symbolic
     scenario.hpp=scenario
     scene_options.hpp=scenario

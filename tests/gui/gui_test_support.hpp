@@ -73,6 +73,10 @@ inline bool IsOrange(QRgb c) {
   return r > 120 && g > 0.35 * r && g < 0.75 * r && b < 0.25 * r;
 }
 
+/// The two ends of the vorticity map's cool-warm colours: saturated red and blue.
+inline bool IsWarmRed(QRgb c) { return qRed(c) > 150 && qGreen(c) < 90 && qBlue(c) < 100; }
+inline bool IsCoolBlue(QRgb c) { return qBlue(c) > 150 && qRed(c) < 110 && qGreen(c) < 140; }
+
 /// Generous: the machine is shared and runs under Xvfb with software OpenGL.
 inline constexpr int kRunTimeoutMs = 180000;
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file drawn_scene.hpp
-/// The interface of a drawn 3D scene: what the view shows of a run. Six types ship
+/// The interface of a drawn 3D scene: what the view shows of a run. Seven types ship
 /// (SceneRegistry::WithBuiltinScenes):
 ///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
 ///    velocity, the constraint plane Delta(q) and a comparison trajectory;
@@ -11,11 +11,14 @@
 ///  - "planar_bodies" (PlanarBodiesScene): slabs moving in the plane, seen from above by a
 ///    camera that follows them;
 ///  - "affine_ellipse" (AffineEllipseScene): a fluid ellipse deformed by x = A(t) X with its
-///    material lines (the incompressible affine fluid).
+///    material lines (the incompressible affine fluid);
+///  - "vorticity_torus" (VorticityTorusScene): the vorticity of Zeitlin's torus model as a colour
+///    map with a colour bar, optionally with the velocity field.
 /// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK
 /// props and moves them to the time cursor.
 
 #include <array>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,6 +43,14 @@ struct GroundPlane {
   std::array<double, 4> rect{};  // x0, x1, y0, y1
   double z = 0.0;
   std::array<double, 3> color{};
+};
+
+/// A setting of a scene the user may change in the window (the 3D view's context menu, a right
+/// click without a drag): a label and its choices, one of them current.
+struct SceneSetting {
+  std::string label;                 ///< e.g. "Grid resolution"
+  std::vector<std::string> choices;  ///< e.g. "48 x 48", "96 x 96"
+  std::size_t current = 0;           ///< index into choices
 };
 
 /// What a scene may read to build itself: the scenario (its `scene.options`, coordinates and
@@ -95,6 +106,12 @@ class DrawnScene {
   /// The scene's legend (what each colour and shape means), one of the 2D actors AddTo adds,
   /// or null: the view folds it away on request (SceneView::SetLegendShown).
   virtual vtkActor2D* legend() const { return nullptr; }
+
+  /// The settings the user may change in the window (none by default).
+  virtual std::vector<SceneSetting> settings() const { return {}; }
+  /// Makes choice `choice` of setting `setting` (indices into settings()) current; returns true
+  /// if the scene changed (and should be redrawn now).
+  virtual bool Choose(std::size_t /*setting*/, std::size_t /*choice*/) { return false; }
 
   /// How far down from the top edge of a `width` x `height` view [device px] the scene's own
   /// text reaches below the view's top row (e.g. a readout moved under the time in a narrow

@@ -7,6 +7,7 @@
 #include "scenes/planar_points_scene.hpp"
 #include "scenes/rigid_body_scene.hpp"
 #include "scenes/rolling_disk_scene.hpp"
+#include "scenes/vorticity_torus_scene.hpp"
 
 namespace dirac::ui {
 
@@ -29,6 +30,9 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   });
   registry.Register("affine_ellipse", [](const SceneContext& context) {
     return std::make_unique<AffineEllipseScene>(context);
+  });
+  registry.Register("vorticity_torus", [](const SceneContext& context) {
+    return std::make_unique<VorticityTorusScene>(context);
   });
   return registry;
 }

@@ -27,6 +27,7 @@
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "run/symbolic_lock.hpp"
+#include "scenes/scene_menu.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/compare_reaction.hpp"
 #include "window/edit_router.hpp"
@@ -72,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   clock_ = new PlaybackClock(this);
   scene_view_ = new SceneView(this);
   setCentralWidget(scene_view_);
+  new SceneMenu(scene_view_);  // the scene's settings on a right click (owned by the view)
 
   actions_ = CreateWorkbenchActions(*this);
   toolbar_ = new PlaybackToolBar(clock_, actions_, this);

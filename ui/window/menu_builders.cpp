@@ -281,7 +281,8 @@ void BuildHelpMenu(QMenu& menu, QWidget* parent, const WorkbenchActions& actions
     html += QStringLiteral(
         "</table><p>Charts: wheel zooms, drag pans, Shift+drag zooms to a "
         "rectangle, double-click resets, a click moves the time cursor, "
-        "right-click adds columns and exports.</p>");
+        "right-click adds columns and exports.</p><p>3D view: drag turns, wheel zooms, "
+        "right-click opens the scene's settings (the vorticity map's grid).</p>");
     auto* box = new QMessageBox(
         QMessageBox::Information,
         QCoreApplication::translate("dirac::ui::MenuBuilders", "Keyboard shortcuts"), html,
