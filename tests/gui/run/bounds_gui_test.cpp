@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,8 +138,8 @@ class BoundsGuiTest : public QObject {
 };
 
 void BoundsGuiTest::boundsDrawnActiveArcsMarkedAndEditedLive() {
-  auto window = OpenWindow();
-  QVERIFY(window);
+  const std::unique_ptr<MainWindow> window = OpenWindow();
+  QVERIFY2(window, "the window never appeared");
   QVERIFY2(window->OpenScenario(ScenarioPath("reorientation_min_time.yaml")),
            qPrintable(window->last_error()));
   SimulationController* controller = window->controller();
