@@ -54,6 +54,7 @@ void ExpectSameSpec(const OptimalControlSpec& a, const OptimalControlSpec& b) {
   for (std::size_t k = 0; k < a.controls.size(); ++k) {
     EXPECT_EQ(a.controls[k].name, b.controls[k].name);
     EXPECT_EQ(a.controls[k].acts_on, b.controls[k].acts_on);
+    EXPECT_EQ(a.controls[k].unit, b.controls[k].unit);
   }
   for (const auto lists : {&OptimalControlSpec::initial, &OptimalControlSpec::final}) {
     const auto& la = a.*lists;
@@ -190,6 +191,18 @@ TEST(OptimalControlFormat, Controls) {
   ExpectError(Replace(kTq, "acts_on: vx", "acts_on: x"), "x", "controls:");
   // Momenta and accelerations are symbols of the scenario too.
   ExpectError(Replace(kTq, "{name: u, acts_on", "{name: p_x, acts_on"), "p_x", "controls:");
+}
+
+TEST(OptimalControlFormat, ControlUnit) {
+  // An optional display unit (axis titles, the bounds in the window); kept by Save.
+  const std::string text =
+      Replace(kSo3, "{name: u1, acts_on: w1}", "{name: u1, acts_on: w1, unit: N m}");
+  const Scenario s = ParseScenario(text, "so3.yaml");
+  EXPECT_EQ(s.optimal_control.controls[0].unit, "N m");
+  EXPECT_EQ(s.optimal_control.controls[1].unit, "");
+  const Scenario back = ParseScenario(SaveScenarioToString(s), "back.yaml");
+  EXPECT_EQ(back.optimal_control.controls[0].unit, "N m");
+  EXPECT_EQ(back.optimal_control.controls[1].unit, "");
 }
 
 TEST(OptimalControlFormat, Cost) {

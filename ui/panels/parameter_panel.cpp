@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "run/boundary_values.hpp"
@@ -120,6 +121,8 @@ QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
   }
   for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre)
     if (y.name == name) return QString::fromStdString(y.unit);
+  for (const dirac::ControlSpec& u : scenario.optimal_control.controls)
+    if (u.name == name) return QString::fromStdString(u.unit);
   return QString();
 }
 
@@ -188,6 +191,7 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
   initial_ = MakeInitialGroup(nullptr, scenario);
   content_layout->addWidget(initial_);
   if (PosesSolve(scenario)) content_layout->addWidget(MakeBoundaryGroup(scenario));
+  if (QGroupBox* bounds = MakeBoundsGroup(scenario)) content_layout->addWidget(bounds);
 
   if (scenario.optimal_control.present) {
     // One field for T: the horizon of the Boundary values group is also the final time.
@@ -286,9 +290,90 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
 
 void ParameterPanel::ShowSolvedStart(const dirac::Trajectory& solved) {
   if (solved.empty()) return;
+  bool any = false;
   for (const QString& name : guesses_)
-    if (const auto column = solved.FindColumn(name.toStdString()))
+    if (const auto column = solved.FindColumn(name.toStdString())) {
       SyncValue(name, solved.at(0, *column));
+      any = true;
+    }
+  // The unknowns the solve has: none for a solve by collocation (its unknowns are the mesh's).
+  if (initial_ && !guesses_.isEmpty()) initial_->setVisible(any);
+  // A free horizon: the T the solve found, where the optimum ends.
+  if (QCheckBox* fixed = fixed_.value("horizon", nullptr); fixed && !fixed->isChecked())
+    SyncValue("horizon", solved.at(solved.num_rows() - 1, 0));
+}
+
+QGroupBox* ParameterPanel::MakeBoundsGroup(const dirac::Scenario& scenario) {
+  const dirac::OptimalControlSpec& oc = scenario.optimal_control;
+  const bool horizon_bounds = oc.present && std::isfinite(oc.horizon_max);
+  if (!oc.present || (oc.bounds.empty() && !horizon_bounds)) return nullptr;
+  auto* group = new QGroupBox(tr("Bounds"), content_);
+  group->setObjectName("parameterPanel.bounds");
+  group->setToolTip(
+      tr("min <= quantity <= max along the whole motion (the plots draw them as dashed lines, "
+         "the solution's stretches on a bound thick). Every edit re-solves."));
+  auto* grid = new QGridLayout(group);
+  grid->setColumnStretch(1, 1);
+  grid->setColumnStretch(2, 1);
+  for (const auto& [column, text] : {std::pair{1, tr("min")}, std::pair{2, tr("max")}}) {
+    auto* heading = new QLabel(text, group);
+    heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
+    grid->addWidget(heading, 0, column, Qt::AlignHCenter);
+  }
+  // One row: the label, then per side a spin box named by its --set name (an open side: "—").
+  auto add_row = [&](const QString& label, const QString& prefix, double min, double max,
+                     const QString& unit, const QString& tip) {
+    const int row = grid->rowCount();
+    auto* name = new QLabel(label, group);
+    name->setToolTip(tip);
+    grid->addWidget(name, row, 0);
+    // The unit once, after both fields (in each field's suffix the numbers had no room).
+    auto* unit_label = new QLabel(unit, group);
+    unit_label->setObjectName(prefix + ".unit");
+    unit_label->setStyleSheet("color: #5a5f6a;");
+    grid->addWidget(unit_label, row, 3);
+    for (const auto& [column, value, side] :
+         {std::tuple{1, min, QStringLiteral(".min")}, std::tuple{2, max, QStringLiteral(".max")}}) {
+      if (!std::isfinite(value)) {
+        auto* open = new QLabel(QStringLiteral("—"), group);
+        open->setObjectName(prefix + side);
+        open->setToolTip(tr("open: --set %1%2=VALUE bounds it").arg(prefix, side));
+        grid->addWidget(open, row, column, Qt::AlignHCenter);
+        continue;
+      }
+      const QString set_name = prefix + side;
+      QDoubleSpinBox* spin = new NumberSpinBox(group);
+      spin->setObjectName(set_name);
+      spin->setDecimals(DecimalsForRange(std::isfinite(max - min) ? max - min : std::abs(value)));
+      spin->setRange(-kUnboundedRange, kUnboundedRange);
+      spin->setSingleStep(std::isfinite(max - min) && max > min ? (max - min) / 100.0 : 0.1);
+      spin->setKeyboardTracking(false);
+      spin->setValue(value);
+      spin->setMinimumWidth(60);
+      spin->setMinimumHeight(spin->sizeHint().height());
+      spin->setToolTip(tip + "\n--set " + set_name);
+      connect(spin, &QDoubleSpinBox::valueChanged, this,
+              [this, set_name](double v) { emit valueChanged(set_name, v); });
+      grid->addWidget(spin, row, column);
+      editors_.insert(set_name, spin);
+    }
+  };
+  for (const dirac::VariableBound& b : oc.bounds) {
+    const QString name = QString::fromStdString(b.name);
+    add_row(name, "bounds." + name, b.min, b.max, UnitOf(scenario, b.name),
+            tr("%1 held in [min, max] along the whole motion").arg(name));
+  }
+  if (horizon_bounds) {
+    add_row(tr("horizon T"), "horizon_bounds", oc.horizon_min, oc.horizon_max, "s",
+            tr("Where a free horizon T is sought (unchecked \"fixed\" box of the horizon)"));
+    EnableHorizonBounds(oc.horizon_free);
+  }
+  return group;
+}
+
+void ParameterPanel::EnableHorizonBounds(bool enabled) {
+  for (const char* side : {"horizon_bounds.min", "horizon_bounds.max"})
+    if (QDoubleSpinBox* spin = editors_.value(side, nullptr)) spin->setEnabled(enabled);
 }
 
 QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
@@ -335,7 +420,8 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     spin->setSingleStep(info.horizon ? 0.1 : 0.05);
     spin->setSuffix(UnitSuffix(info.unit));
     spin->setKeyboardTracking(false);
-    spin->setValue(value.value_or(0.0));
+    // A free horizon shows its guess (after a solve, the T found: ShowSolvedStart).
+    spin->setValue(value.value_or(info.horizon ? scenario.optimal_control.horizon : 0.0));
     spin->setEnabled(value.has_value());
     spin->setMinimumWidth(90);
     spin->setMinimumHeight(spin->sizeHint().height());
@@ -346,6 +432,7 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
             [this, name](double v) { emit valueChanged(name, v); });
     connect(fixed, &QCheckBox::toggled, this, [this, name, spin](bool on) {
       spin->setEnabled(on);
+      if (name == "horizon") EnableHorizonBounds(!on);
       if (on) {
         emit valueChanged(name, spin->value());
       } else {
@@ -391,6 +478,7 @@ void ParameterPanel::SyncBoundaryValues(const dirac::Scenario& scenario) {
       spin->setValue(*value);
     }
   }
+  EnableHorizonBounds(scenario.optimal_control.horizon_free);
 }
 
 void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& parameter) {

@@ -30,7 +30,12 @@ namespace dirac::ui {
 /// values (no "initial.<q>" duplicate), the group "Initial conditions" becomes the solver's
 /// start (the shooting's unknowns: editable guesses, or read-only costates no --set name
 /// reaches), and with an optimal_control block the horizon is the one T (editor("t_end") is
-/// the horizon's spin box; there is no "simulation.t_end").
+/// the horizon's spin box; there is no "simulation.t_end"; a free horizon, its "fixed" box
+/// unchecked, shows the T of the last optimum). An optimal_control block with bounds also gets
+/// the group "Bounds" ("parameterPanel.bounds"): spin boxes "bounds.<name>.min" / ".max" (an
+/// open side a label "—") and the quantity's unit after them (label "bounds.<name>.unit"), and
+/// "horizon_bounds.min" / ".max" (enabled while the horizon is free), each named and edited by
+/// its `--set` name.
 class ParameterPanel : public QWidget {
   Q_OBJECT
 
@@ -54,7 +59,8 @@ class ParameterPanel : public QWidget {
 
   /// A solve's shooting unknowns at t = 0 (the "initial.<name>" editors left once the boundary
   /// values at t = 0 are taken out: costates, second-order guesses): their values at t = 0 of
-  /// `solved`, the optimum, shown without emitting anything.
+  /// `solved`, the optimum, shown without emitting anything; the group hidden if `solved` has
+  /// none of them (a solve by collocation). A free horizon shows the T of `solved`.
   void ShowSolvedStart(const dirac::Trajectory& solved);
   /// The names ShowSolvedStart updates (empty for a scenario without a solve).
   const QStringList& solver_start_names() const { return guesses_; }
@@ -81,6 +87,10 @@ class ParameterPanel : public QWidget {
   void SetModelDescription(const QString& text);
   QGroupBox* MakeInitialGroup(const dirac::Model* model, const dirac::Scenario& scenario);
   QGroupBox* MakeBoundaryGroup(const dirac::Scenario& scenario);
+  /// The group "Bounds" of an optimal_control block with bounds or horizon bounds (else null).
+  QGroupBox* MakeBoundsGroup(const dirac::Scenario& scenario);
+  /// The horizon bounds' editors follow the horizon: enabled while it is free.
+  void EnableHorizonBounds(bool enabled);
   void AddParameterRow(QWidget* group, const dirac::Parameter& parameter);
   QDoubleSpinBox* AddSpinRow(QWidget* group, const QString& symbol, const QString& object_name,
                              const QString& label, const QString& unit, double value);

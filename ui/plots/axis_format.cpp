@@ -48,7 +48,7 @@ void SetAxisRange(QValueAxis* axis, double lo, double hi) {
   }
 }
 
-NiceRange NiceValueRange(double y_min, double y_max) {
+NiceRange NiceValueRange(double y_min, double y_max, bool fine) {
   const double magnitude = std::max(std::abs(y_min), std::abs(y_max));
   const double span = std::max({y_max - y_min, 1e-6 * magnitude, 1e-12});
   const double mid = 0.5 * (y_min + y_max);
@@ -59,7 +59,7 @@ NiceRange NiceValueRange(double y_min, double y_max) {
     return (q < 1.5 ? 1.0 : q < 3.0 ? 2.0 : q < 7.0 ? 5.0 : 10.0) * z;
   };
   const double low = mid - 0.55 * span, high = mid + 0.55 * span;
-  const double step = nice(nice(high - low, true) / 4.0, false);
+  const double step = nice(fine ? (high - low) / 4.0 : nice(high - low, true) / 4.0, false);
   const double nice_low = std::floor(low / step), nice_high = std::ceil(high / step);
   NiceRange r;
   r.ticks = static_cast<int>(nice_high - nice_low) + 1;

@@ -25,13 +25,16 @@ void SetAxisRange(QValueAxis* axis, double lo, double hi);
 
 /// A value axis' fixed ticks for data in [y_min, y_max]: QValueAxis::applyNiceNumbers'
 /// rounding of a range 10 % wider (a constant signal gets a small relative band, not noise
-/// zoom), its tick count and a label format.
+/// zoom), its tick count and a label format. `fine`: the step from a quarter of that range
+/// itself, not of its rounding up (data in [-50, 50] on [-60, 60] in steps of 20, not on
+/// [-100, 100] in steps of 50): for axes framed by bounds, whose bands would take half the
+/// chart.
 struct NiceRange {
   double lo = 0.0, hi = 1.0;
   int ticks = 2;
   QString format;
 };
-NiceRange NiceValueRange(double y_min, double y_max);
+NiceRange NiceValueRange(double y_min, double y_max, bool fine = false);
 
 /// The common prefix of `names` up to and including its last '_' ("" if none or one name).
 QString UnderscorePrefix(const QStringList& names);

@@ -172,6 +172,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     plot->title_font[static_cast<std::size_t>(a)] = axis_font;
   }
 
+  AddBoundItems(*plot, id);  // under the curves
+
   // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
   const QString prefix = UnderscorePrefix(names);
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
@@ -210,6 +212,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       list[s] = series;
     }
   }
+
+  DrawActiveStretches(*plot);
 
   plot->cursor = new QLineSeries(plot->chart);
   plot->cursor->setObjectName(id + ".cursor");
@@ -258,7 +262,9 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
     return false;
   };
   for (QLegendMarker* marker : plot->chart->legend()->markers()) {
-    if (marker->series() == plot->cursor || is_overlay(marker->series())) continue;
+    if (marker->series() == plot->cursor || is_overlay(marker->series()) ||
+        IsBoundItem(*plot, marker->series()))
+      continue;
     ++legend_entries;
     // A click on an entry hides or shows its curve (the entry stays, faded).
     QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker] {

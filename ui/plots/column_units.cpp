@@ -133,6 +133,8 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
     units[c.name + "_dot"] = PerSecond(c.unit);
   }
   for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) units[y.name] = y.unit;
+  for (const dirac::ControlSpec& u : scenario.optimal_control.controls)
+    if (!u.unit.empty()) units[u.name] = u.unit;
   const dirac::ReconstructionSpec& rec = scenario.reconstruction;
   if (rec.group == "SO3" && !rec.names.empty()) {
     for (int i = 1; i <= 3; ++i)

@@ -207,22 +207,26 @@ void PlotPanel::SetOverlay(Overlay overlay, std::shared_ptr<const dirac::Traject
   data.trajectory = std::move(trajectory);
   data.label = label;
   if (rebuild) {
-    std::vector<bool> zoomed;
-    std::vector<std::array<double, 4>> ranges;
-    for (auto& plot : plots_) {
-      zoomed.push_back(plot->zoomed);
-      ranges.push_back({plot->x_axis->min(), plot->x_axis->max(), plot->y_axis[0]->min(),
-                        plot->y_axis[0]->max()});
-    }
-    Rebuild();
-    for (std::size_t p = 0; p < plots_.size() && p < zoomed.size(); ++p) {
-      if (zoomed[p])
-        ZoomTo(static_cast<int>(p), ranges[p][0], ranges[p][1], ranges[p][2], ranges[p][3]);
-    }
+    RebuildKeepingZoom();
     return;
   }
   for (auto& plot : plots_) {
     if (!plot->auxiliary) Fill(*plot);
+  }
+}
+
+void PlotPanel::RebuildKeepingZoom() {
+  std::vector<bool> zoomed;
+  std::vector<std::array<double, 4>> ranges;
+  for (auto& plot : plots_) {
+    zoomed.push_back(plot->zoomed);
+    ranges.push_back(
+        {plot->x_axis->min(), plot->x_axis->max(), plot->y_axis[0]->min(), plot->y_axis[0]->max()});
+  }
+  Rebuild();
+  for (std::size_t p = 0; p < plots_.size() && p < zoomed.size(); ++p) {
+    if (zoomed[p])
+      ZoomTo(static_cast<int>(p), ranges[p][0], ranges[p][1], ranges[p][2], ranges[p][3]);
   }
 }
 
@@ -358,9 +362,10 @@ bool PlotPanel::FitRanges(Plot& plot, const CurveSet& curves, bool apply) {
       }
     }
     if (!(y_min <= y_max)) continue;
+    const bool bounded = IncludeBounds(plot, static_cast<int>(a), y_min, y_max);
     // The nice range is computed here in one step: the axis changes (and its chart lays out
     // again) only when it does, not twice on every edit.
-    const NiceRange nice = NiceValueRange(y_min, y_max);
+    const NiceRange nice = NiceValueRange(y_min, y_max, bounded);
     const double lo = nice.lo, hi = nice.hi;
     const int ticks = nice.ticks;
     const QString& format = nice.format;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/trajectory.hpp"
 #include "plots/column_units.hpp"
@@ -97,6 +98,15 @@ class PlotPanel : public QWidget {
   void SetOverlay(Overlay overlay, std::shared_ptr<const dirac::Trajectory> trajectory,
                   const QString& label);
   bool has_overlay(Overlay overlay) const { return overlays_[overlay].trajectory != nullptr; }
+  /// Box bounds of columns (an optimal-control problem's `bounds`, in the values of the run
+  /// shown) and the stretches on which the run sits on one (its solve's active arcs), drawn in
+  /// every chart that shows a bounded column: dashed lines at min and max across the time axis
+  /// ("plot.<i>.<column>.bound.min" / ".max"), the inadmissible side lightly shaded up to the
+  /// axis' edge (".band.min" / ".max"), and each active stretch as a thick translucent line
+  /// along its bound in the series' colour (".active.<k>", k = 0, 1, ... in `active`'s order).
+  /// The value axes make room for a bound near the data. No legend entries.
+  void SetBounds(std::vector<dirac::VariableBound> bounds, std::vector<dirac::ActiveArc> active);
+  const std::vector<dirac::VariableBound>& bounds() const { return bounds_; }
   /// Moves the time cursor [s].
   void SetCursorTime(double t);
   /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
@@ -194,6 +204,17 @@ class PlotPanel : public QWidget {
 
   void PlaceNote();
   void Rebuild();
+  /// Rebuild, with the charts the user zoomed kept at their view.
+  void RebuildKeepingZoom();
+  // The bounds in a chart (bound_bands.cpp): its items built (before its curves, so that they
+  // are drawn under them), placed for the axes' current ranges, the active stretches redrawn.
+  void AddBoundItems(Plot& plot, const QString& chart_id);
+  void PlaceBoundItems(Plot& plot);
+  void DrawActiveStretches(Plot& plot);
+  static bool IsBoundItem(const Plot& plot, const QAbstractSeries* series);
+  /// Widens [y_min, y_max] of value axis `axis` of `plot` to the bounds of its series that lie
+  /// within three data spans of it (so their lines and bands show); true if any did.
+  static bool IncludeBounds(const Plot& plot, int axis, double& y_min, double& y_max);
   std::unique_ptr<Plot> BuildPlot(std::size_t index, const dirac::PlotSpec& spec, bool auxiliary,
                                   bool last);
   void ReplacePlot(int index);
@@ -237,6 +258,8 @@ class PlotPanel : public QWidget {
   std::shared_ptr<const dirac::Trajectory> trajectory_;
   std::shared_ptr<const dirac::Trajectory> auxiliary_trajectory_;
   std::array<OverlayData, 2> overlays_;
+  std::vector<dirac::VariableBound> bounds_;
+  std::vector<dirac::ActiveArc> active_;
   double t_end_ = 1.0;
   double cursor_ = 0.0;
   QString note_;

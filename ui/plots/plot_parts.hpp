@@ -3,6 +3,7 @@
 /// The parts of one chart of the PlotPanel (private to plots/: plot_panel.cpp fills them,
 /// chart_builder.cpp builds them).
 
+#include <QAreaSeries>
 #include <QChartView>
 #include <QFont>
 #include <QLineSeries>
@@ -11,6 +12,7 @@
 #include <QValueAxis>
 
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "dirac/scenario.hpp"
@@ -20,6 +22,16 @@ namespace dirac::ui {
 
 /// A chart's own margins; AlignPlotAreas adds to the left and right ones.
 inline const QMargins kChartMargins(4, 4, 8, 4);
+
+/// A bounded series' items in its chart (bound_bands.cpp): the dashed lines at min and max, the
+/// inadmissible side of each shaded, and the stretches where the run sits on a bound.
+struct BoundItems {
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  std::array<QLineSeries*, 2> line{};  // at min, at max (null: that side open)
+  std::array<QAreaSeries*, 2> band{};  // below min, above max (null: open)
+  std::vector<QLineSeries*> active;    // one thick line along the bound per active stretch
+};
 
 struct PlotPanel::Plot {
   dirac::PlotSpec spec;
@@ -36,6 +48,7 @@ struct PlotPanel::Plot {
   std::vector<QLineSeries*> series;                  // one per spec.series
   std::vector<int> series_axis;                      // 0 left, 1 right
   std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
+  std::vector<BoundItems> bounds;                    // per spec.series (all null: no bound)
   QLineSeries* cursor = nullptr;
   std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
   bool zoomed = false;

@@ -1,6 +1,7 @@
 #include "run/boundary_values.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "dirac/error.hpp"
 
@@ -97,8 +98,14 @@ std::vector<BoundaryValueInfo> ListBoundaryValues(const dirac::Scenario& s) {
     const std::vector<std::string> quantities = OptimalControlQuantities(s);
     for (const std::string& q : quantities) add(q, true, true);
     for (const std::string& q : quantities) add(q, false, true);
-    list.push_back({"horizon", "", false, true, false, "s",
-                    "T: the horizon of the problem, also the final time of the run."});
+    // A problem with horizon bounds may leave T free (minimum time): the solve finds it.
+    const bool can_free = std::isfinite(s.optimal_control.horizon_max) &&
+                          s.optimal_control.horizon_min > 0.0 &&
+                          s.optimal_control.horizon_min < s.optimal_control.horizon_max;
+    list.push_back({"horizon", "", false, true, can_free, "s",
+                    can_free ? "T: the horizon of the problem, also the final time of the run; "
+                               "free: the solve finds it within the horizon bounds."
+                             : "T: the horizon of the problem, also the final time of the run."});
   } else if (s.boundary_value.present()) {
     for (const std::string& q : BoundaryValueInitials(s)) add(q, true, false);
     for (const auto& [column, value] : s.boundary_value.targets) add(column, false, false);
@@ -113,7 +120,10 @@ bool IsBoundaryValueName(const dirac::Scenario& scenario, const std::string& nam
 }
 
 std::optional<double> GetBoundaryValue(const dirac::Scenario& s, const std::string& name) {
-  if (s.optimal_control.present) return dirac::CurrentValue(s, name);
+  if (s.optimal_control.present) {
+    if (name == "horizon" && s.optimal_control.horizon_free) return std::nullopt;
+    return dirac::CurrentValue(s, name);
+  }
   if (!s.boundary_value.present()) return std::nullopt;
   if (StartsWith(name, kInitial)) return dirac::CurrentValue(s, name.substr(8));
   return dirac::CurrentValue(s, name);  // final.<column>: a target

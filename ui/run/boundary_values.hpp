@@ -22,8 +22,10 @@ struct BoundaryValueInfo {
   std::string quantity;  ///< "R.x", "psi" ("" for the horizon)
   bool initial = false;  ///< at t = 0 (else at t = T, or the horizon)
   bool horizon = false;  ///< T itself
-  bool can_free = true;  ///< may be released (optimal_control quantities only)
-  std::string unit;      ///< display unit ("" if none)
+  /// May be released: optimal_control quantities, and its horizon when the problem gives
+  /// horizon bounds (`horizon_bounds`: T found within them).
+  bool can_free = true;
+  std::string unit;  ///< display unit ("" if none)
   /// What the quantity means when its name does not say it (a group component), else "".
   std::string description;
 };
@@ -39,7 +41,8 @@ std::vector<BoundaryValueInfo> ListBoundaryValues(const dirac::Scenario& scenari
 /// True if `name` is one of ListBoundaryValues(scenario) (the horizon included).
 bool IsBoundaryValueName(const dirac::Scenario& scenario, const std::string& name);
 
-/// The value of a boundary value; nullopt if it is free (or unknown).
+/// The value of a boundary value; nullopt if it is free (or unknown; a free horizon too, whose
+/// guess dirac::CurrentValue still gives).
 std::optional<double> GetBoundaryValue(const dirac::Scenario& scenario, const std::string& name);
 
 /// Fixes `name` at `value`, or frees it (nullopt; optimal_control only). Throws

@@ -504,6 +504,8 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   SolveResult result{solution.report.converged, solution.report, solution.cost,
                      solution.hamiltonian_drift};
   if (result.converged) {
+    // A free horizon: the run ends at the solved T (not at the guess).
+    if (solution.report.final_time > 0.0) snapshot->t_end = solution.report.final_time;
     worker_warm_start_ = std::move(solution.warm_start);
     worker_has_optimum_ = true;
     snapshot->trajectory =

@@ -33,6 +33,9 @@ void EditRouter::OnValueEdited(const QString& name, double value) {
       return;
     }
   } else if (!controller_->SetValue(name, value)) {
+    // Refused (a bound above its max, ...): the controller said why; the editor goes back.
+    if (const auto current = dirac::CurrentValue(controller_->scenario(), name.toStdString()))
+      panel_->SyncValue(name, *current);
     return;
   }
   AfterEdit(name, value);

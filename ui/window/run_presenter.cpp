@@ -1,7 +1,11 @@
 #include "window/run_presenter.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
@@ -60,26 +64,57 @@ void RunPresenter::OnModelReady() {
   v_.scene_view->SetMessage(SceneMessage());
 
   v_.plots->SetColumnQuantities(DescribeColumns(model.get(), scenario));
-  // The hidden constraints' residuals, when the runs shown carry them: a solve by direct
-  // collocation shows the optimum at its mesh nodes (states, controls, cost), not the model's
-  // integrated columns.
-  const bool collocation =
-      dirac::ChosenMethod(scenario) == dirac::OptimalControlMethod::kCollocation;
-  dirac::PlotSpec hidden{"Hidden-constraint residuals",
-                         collocation ? std::vector<std::string>{}
-                                     : model->ColumnsOfKind(
-                                           dirac::ColumnKind::kHiddenConstraintResidual),
-                         {}};
-  std::vector<dirac::PlotSpec> plots =
-      scenario.plots.empty() ? DefaultPlots(*model) : scenario.plots;
+  plots_made_up_ = scenario.plots.empty();
+  given_plots_ = plots_made_up_ ? DefaultPlots(*model) : scenario.plots;
+  hidden_columns_ = model->ColumnsOfKind(dirac::ColumnKind::kHiddenConstraintResidual);
+  shown_plots_ = PlotsFor(nullptr);
+  v_.plots->SetBounds(scenario.optimal_control.bounds, {});
+  v_.plots->SetPlots(shown_plots_, scenario.simulation.t_end);
+}
+
+std::vector<dirac::PlotSpec> RunPresenter::PlotsFor(const dirac::Trajectory* trajectory) const {
+  auto has = [trajectory](const std::string& column) {
+    return trajectory && trajectory->FindColumn(column).has_value();
+  };
+  auto keep_columns_of_run = [&](dirac::PlotSpec spec) {
+    if (trajectory) std::erase_if(spec.series, [&](const std::string& c) { return !has(c); });
+    return spec;
+  };
+  std::vector<dirac::PlotSpec> plots;
+  for (const dirac::PlotSpec& spec : given_plots_) {
+    dirac::PlotSpec shown = plots_made_up_ ? keep_columns_of_run(spec) : spec;
+    if (!shown.series.empty()) plots.push_back(std::move(shown));
+  }
+  dirac::PlotSpec hidden{"Hidden-constraint residuals", hidden_columns_, {}};
+  // Before any run, none: the chart comes with the first run that carries the residuals.
+  std::erase_if(hidden.series, [&](const std::string& c) { return !has(c); });
   if (!hidden.series.empty()) plots.push_back(std::move(hidden));
-  v_.plots->SetPlots(plots, scenario.simulation.t_end);
+  return plots;
+}
+
+void RunPresenter::FitPlotsTo(const SimulationSnapshot& snapshot) {
+  if (snapshot.trajectory) {
+    std::vector<dirac::PlotSpec> wanted = PlotsFor(snapshot.trajectory.get());
+    const auto same = [](const dirac::PlotSpec& a, const dirac::PlotSpec& b) {
+      return a.title == b.title && a.series == b.series;
+    };
+    if (!std::equal(wanted.begin(), wanted.end(), shown_plots_.begin(), shown_plots_.end(), same)) {
+      shown_plots_ = std::move(wanted);
+      v_.plots->SetPlots(shown_plots_, snapshot.t_end);
+    }
+  }
+  const dirac::Scenario& run =
+      snapshot.run_scenario ? *snapshot.run_scenario : context_.controller->scenario();
+  const bool optimum = snapshot.solve && snapshot.solve->converged;
+  v_.plots->SetBounds(run.optimal_control.bounds, optimum ? snapshot.solve->report.active_arcs
+                                                          : std::vector<dirac::ActiveArc>{});
 }
 
 void RunPresenter::ShowLatest() {
   if (const SnapshotPtr latest = context_.controller->latest()) {
     v_.scene_view->SetSnapshot(latest);
     v_.scene_view->SetTime(v_.clock->time());
+    FitPlotsTo(*latest);
     v_.plots->SetTrajectory(latest->trajectory);
     v_.plots->SetCursorTime(v_.clock->time());
   }
@@ -88,6 +123,7 @@ void RunPresenter::ShowLatest() {
 }
 
 void RunPresenter::Show(const SnapshotPtr& snapshot) {
+  FitPlotsTo(*snapshot);
   v_.plots->SetTimeSpan(snapshot->t_end);
   v_.plots->SetTrajectory(snapshot->trajectory);
   v_.clock->SetSpan(snapshot->t_end);
@@ -136,6 +172,7 @@ void RunPresenter::OnSnapshot(const SnapshotPtr& snapshot) {
     v_.scene_view->StartFastFrame();
   }
   const double plots_start = answers_edit ? SinceEdit() : 0.0;
+  FitPlotsTo(*snapshot);
   v_.plots->SetTimeSpan(snapshot->t_end);
   v_.plots->SetTrajectory(snapshot->trajectory);
   v_.plots->SetCursorTime(v_.clock->time());

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "dirac/scenario.hpp"
+#include "dirac/trajectory.hpp"
 #include "run/simulation_snapshot.hpp"
 #include "window/reaction_context.hpp"
 
@@ -52,9 +54,17 @@ class RunPresenter : public QObject {
   QString SceneMessage() const;
   /// The model is ready: builds its scene (an error is shown in the 3D view and the status bar,
   /// the run goes on; without `view.scene` the view says so, NoSceneMessage) and the plots (the
-  /// scenario's, or DefaultPlots if it names none, and the hidden-constraint residuals if the
-  /// algorithm found any; axes with the units and kinds of the model's columns).
+  /// scenario's, or DefaultPlots if it names none; axes with the units and kinds of the model's
+  /// columns). The charts the window makes up itself follow the columns of the run shown
+  /// (PlotsFor), and the plots draw the bounds of the run's problem with its active arcs.
   void OnModelReady();
+  /// The charts for a run with `trajectory`'s columns (null: before any run). The scenario's
+  /// own charts as written (a column it lacks is named in the chart's title); the ones the
+  /// window makes up, the defaults of a scenario without view.plots and "Hidden-constraint
+  /// residuals" (the model's kHiddenConstraintResidual columns), with the run's columns only,
+  /// a chart left without any dropped. So a solve by collocation, whose runs carry its mesh
+  /// nodes' states and controls rather than the model's columns, gets no empty charts.
+  std::vector<dirac::PlotSpec> PlotsFor(const dirac::Trajectory* trajectory) const;
   /// Shows the newest snapshot, if any, and says that the model is running.
   void ShowLatest();
   /// Shows `snapshot` in the plots, the clock, the 3D view and the toolbar (the last good run
@@ -80,6 +90,9 @@ class RunPresenter : public QObject {
 
  private:
   void FinishEditFrame(double waited_from, EditTimes times);
+  /// The plots' charts for the snapshot's columns (rebuilt only when they change), its bounds
+  /// and active arcs.
+  void FitPlotsTo(const SimulationSnapshot& snapshot);
   double SinceEdit() const;
 
   ReactionContext context_;
@@ -88,8 +101,12 @@ class RunPresenter : public QObject {
   bool scene_given_ = true;  // the scenario has a `view.scene`
   SceneEdit scene_edit_;
   bool camera_fitted_ = false;
-  QElapsedTimer edit_timer_;    // since the newest edit, until its run is drawn
-  std::uint64_t edit_run_ = 0;  // runs after this one answer the edit
+  std::vector<dirac::PlotSpec> given_plots_;  // the scenario's charts, or the defaults
+  bool plots_made_up_ = false;                // given_plots_ are the defaults
+  std::vector<std::string> hidden_columns_;   // the model's hidden-constraint residuals
+  std::vector<dirac::PlotSpec> shown_plots_;  // what the plot panel was given
+  QElapsedTimer edit_timer_;                  // since the newest edit, until its run is drawn
+  std::uint64_t edit_run_ = 0;                // runs after this one answer the edit
   double last_edit_latency_ms_ = -1.0;
   EditTimes last_edit_times_;
 };

@@ -72,6 +72,17 @@ class ElidingLabel : public QLabel {
 
 }  // namespace
 
+QString WorkbenchStatusBar::MethodSummary(const dirac::SolveReport& report) {
+  // Collocation: its mesh and the final time it found (the horizon may be free); shooting: its
+  // intervals (the horizon is the user's T).
+  if (report.method == "collocation")
+    return tr("collocation, %1 intervals, t_f = %2 s")
+        .arg(report.nodes)
+        .arg(report.final_time, 0, 'f', 2);
+  return report.nodes == 1 ? tr("shooting, 1 interval")
+                           : tr("shooting, %1 intervals").arg(report.nodes);
+}
+
 WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
   setObjectName("statusBar");
   error_ = new ElidingLabel(this);
@@ -117,17 +128,25 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
   if (snapshot.solve) {
     const SolveResult& solve = *snapshot.solve;
     const dirac::SolveReport& r = solve.report;
-    QString text = solve.converged
-                       ? tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3, %4 "
+    const int samples = snapshot.trajectory ? static_cast<int>(snapshot.trajectory->num_rows()) : 0;
+    QString text = !solve.converged ? tr("not solved: showing the motion from the initial guess")
+                   : r.method == "collocation"
+                       ? tr("optimum: max violation %1   ·   %2, %3 unknowns, %4 IPOPT "
+                            "iterations   ·   %5 nodes   ·   %6 s")
+                             .arg(r.constraint_violation, 0, 'e', 2)
+                             .arg(MethodSummary(r))
+                             .arg(r.unknowns)
+                             .arg(r.iterations)
+                             .arg(samples)
+                             .arg(snapshot.wall_seconds, 0, 'f', 3)
+                       : tr("optimum: max |F| %1   ·   max |H − H₀| %2   ·   %3, %4 "
                             "unknowns   ·   %5 samples   ·   %6 s")
                              .arg(r.residual, 0, 'e', 2)
                              .arg(solve.hamiltonian_drift, 0, 'e', 2)
-                             .arg(r.nodes == 1 ? tr("1 shooting interval")
-                                               : tr("%1 shooting intervals").arg(r.nodes))
+                             .arg(MethodSummary(r))
                              .arg(r.unknowns)
-                             .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
-                             .arg(snapshot.wall_seconds, 0, 'f', 3)
-                       : tr("not solved: showing the motion from the initial guess");
+                             .arg(samples)
+                             .arg(snapshot.wall_seconds, 0, 'f', 3);
     diagnostics_->setText(text);
     diagnostics_->setToolTip(QString::fromStdString(dirac::FormatSolveReport(r, solve.cost)));
     return;

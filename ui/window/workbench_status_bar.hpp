@@ -31,8 +31,13 @@ class WorkbenchStatusBar : public QStatusBar {
   void SetDiagnostics(const QString& text);
   /// The diagnostics of a snapshot: "simulating… t = …" while partial; for a complete run the
   /// constraint residual, energy drift, samples and wall time (the comparison and a pending
-  /// gauge computation named), details in the tooltip. Also moves the progress bar.
+  /// gauge computation named), details in the tooltip; for a solve its residual (shooting: max
+  /// |F| and the Hamiltonian's drift; collocation: the largest constraint violation and the
+  /// IPOPT iterations), the method (MethodSummary) and the samples. Also moves the progress bar.
   void ShowRun(const SimulationSnapshot& snapshot);
+  /// How a solve went about it, for the diagnostics line: "collocation, 100 intervals, t_f =
+  /// 28.64 s" or "shooting, 4 intervals" (a boundary-value problem's too).
+  static QString MethodSummary(const dirac::SolveReport& report);
   /// Replaces the pending-gauge note of the diagnostics with the gauge result (max |B_t|, the
   /// identity residual, its time) or "gauge two-form failed".
   void ShowGauge(const GaugeResult& result);

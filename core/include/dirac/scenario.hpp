@@ -248,6 +248,7 @@ struct BoundaryValueSpec {
 struct ControlSpec {
   std::string name;     ///< symbol of u_a in the cost, e.g. "u1"; also its trajectory column
   std::string acts_on;  ///< the velocity or fibre coordinate whose equation it forces, e.g. "w1"
+  std::string unit;     ///< display unit of the control ("N m"; "" if none given)
   SourceLocation where;
 };
 

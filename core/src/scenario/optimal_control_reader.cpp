@@ -27,13 +27,14 @@ std::vector<std::string> ControlledDirections(const Scenario& s) {
 void ReadControls(const Reader& r, const YAML::Node& controls, SymbolRegistry& symbols,
                   const Scenario& s, std::vector<ControlSpec>& out) {
   if (!controls.IsSequence() || controls.size() == 0)
-    r.Fail(controls, "controls", "expected a non-empty list of {name, acts_on}");
+    r.Fail(controls, "controls", "expected a non-empty list of {name, acts_on, unit}");
   const std::vector<std::string> directions = ControlledDirections(s);
   for (const auto& node : controls) {
-    r.CheckKeys(node, "optimal_control.controls", {"name", "acts_on"});
+    r.CheckKeys(node, "optimal_control.controls", {"name", "acts_on", "unit"});
     ControlSpec u;
     u.name = r.String(r.Required(node, "name"), "name");
     u.acts_on = r.String(r.Required(node, "acts_on"), u.name + ".acts_on");
+    u.unit = r.OptionalString(node, "unit", "");
     u.where.line = r.Line(node);
     symbols.Add(u.name, node, "control");
     if (std::find(directions.begin(), directions.end(), u.acts_on) == directions.end())

@@ -215,9 +215,12 @@ void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
   out << YAML::Key << "optimal_control" << YAML::Value << YAML::BeginMap;
   EmitHorizon(out, spec);
   out << YAML::Key << "controls" << YAML::Value << YAML::BeginSeq;
-  for (const auto& u : spec.controls)
+  for (const auto& u : spec.controls) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << u.name << YAML::Key
-        << "acts_on" << YAML::Value << u.acts_on << YAML::EndMap;
+        << "acts_on" << YAML::Value << u.acts_on;
+    if (!u.unit.empty()) out << YAML::Key << "unit" << YAML::Value << u.unit;
+    out << YAML::EndMap;
+  }
   out << YAML::EndSeq << YAML::Key << "cost" << YAML::Value << YAML::DoubleQuoted << spec.cost;
   EmitBoundaryConditions(out, "initial", spec.initial);
   EmitBoundaryConditions(out, "final", spec.final);
