@@ -96,8 +96,17 @@ TEST(Collocation, FirstDerivativesMatchCentralDifferences) {
   const std::string tq =
       Replace(Replace(testing::kTq, "horizon: 1", "horizon: free\n  horizon_bounds: [0.5, 3]"),
               "\"u^2/2\"", "\"u^2/2 + x*vx*t + sin(x)*t^2\"");
-  SCOPED_TRACE("tq");
-  ExpectDerivativesMatchDifferences(ParseScenario(tq, "tq.yaml"));
+  {
+    SCOPED_TRACE("tq");
+    ExpectDerivativesMatchDifferences(ParseScenario(tq, "tq.yaml"));
+  }
+  // Path constraint rows (in t, x, u, with the free time) and a terminal cost in (t, x).
+  const std::string path =
+      Replace(tq, "  final: {x: 1, vx: 0}\n",
+              "  final: {vx: 0}\n  path_constraints: [\"x*vx + sin(u*t) <= 1\", \"u >= -x^2\"]\n"
+              "  terminal_cost: \"t^2*x + cos(vx)\"\n");
+  SCOPED_TRACE("path");
+  ExpectDerivativesMatchDifferences(ParseScenario(path, "path.yaml"));
 }
 
 TEST(Collocation, MinimumTimeDoubleIntegratorMatchesTheClosedForm) {

@@ -24,6 +24,9 @@ CollocationDynamics::CollocationDynamics(const Scenario& scenario) {
   rates_ = symbolic::CompileExpressions(eq.rates, inputs);
   cost_ = symbolic::CompileExpressions({eq.cost}, inputs);
   body_velocity_ = symbolic::CompileExpressions(eq.body_velocity, inputs);
+  path_ = symbolic::CompileExpressions(eq.path, inputs);
+  terminal_cost_ = symbolic::CompileExpressions({eq.terminal_cost}, inputs);
+  has_terminal_cost_ = !eq.terminal_cost.is_zero();
 }
 
 void CollocationDynamics::Evaluate(const CompiledFunction& f, double t, const double* x,
@@ -61,6 +64,17 @@ void CollocationDynamics::Cost(double t, const double* x, const double* u, doubl
 void CollocationDynamics::BodyVelocity(const double* x, double* value, double* jacobian) const {
   const std::vector<double> u(num_controls(), 0.0);
   Evaluate(body_velocity_, 0.0, x, u.data(), value, jacobian);
+}
+
+void CollocationDynamics::Path(double t, const double* x, const double* u, double* value,
+                               double* jacobian) const {
+  if (num_path_constraints() > 0) Evaluate(path_, t, x, u, value, jacobian);
+}
+
+void CollocationDynamics::TerminalCost(double t, const double* x, double* value,
+                                       double* gradient) const {
+  const std::vector<double> u(num_controls(), 0.0);
+  Evaluate(terminal_cost_, t, x, u.data(), value, gradient);
 }
 
 }  // namespace dirac::control

@@ -219,6 +219,13 @@ void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << u.name << YAML::Key
         << "acts_on" << YAML::Value << u.acts_on << YAML::EndMap;
   out << YAML::EndSeq << YAML::Key << "cost" << YAML::Value << YAML::DoubleQuoted << spec.cost;
+  if (!spec.terminal_cost.empty())
+    out << YAML::Key << "terminal_cost" << YAML::Value << YAML::DoubleQuoted << spec.terminal_cost;
+  if (!spec.path_constraints.empty()) {
+    out << YAML::Key << "path_constraints" << YAML::Value << YAML::BeginSeq;
+    for (const auto& c : spec.path_constraints) out << YAML::DoubleQuoted << c.text;
+    out << YAML::EndSeq;
+  }
   EmitBoundaryConditions(out, "initial", spec.initial);
   EmitBoundaryConditions(out, "final", spec.final);
   EmitBoundsAndMethod(out, spec);
