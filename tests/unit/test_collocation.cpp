@@ -27,25 +27,8 @@ namespace dirac {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::kDoubleIntegrator;
 using testing::Replace;
-
-// x'' = u, |u| <= 1, from (x, x') = (x0, 0) to (0, 0) in the least time. Pontryagin: bang-bang
-// with one switch; by symmetry u = -1 on [0, ts], +1 on [ts, tf], ts = tf / 2, and
-// x0 = 2 * (ts^2 / 2) gives ts = sqrt(x0), tf = 2 sqrt(x0).
-const std::string kDoubleIntegrator = R"yaml(name: minimum-time double integrator
-coordinates:
-  - {name: x, initial: 1.0, initial_velocity: 0.0}
-lagrangian: "vx^2/2"
-optimal_control:
-  horizon: free
-  horizon_bounds: [0.5, 5]
-  horizon_guess: 3
-  controls: [{name: u, acts_on: vx}]
-  cost: "1"
-  final: {x: 0, vx: 0}
-  bounds: {u: [-1, 1]}
-  collocation: {nodes: 100}
-)yaml";
 
 // Compares the NLP's gradient and Jacobian with central differences at a point near the start.
 void ExpectDerivativesMatchDifferences(const Scenario& s) {

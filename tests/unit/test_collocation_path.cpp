@@ -179,21 +179,9 @@ TEST(CollocationPath, TerminalCostMatchesTheClosedForm) {
 // Minimum time written as a terminal cost in t (no running cost): the double integrator from
 // x = 1 at rest to the origin with |u| <= 1 takes t_f = 2 (bang-bang, switch at 1).
 TEST(CollocationPath, MinimumTimeAsTerminalCostInT) {
-  const Scenario s = ParseScenario(R"yaml(name: minimum time as a terminal cost
-coordinates:
-  - {name: x, initial: 1.0, initial_velocity: 0.0}
-lagrangian: "vx^2/2"
-optimal_control:
-  horizon: free
-  horizon_bounds: [0.5, 5]
-  horizon_guess: 3
-  controls: [{name: u, acts_on: vx}]
-  terminal_cost: "t"
-  final: {x: 0, vx: 0}
-  bounds: {u: [-1, 1]}
-  collocation: {nodes: 100}
-)yaml",
-                                   "mt.yaml");
+  const Scenario s = ParseScenario(
+      Replace(testing::kDoubleIntegrator, "  cost: \"1\"\n", "  terminal_cost: \"t\"\n"),
+      "mt.yaml");
   EXPECT_EQ(s.optimal_control.cost, "0");
   const OptimalControlSolution solution = SolveOptimalControl(s);
   ASSERT_TRUE(solution.report.converged) << solution.report.message;
