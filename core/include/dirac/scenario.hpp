@@ -293,6 +293,9 @@ struct CollocationSettings {
   int nodes = 0;              ///< collocation intervals (0: chosen from the problem)
   int max_iterations = 3000;  ///< NLP (interior-point) iterations
   double tolerance = 1e-9;    ///< NLP tolerance (scaled KKT error and constraint violation)
+  /// `hessian: exact` (default): the Hessian of the NLP's Lagrangian from the tapes' second
+  /// derivatives; `limited-memory`: IPOPT's L-BFGS approximation instead.
+  bool exact_hessian = true;
 };
 
 /// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise

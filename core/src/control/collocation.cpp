@@ -131,6 +131,7 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   control::NlpSettings settings;
   settings.max_iterations = spec.collocation.max_iterations;
   settings.tolerance = spec.collocation.tolerance;
+  settings.exact_hessian = spec.collocation.exact_hessian;
   settings.cancel = options.cancel;
   if (options.progress)
     settings.progress = [&](const control::NlpIterate& it) {

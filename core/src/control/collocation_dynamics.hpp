@@ -37,6 +37,16 @@ class CollocationDynamics {
   /// phi at (t, x) and its derivatives along [t, x, u] (zero along u).
   void TerminalCost(double t, const double* x, double* value, double* gradient) const;
 
+  /// The functions whose second derivatives WeightedHessian gives.
+  enum class Function { kRates, kCost, kPath, kTerminalCost, kBodyVelocity };
+  /// sum_i weights_i d2 f_i along [t, x, u] ((1 + d + m)^2, row-major) and, if `gradient` is
+  /// not null, sum_i weights_i d f_i: forward mode on a tape of the symbolic first derivatives
+  /// (exact to rounding). BodyVelocity ignores t and u.
+  void WeightedHessian(Function f, double t, const double* x, const double* u,
+                       const double* weights, double* hessian, double* gradient) const;
+  /// Which states the body velocity reads (structurally).
+  const std::vector<bool>& body_velocity_reads() const { return body_velocity_reads_; }
+
  private:
   void Evaluate(const CompiledFunction& f, double t, const double* x, const double* u,
                 double* value, double* jacobian) const;
@@ -44,6 +54,9 @@ class CollocationDynamics {
   std::vector<std::string> base_, fibre_, controls_;
   std::vector<double> parameters_;
   CompiledFunction rates_, cost_, body_velocity_, path_, terminal_cost_;
+  /// d f_i / d [t, x, u] for each of the above (outputs x (1 + d + m), row-major).
+  CompiledFunction rates_d_, cost_d_, body_velocity_d_, path_d_, terminal_cost_d_;
+  std::vector<bool> body_velocity_reads_;
   bool has_terminal_cost_ = false;
 };
 

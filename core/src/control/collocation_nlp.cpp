@@ -155,6 +155,7 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
       if (free_time_) pattern_.emplace_back(PathRow(k, j), 0);
       for (int c = 0; c < d_ + m_; ++c) pattern_.emplace_back(PathRow(k, j), StateIndex(k, c));
     }
+  BuildHessianPattern();
 }
 
 void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) const {

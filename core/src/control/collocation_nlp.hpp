@@ -40,6 +40,14 @@ class CollocationNlp : public SparseNlp {
   void Constraints(const double* w, double* g) const override;
   const std::vector<std::pair<int, int>>& JacobianPattern() const override { return pattern_; }
   void JacobianValues(const double* w, double* values) const override;
+  /// The exact Hessian of the Lagrangian (collocation_hessian.cpp): node blocks from the tapes'
+  /// second derivatives, the free time's row and column, and, with the attitude rows, a dense
+  /// block over the states the body velocity reads (see there).
+  const std::vector<std::pair<int, int>>& HessianPattern() const override {
+    return hessian_pattern_;
+  }
+  void HessianValues(const double* w, double sigma, const double* lambda,
+                     double* values) const override;
 
   int intervals() const { return N_; }
   double FinalTime(const double* w) const { return free_time_ ? w[0] : horizon_; }
@@ -53,6 +61,8 @@ class CollocationNlp : public SparseNlp {
   std::vector<Eigen::Matrix3d> Attitudes(const double* w) const;
 
  private:
+  void BuildHessianPattern();
+  void GroupHessian(const double* w, const double* lambda, double* values) const;
   void GroupJacobian(const double* w, double* values) const;  ///< the attitude rows
   void PathJacobian(const double* w, double* values) const;   ///< the path rows
   // exp increments phi_k = h xi-bar_k and the body velocities at the nodes.
@@ -70,6 +80,11 @@ class CollocationNlp : public SparseNlp {
   bool has_group_ = false;                              ///< final attitude rows present
   Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity(), target_ = Eigen::Matrix3d::Identity();
   std::vector<std::pair<int, int>> pattern_;
+  std::vector<std::pair<int, int>> hessian_pattern_;
+  std::vector<int> node_entry_;    ///< per node, (d + m)^2: entry of (a, b) (both orders)
+  std::vector<int> time_entry_;    ///< per node, d + m: entry of (T, z_k c); then (T, T) last
+  std::vector<int> group_states_;  ///< the states the body velocity reads
+  std::vector<int> group_entry_;   ///< ((N + 1) |S|)^2: entry of the state pair (both orders)
 };
 
 }  // namespace dirac::control

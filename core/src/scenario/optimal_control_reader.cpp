@@ -193,8 +193,15 @@ void ReadMethod(const Reader& r, const YAML::Node& node, OptimalControlSpec& spe
 }
 
 void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSettings& spec) {
-  r.CheckKeys(node, "optimal_control.collocation", {"nodes", "max_iterations", "tolerance"});
+  r.CheckKeys(node, "optimal_control.collocation",
+              {"nodes", "max_iterations", "tolerance", "hessian"});
   spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
+  if (const YAML::Node hessian = node["hessian"]) {
+    const std::string name = r.String(hessian, "hessian");
+    if (name != "exact" && name != "limited-memory")
+      r.Fail(hessian, name, "hessian is neither exact nor limited-memory");
+    spec.exact_hessian = name == "exact";
+  }
   spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
   spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
   if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");

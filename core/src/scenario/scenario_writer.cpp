@@ -203,11 +203,13 @@ void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
   const CollocationSettings defaults;
   const CollocationSettings& c = spec.collocation;
   if (c.nodes != defaults.nodes || c.max_iterations != defaults.max_iterations ||
-      c.tolerance != defaults.tolerance)
+      c.tolerance != defaults.tolerance || c.exact_hessian != defaults.exact_hessian) {
     out << YAML::Key << "collocation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "nodes" << YAML::Value << c.nodes << YAML::Key << "max_iterations" << YAML::Value
-        << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance)
-        << YAML::EndMap;
+        << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance);
+    if (!c.exact_hessian) out << YAML::Key << "hessian" << YAML::Value << "limited-memory";
+    out << YAML::EndMap;
+  }
 }
 
 void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
