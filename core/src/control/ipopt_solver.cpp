@@ -17,6 +17,14 @@ namespace {
 using Ipopt::Index;
 using Ipopt::Number;
 
+// A (row, column) pattern into IPOPT's index arrays.
+void CopyPattern(const std::vector<std::pair<int, int>>& pattern, Index* rows, Index* cols) {
+  for (std::size_t e = 0; e < pattern.size(); ++e) {
+    rows[e] = pattern[e].first;
+    cols[e] = pattern[e].second;
+  }
+}
+
 class Adaptor : public Ipopt::TNLP {
  public:
   Adaptor(const SparseNlp& nlp, const NlpSettings& settings, NlpResult& result)
@@ -70,11 +78,7 @@ class Adaptor : public Ipopt::TNLP {
   bool eval_jac_g(Index, const Number* x, bool, Index, Index, Index* rows, Index* cols,
                   Number* values) override {
     if (!values) {
-      const auto& pattern = nlp_.JacobianPattern();
-      for (std::size_t e = 0; e < pattern.size(); ++e) {
-        rows[e] = pattern[e].first;
-        cols[e] = pattern[e].second;
-      }
+      CopyPattern(nlp_.JacobianPattern(), rows, cols);
       return true;
     }
     nlp_.JacobianValues(x, values);
@@ -85,11 +89,7 @@ class Adaptor : public Ipopt::TNLP {
               Index* rows, Index* cols, Number* values) override {
     if (!exact()) return false;
     if (!values) {
-      const auto& pattern = nlp_.HessianPattern();
-      for (std::size_t e = 0; e < pattern.size(); ++e) {
-        rows[e] = pattern[e].first;
-        cols[e] = pattern[e].second;
-      }
+      CopyPattern(nlp_.HessianPattern(), rows, cols);
       return true;
     }
     nlp_.HessianValues(x, sigma, lambda, values);
