@@ -97,6 +97,24 @@ optimal_control:
   final: {x: 1, vx: 0}
 )yaml";
 
+// x'' = u, |u| <= 1, from (x, x') = (x0, 0) to (0, 0) in the least time. Pontryagin: bang-bang
+// with one switch; by symmetry u = -1 on [0, ts], +1 on [ts, tf], ts = tf / 2, and
+// x0 = 2 * (ts^2 / 2) gives ts = sqrt(x0), tf = 2 sqrt(x0).
+inline const std::string kDoubleIntegrator = R"yaml(name: minimum-time double integrator
+coordinates:
+  - {name: x, initial: 1.0, initial_velocity: 0.0}
+lagrangian: "vx^2/2"
+optimal_control:
+  horizon: free
+  horizon_bounds: [0.5, 5]
+  horizon_guess: 3
+  controls: [{name: u, acts_on: vx}]
+  cost: "1"
+  final: {x: 0, vx: 0}
+  bounds: {u: [-1, 1]}
+  collocation: {nodes: 100}
+)yaml";
+
 // 1-based line of the first occurrence of `needle` in `text` (0 if absent).
 inline std::size_t LineOf(const std::string& text, const std::string& needle) {
   const auto at = text.find(needle);

@@ -27,25 +27,8 @@ namespace dirac {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::kDoubleIntegrator;
 using testing::Replace;
-
-// x'' = u, |u| <= 1, from (x, x') = (x0, 0) to (0, 0) in the least time. Pontryagin: bang-bang
-// with one switch; by symmetry u = -1 on [0, ts], +1 on [ts, tf], ts = tf / 2, and
-// x0 = 2 * (ts^2 / 2) gives ts = sqrt(x0), tf = 2 sqrt(x0).
-const std::string kDoubleIntegrator = R"yaml(name: minimum-time double integrator
-coordinates:
-  - {name: x, initial: 1.0, initial_velocity: 0.0}
-lagrangian: "vx^2/2"
-optimal_control:
-  horizon: free
-  horizon_bounds: [0.5, 5]
-  horizon_guess: 3
-  controls: [{name: u, acts_on: vx}]
-  cost: "1"
-  final: {x: 0, vx: 0}
-  bounds: {u: [-1, 1]}
-  collocation: {nodes: 100}
-)yaml";
 
 // Compares the NLP's gradient and Jacobian with central differences at a point near the start.
 void ExpectDerivativesMatchDifferences(const Scenario& s) {
@@ -96,8 +79,17 @@ TEST(Collocation, FirstDerivativesMatchCentralDifferences) {
   const std::string tq =
       Replace(Replace(testing::kTq, "horizon: 1", "horizon: free\n  horizon_bounds: [0.5, 3]"),
               "\"u^2/2\"", "\"u^2/2 + x*vx*t + sin(x)*t^2\"");
-  SCOPED_TRACE("tq");
-  ExpectDerivativesMatchDifferences(ParseScenario(tq, "tq.yaml"));
+  {
+    SCOPED_TRACE("tq");
+    ExpectDerivativesMatchDifferences(ParseScenario(tq, "tq.yaml"));
+  }
+  // Path constraint rows (in t, x, u, with the free time) and a terminal cost in (t, x).
+  const std::string path =
+      Replace(tq, "  final: {x: 1, vx: 0}\n",
+              "  final: {vx: 0}\n  path_constraints: [\"x*vx + sin(u*t) <= 1\", \"u >= -x^2\"]\n"
+              "  terminal_cost: \"t^2*x + cos(vx)\"\n");
+  SCOPED_TRACE("path");
+  ExpectDerivativesMatchDifferences(ParseScenario(path, "path.yaml"));
 }
 
 TEST(Collocation, MinimumTimeDoubleIntegratorMatchesTheClosedForm) {

@@ -35,11 +35,15 @@ struct NewtonIterate {
   bool stored_jacobian = false;
 };
 
-/// A stretch of the optimum on which a bounded quantity sits on its bound.
+/// A stretch of the optimum on which a bounded quantity sits on its bound, or a path
+/// constraint g <= 0 holds with equality.
 struct ActiveArc {
-  std::string name;   ///< the bounded control, coordinate or velocity / fibre coordinate
-  bool upper = true;  ///< on its max (else on its min)
+  /// The bounded control, coordinate or velocity / fibre coordinate; for a path constraint,
+  /// its text as written ("x <= l").
+  std::string name;
+  bool upper = true;  ///< on its max (else on its min); a path constraint: true (g = 0)
   double t_begin = 0.0, t_end = 0.0;  ///< [s], node times
+  bool path_constraint = false;       ///< a path constraint rather than a bound
 };
 
 /// How a solve went.
@@ -107,13 +111,15 @@ struct OptimalControlSolution {
 };
 
 /// The method `dirac solve` uses for the scenario: its optimal_control.method, with auto
-/// resolved (shooting unless the problem has bounds or a free horizon, then collocation).
+/// resolved (shooting unless the problem has bounds, path constraints, a terminal cost or a
+/// free horizon, then collocation).
 OptimalControlMethod ChosenMethod(const Scenario& scenario);
 
 /// Solves the scenario's `optimal_control:` (or `boundary_value:`) problem on a model built
 /// from it. With ChosenMethod collocation the model is not used (see SolveByCollocation); with
-/// method shooting on a problem with bounds or a free horizon it throws ScenarioError (shooting
-/// cannot enforce them). Never throws for a problem without a solution: the report says why
+/// method shooting on a problem with bounds, path constraints, a terminal cost or a free horizon
+/// it throws ScenarioError (shooting cannot enforce them). Never throws for a problem without a
+/// solution: the report says why
 /// (`converged` false, the message names the iteration reached and the best residual). Throws
 /// ScenarioError for boundary conditions that do not fit the model (an unknown quantity, more
 /// conditions than unknowns), ModelError if the model has no explicit flow.

@@ -294,6 +294,9 @@ struct CollocationSettings {
   int nodes = 0;              ///< collocation intervals (0: chosen from the problem)
   int max_iterations = 3000;  ///< NLP (interior-point) iterations
   double tolerance = 1e-9;    ///< NLP tolerance (scaled KKT error and constraint violation)
+  /// `hessian: exact` (default): the Hessian of the NLP's Lagrangian from the tapes' second
+  /// derivatives; `limited-memory`: IPOPT's L-BFGS approximation instead.
+  bool exact_hessian = true;
 };
 
 /// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise
@@ -301,11 +304,26 @@ struct CollocationSettings {
 /// (its Lagrangian on TQ or on the algebroid, with reconstruction) between the boundary values.
 /// Quantities not listed in `initial` are fixed at the scenario's initial values (coordinates,
 /// fibre coordinates, reconstruction initial); quantities not listed in `final` are free.
+/// A path constraint g(t, q, y, u) <= 0 (`optimal_control.path_constraints`), written as an
+/// inequality "lhs <= rhs" or "lhs >= rhs" between two expressions in t, the coordinates, the
+/// velocities or fibre coordinates, the parameters and the controls; collocation imposes it at
+/// every node.
+struct PathConstraintSpec {
+  std::string text;  ///< as written, e.g. "x <= l"
+  std::string g;     ///< g = (lhs) - (rhs) for <=, (rhs) - (lhs) for >=
+  SourceLocation where;
+};
+
 struct OptimalControlSpec {
   bool present = false;
   std::vector<ControlSpec> controls;
   std::string cost;  ///< C(t, q, y, u; parameters)
   SourceLocation cost_where;
+  /// phi(t, q, y; parameters) at t = T, added to the cost (`terminal_cost`; "" for none): with
+  /// a free horizon, `terminal_cost: "t"` is the final time.
+  std::string terminal_cost;
+  SourceLocation terminal_cost_where;
+  std::vector<PathConstraintSpec> path_constraints;  ///< in file order
   /// T [s] (the guess when the horizon is free); --set name "horizon" (fixes it), and
   /// "horizon_guess" (keeps it free).
   double horizon = 1.0;

@@ -570,6 +570,14 @@ ControlledEquations BuildControlledEquations(const Scenario& s) {
   for (unsigned a = 0; a < k; ++a) eq.rates.push_back(Simplify(solution.op(a).rhs()));
   eq.cost =
       symbolic::ParseExpression(ocp.cost, data.table, {s.source_file, ocp.cost_where.line, "cost"});
+  eq.terminal_cost = ocp.terminal_cost.empty()
+                         ? ex(0)
+                         : symbolic::ParseExpression(
+                               ocp.terminal_cost, data.table,
+                               {s.source_file, ocp.terminal_cost_where.line, "terminal_cost"});
+  for (const auto& c : ocp.path_constraints)
+    eq.path.push_back(
+        symbolic::ParseExpression(c.g, data.table, {s.source_file, c.where.line, c.text}));
   for (const auto& text : s.reconstruction.body_velocity)
     eq.body_velocity.push_back(symbolic::ParseExpression(
         text, data.table, {s.source_file, s.reconstruction.where.line, "body_velocity"}));

@@ -100,6 +100,8 @@ struct ControlledEquations {
   std::vector<std::string> base_names, fibre_names;
   std::vector<GiNaC::ex> rates;  ///< q' (n) then y' (k)
   GiNaC::ex cost;
+  GiNaC::ex terminal_cost;               ///< phi(t, q, y) at t = T (0 without one)
+  std::vector<GiNaC::ex> path;           ///< g(t, q, y, u) <= 0, one per path constraint
   std::vector<GiNaC::ex> body_velocity;  ///< xi (empty without reconstruction)
 };
 

@@ -16,17 +16,35 @@ namespace {
 
 constexpr int kDefaultIntervals = 100;
 
+// Appends the stretches of consecutive nodes where `on` holds as arcs.
+void AppendArcs(const std::vector<bool>& on, double h, ActiveArc arc,
+                std::vector<ActiveArc>& arcs) {
+  int begin = -1;
+  for (int k = 0; k <= static_cast<int>(on.size()); ++k) {
+    const bool active = k < static_cast<int>(on.size()) && on[k];
+    if (active && begin < 0) begin = k;
+    if (!active && begin >= 0) {
+      arc.t_begin = begin * h;
+      arc.t_end = (k - 1) * h;
+      arcs.push_back(arc);
+      begin = -1;
+    }
+  }
+}
+
 // Stretches of node times where a bounded quantity sits on a bound (to 1e-6 of the bound's
-// scale), merged over consecutive nodes.
+// scale), then where a path constraint holds with equality to the mesh's accuracy
+// (g >= -(1e-6 + h^2) max(1, max_k |g_k|): the discrete optimum of a state constraint may sag
+// O(h^2) below its boundary between junction nodes), merged over consecutive nodes.
 std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::CollocationNlp& nlp,
                                       const control::CollocationDynamics& dynamics,
                                       const std::vector<double>& w) {
   std::vector<ActiveArc> arcs;
-  const int d = static_cast<int>(dynamics.num_states());
+  const int d = static_cast<int>(dynamics.num_states()), N = nlp.intervals();
   std::vector<std::string> names = dynamics.base();
   names.insert(names.end(), dynamics.fibre().begin(), dynamics.fibre().end());
   names.insert(names.end(), dynamics.controls().begin(), dynamics.controls().end());
-  const double h = nlp.FinalTime(w.data()) / nlp.intervals();
+  const double h = nlp.FinalTime(w.data()) / N;
   for (const VariableBound& b : s.optimal_control.bounds) {
     int index = 0;
     while (index < static_cast<int>(names.size()) && names[index] != b.name) ++index;
@@ -34,20 +52,24 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
       const double bound = upper ? b.max : b.min;
       if (!std::isfinite(bound)) continue;
       const double tol = 1e-6 * std::max(1.0, std::abs(bound));
-      int begin = -1;
-      for (int k = 0; k <= nlp.intervals() + 1; ++k) {
-        bool on = false;
-        if (k <= nlp.intervals()) {
-          const double v = w[index < d ? nlp.StateIndex(k, index) : nlp.ControlIndex(k, index - d)];
-          on = std::abs(v - bound) <= tol;
-        }
-        if (on && begin < 0) begin = k;
-        if (!on && begin >= 0) {
-          arcs.push_back({b.name, upper, begin * h, (k - 1) * h});
-          begin = -1;
-        }
-      }
+      std::vector<bool> on(N + 1);
+      for (int k = 0; k <= N; ++k)
+        on[k] = std::abs(w[index < d ? nlp.StateIndex(k, index) : nlp.ControlIndex(k, index - d)] -
+                         bound) <= tol;
+      AppendArcs(on, h, {b.name, upper, 0, 0, false}, arcs);
     }
+  }
+  const int p = static_cast<int>(dynamics.num_path_constraints());
+  if (p == 0) return arcs;
+  std::vector<double> g(static_cast<std::size_t>(nlp.num_constraints()));
+  nlp.Constraints(w.data(), g.data());
+  for (int j = 0; j < p; ++j) {
+    double scale = 1.0;
+    for (int k = 0; k <= N; ++k) scale = std::max(scale, std::abs(g[nlp.PathRow(k, j)]));
+    std::vector<bool> on(N + 1);
+    const double tol = (1e-6 + 1.0 / (static_cast<double>(N) * N)) * scale;
+    for (int k = 0; k <= N; ++k) on[k] = g[nlp.PathRow(k, j)] >= -tol;
+    AppendArcs(on, h, {s.optimal_control.path_constraints[j].text, true, 0, 0, true}, arcs);
   }
   return arcs;
 }
@@ -109,6 +131,7 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   control::NlpSettings settings;
   settings.max_iterations = spec.collocation.max_iterations;
   settings.tolerance = spec.collocation.tolerance;
+  settings.exact_hessian = spec.collocation.exact_hessian;
   settings.cancel = options.cancel;
   if (options.progress)
     settings.progress = [&](const control::NlpIterate& it) {

@@ -37,7 +37,8 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
     : dynamics_(dynamics),
       N_(intervals),
       d_(static_cast<int>(dynamics.num_states())),
-      m_(static_cast<int>(dynamics.num_controls())) {
+      m_(static_cast<int>(dynamics.num_controls())),
+      p_(static_cast<int>(dynamics.num_path_constraints())) {
   const OptimalControlSpec& spec = s.optimal_control;
   free_time_ = spec.horizon_free;
   horizon_ = spec.horizon;
@@ -130,7 +131,8 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
                           "the reconstruction has no body velocity");
     target_ = geometry::Exp(MatrixGroup::kSO3, r1);
   }
-  num_constraints_ = N_ * d_ + (has_group_ ? 3 : 0);
+  path_row_ = N_ * d_ + (has_group_ ? 3 : 0);
+  num_constraints_ = path_row_ + (N_ + 1) * p_;
 
   // The Jacobian pattern, once: defect rows on nodes k, k+1 (and T); attitude rows on every
   // state (and T).
@@ -147,6 +149,13 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
       for (int k = 0; k <= N_; ++k)
         for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, StateIndex(k, i));
     }
+  // Path rows on their node's state and controls (and T through t_k = k T / N).
+  for (int k = 0; k <= N_; ++k)
+    for (int j = 0; j < p_; ++j) {
+      if (free_time_) pattern_.emplace_back(PathRow(k, j), 0);
+      for (int c = 0; c < d_ + m_; ++c) pattern_.emplace_back(PathRow(k, j), StateIndex(k, c));
+    }
+  BuildHessianPattern();
 }
 
 void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) const {
@@ -167,6 +176,7 @@ void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) 
     }
   std::fill(g_l, g_l + num_constraints_, 0.0);
   std::fill(g_u, g_u + num_constraints_, 0.0);
+  std::fill(g_l + path_row_, g_l + num_constraints_, -std::numeric_limits<double>::infinity());
 }
 
 void CollocationNlp::StartingPoint(double* w) const {
@@ -182,7 +192,10 @@ double CollocationNlp::Objective(const double* w) const {
     dynamics_.Cost(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), &c, nullptr);
     sum += (k == 0 || k == N_ ? 0.5 : 1.0) * c;
   }
-  return h * sum;
+  double phi = 0.0;
+  if (dynamics_.has_terminal_cost())
+    dynamics_.TerminalCost(T, w + StateIndex(N_, 0), &phi, nullptr);
+  return h * sum + phi;
 }
 
 void CollocationNlp::ObjectiveGradient(const double* w, double* gradient) const {
@@ -197,6 +210,11 @@ void CollocationNlp::ObjectiveGradient(const double* w, double* gradient) const 
     // d/dT of h w_k C(t_k): h = T/N, t_k = k T / N.
     if (free_time_) gradient[0] += weight * (c / N_ + h * g[0] * k / N_);
   }
+  if (!dynamics_.has_terminal_cost()) return;
+  double phi = 0.0;
+  dynamics_.TerminalCost(T, w + StateIndex(N_, 0), &phi, g.data());
+  for (int i = 0; i < d_; ++i) gradient[StateIndex(N_, i)] += g[1 + i];
+  if (free_time_) gradient[0] += g[0];
 }
 
 void CollocationNlp::Increments(const double* w, std::vector<Eigen::Vector3d>& xi,
@@ -233,6 +251,8 @@ void CollocationNlp::Constraints(const double* w, double* g) const {
     const Eigen::Vector3d e = geometry::Log(MatrixGroup::kSO3, RN.transpose() * target_);
     for (int r = 0; r < 3; ++r) g[N_ * d_ + r] = e[r];
   }
+  for (int k = 0; k <= N_ && p_ > 0; ++k)
+    dynamics_.Path(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), g + PathRow(k, 0), nullptr);
 }
 
 void CollocationNlp::JacobianValues(const double* w, double* values) const {
@@ -256,7 +276,28 @@ void CollocationNlp::JacobianValues(const double* w, double* values) const {
     std::swap(f0, f1);
     std::swap(J0, J1);
   }
-  if (!has_group_) return;
+  if (has_group_) GroupJacobian(w, values + e);
+  PathJacobian(w, values + e + (has_group_ ? 3 * (offset_ + (N_ + 1) * d_) : 0));
+}
+
+void CollocationNlp::PathJacobian(const double* w, double* values) const {
+  const double h = FinalTime(w) / N_;
+  const int cols = 1 + d_ + m_;
+  std::vector<double> g(p_), J(p_ * cols);
+  std::size_t e = 0;
+  for (int k = 0; k <= N_ && p_ > 0; ++k) {
+    dynamics_.Path(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), g.data(), J.data());
+    for (int j = 0; j < p_; ++j) {
+      if (free_time_) values[e++] = J[j * cols] * k / N_;
+      for (int c = 0; c < d_ + m_; ++c) values[e++] = J[j * cols + 1 + c];
+    }
+  }
+}
+
+void CollocationNlp::GroupJacobian(const double* w, double* values) const {
+  const double T = FinalTime(w), h = T / N_;
+  const int cols = 1 + d_ + m_;
+  std::size_t e = 0;
   // de = -J_l(e)^-1 eta, eta = sum_k P_k^T J_r(phi_k) dphi_k, P_k = E_{k+1} ... E_{N-1},
   // dphi_k = h/2 (Dxi_k dx_k + Dxi_{k+1} dx_{k+1}) + xi-bar_k dT / N.
   std::vector<Eigen::Vector3d> xi, phi;

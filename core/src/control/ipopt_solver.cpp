@@ -17,6 +17,14 @@ namespace {
 using Ipopt::Index;
 using Ipopt::Number;
 
+// A (row, column) pattern into IPOPT's index arrays.
+void CopyPattern(const std::vector<std::pair<int, int>>& pattern, Index* rows, Index* cols) {
+  for (std::size_t e = 0; e < pattern.size(); ++e) {
+    rows[e] = pattern[e].first;
+    cols[e] = pattern[e].second;
+  }
+}
+
 class Adaptor : public Ipopt::TNLP {
  public:
   Adaptor(const SparseNlp& nlp, const NlpSettings& settings, NlpResult& result)
@@ -27,7 +35,7 @@ class Adaptor : public Ipopt::TNLP {
     n = nlp_.num_variables();
     m = nlp_.num_constraints();
     nnz_jac_g = static_cast<Index>(nlp_.JacobianPattern().size());
-    nnz_h_lag = 0;  // limited-memory Hessian
+    nnz_h_lag = exact() ? static_cast<Index>(nlp_.HessianPattern().size()) : 0;
     index_style = C_STYLE;
     return true;
   }
@@ -70,16 +78,26 @@ class Adaptor : public Ipopt::TNLP {
   bool eval_jac_g(Index, const Number* x, bool, Index, Index, Index* rows, Index* cols,
                   Number* values) override {
     if (!values) {
-      const auto& pattern = nlp_.JacobianPattern();
-      for (std::size_t e = 0; e < pattern.size(); ++e) {
-        rows[e] = pattern[e].first;
-        cols[e] = pattern[e].second;
-      }
+      CopyPattern(nlp_.JacobianPattern(), rows, cols);
       return true;
     }
     nlp_.JacobianValues(x, values);
     return true;
   }
+
+  bool eval_h(Index, const Number* x, bool, Number sigma, Index, const Number* lambda, bool, Index,
+              Index* rows, Index* cols, Number* values) override {
+    if (!exact()) return false;
+    if (!values) {
+      CopyPattern(nlp_.HessianPattern(), rows, cols);
+      return true;
+    }
+    nlp_.HessianValues(x, sigma, lambda, values);
+    return true;
+  }
+
+  /// The exact Hessian: asked for, and given by the problem.
+  bool exact() const { return settings_.exact_hessian && !nlp_.HessianPattern().empty(); }
 
   bool intermediate_callback(Ipopt::AlgorithmMode, Index iteration, Number objective, Number inf_pr,
                              Number inf_du, Number, Number, Number, Number, Number, Index,
@@ -155,7 +173,8 @@ NlpResult SolveNlp(const SparseNlp& nlp, const NlpSettings& settings) {
   app->Options()->SetIntegerValue("max_iter", settings.max_iterations);
   app->Options()->SetNumericValue("tol", settings.tolerance);
   app->Options()->SetNumericValue("constr_viol_tol", settings.tolerance);
-  app->Options()->SetStringValue("hessian_approximation", "limited-memory");
+  const bool exact = settings.exact_hessian && !nlp.HessianPattern().empty();
+  app->Options()->SetStringValue("hessian_approximation", exact ? "exact" : "limited-memory");
   app->Options()->SetStringValue("mu_strategy", "adaptive");
   // "": no options file (IPOPT would otherwise read ./ipopt.opt, an input the scenario does
   // not show, from wherever `dirac solve` runs).

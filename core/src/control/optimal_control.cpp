@@ -264,12 +264,22 @@ Scenario SolvedScenario(const Scenario& scenario, const ExplicitFlow& flow,
 
 }  // namespace
 
+namespace {
+
+// Shooting covers smooth problems: no inequality, a fixed horizon, a running cost only (its
+// transversality conditions know no terminal term).
+bool ShootingFits(const OptimalControlSpec& spec) {
+  return spec.bounds.empty() && spec.path_constraints.empty() && spec.terminal_cost.empty() &&
+         !spec.horizon_free;
+}
+
+}  // namespace
+
 OptimalControlMethod ChosenMethod(const Scenario& scenario) {
   const OptimalControlSpec& spec = scenario.optimal_control;
   if (!spec.present) return OptimalControlMethod::kShooting;  // a boundary_value block
   if (spec.method != OptimalControlMethod::kAuto) return spec.method;
-  return spec.bounds.empty() && !spec.horizon_free ? OptimalControlMethod::kShooting
-                                                   : OptimalControlMethod::kCollocation;
+  return ShootingFits(spec) ? OptimalControlMethod::kShooting : OptimalControlMethod::kCollocation;
 }
 
 // Refuses bounds no motion can meet, and shooting asked for what it cannot enforce.
@@ -278,11 +288,14 @@ void CheckMethodFits(const Scenario& scenario) {
   if (!spec.present) return;
   if (const auto problem = CheckOptimalControlBounds(scenario))
     throw ScenarioError(scenario.source_file, spec.where.line, problem->key, problem->message);
-  if (spec.method == OptimalControlMethod::kShooting && (!spec.bounds.empty() || spec.horizon_free))
+  if (spec.method == OptimalControlMethod::kShooting && !ShootingFits(spec))
     throw ScenarioError(scenario.source_file, spec.where.line, "method",
-                        "shooting solves problems without bounds and with a fixed horizon; this "
-                        "one has " +
-                            std::string(spec.bounds.empty() ? "a free horizon" : "bounds") +
+                        "shooting solves problems without bounds, path constraints or terminal "
+                        "cost and with a fixed horizon; this one has " +
+                            std::string(!spec.bounds.empty()             ? "bounds"
+                                        : !spec.path_constraints.empty() ? "path constraints"
+                                        : !spec.terminal_cost.empty()    ? "a terminal cost"
+                                                                         : "a free horizon") +
                             ": use method collocation (or auto)");
 }
 
@@ -460,10 +473,14 @@ std::string FormatCollocationReport(const SolveReport& report, double cost) {
   if (report.converged) out << "\n  cost = " << cost;
   out << std::setprecision(6);
   if (!report.message.empty()) out << "\n  " << report.message;
-  if (report.active_arcs.empty()) out << "\n  no bound active";
-  for (const ActiveArc& arc : report.active_arcs)
-    out << "\n  " << arc.name << " on its " << (arc.upper ? "max" : "min") << " for t in ["
-        << arc.t_begin << ", " << arc.t_end << "]";
+  if (report.active_arcs.empty()) out << "\n  no bound or path constraint active";
+  for (const ActiveArc& arc : report.active_arcs) {
+    if (arc.path_constraint)
+      out << "\n  path constraint " << arc.name << " active";
+    else
+      out << "\n  " << arc.name << " on its " << (arc.upper ? "max" : "min");
+    out << " for t in [" << arc.t_begin << ", " << arc.t_end << "]";
+  }
   return out.str();
 }
 
@@ -519,8 +536,10 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
       << ", \"constraint_violation\": " << report.constraint_violation << ", \"active_arcs\": [";
   for (std::size_t k = 0; k < report.active_arcs.size(); ++k) {
     const ActiveArc& arc = report.active_arcs[k];
-    out << (k ? ", " : "") << "{\"name\": " << text(arc.name)
-        << ", \"bound\": " << (arc.upper ? "\"max\"" : "\"min\"")
+    out << (k ? ", " : "") << "{\"name\": " << text(arc.name) << ", \"bound\": "
+        << (arc.path_constraint ? "\"path\""
+            : arc.upper         ? "\"max\""
+                                : "\"min\"")
         << ", \"t_begin\": " << arc.t_begin << ", \"t_end\": " << arc.t_end << "}";
   }
   out << "], \"cost\": ";

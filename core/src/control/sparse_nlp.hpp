@@ -25,6 +25,15 @@ class SparseNlp {
   /// (row, column) of every structurally nonzero Jacobian entry, 0-based.
   virtual const std::vector<std::pair<int, int>>& JacobianPattern() const = 0;
   virtual void JacobianValues(const double* x, double* values) const = 0;
+  /// (row, column), row >= column, of every structurally nonzero entry of the lower triangle of
+  /// the Hessian of the Lagrangian; empty when the problem gives no Hessian.
+  virtual const std::vector<std::pair<int, int>>& HessianPattern() const { return no_hessian_; }
+  /// sigma * Hess f(x) + sum_r lambda_r Hess g_r(x), in HessianPattern's order.
+  virtual void HessianValues(const double* /*x*/, double /*sigma*/, const double* /*lambda*/,
+                             double* /*values*/) const {}
+
+ private:
+  std::vector<std::pair<int, int>> no_hessian_;
 };
 
 /// One interior-point iteration, as reported to a progress callback.
@@ -38,7 +47,9 @@ struct NlpIterate {
 struct NlpSettings {
   int max_iterations = 3000;
   double tolerance = 1e-9;  ///< IPOPT tol and constr_viol_tol
-  /// IPOPT's limited-memory (L-BFGS) Hessian of the Lagrangian: no exact Hessian is supplied.
+  /// The problem's exact Hessian of the Lagrangian (when it gives one); false: IPOPT's
+  /// limited-memory (L-BFGS) approximation.
+  bool exact_hessian = true;
   const std::atomic<bool>* cancel = nullptr;
   std::function<bool(const NlpIterate&)> progress;  ///< false stops the solve
 };
@@ -53,7 +64,8 @@ struct NlpResult {
   bool cancelled = false;
 };
 
-/// Solves `nlp` with IPOPT (MUMPS linear solver, limited-memory Hessian, output silenced).
+/// Solves `nlp` with IPOPT (MUMPS linear solver, the exact or the limited-memory Hessian as
+/// settings say, output silenced).
 /// Never throws for a problem IPOPT cannot solve: `converged` is false and `message` says why.
 NlpResult SolveNlp(const SparseNlp& nlp, const NlpSettings& settings);
 

@@ -129,6 +129,37 @@ void ReadBounds(const Reader& r, const YAML::Node& map, const Scenario& s,
   }
 }
 
+// One inequality "lhs <= rhs" or "lhs >= rhs" (exactly one operator) into g <= 0.
+PathConstraintSpec ReadPathConstraint(const Reader& r, const YAML::Node& node) {
+  PathConstraintSpec c;
+  c.text = r.String(node, "path_constraints");
+  c.where.line = r.Line(node);
+  const std::size_t le = c.text.find("<="), ge = c.text.find(">=");
+  const bool one = (le == std::string::npos) != (ge == std::string::npos);
+  const std::size_t at = le != std::string::npos ? le : ge;
+  if (!one || c.text.find("<=", at + 2) != std::string::npos ||
+      c.text.find(">=", at + 2) != std::string::npos)
+    r.Fail(node, c.text, "expected one inequality \"lhs <= rhs\" or \"lhs >= rhs\"");
+  const std::string lhs = c.text.substr(0, at), rhs = c.text.substr(at + 2);
+  if (lhs.find_first_not_of(" \t") == std::string::npos ||
+      rhs.find_first_not_of(" \t") == std::string::npos)
+    r.Fail(node, c.text, "an inequality needs an expression on each side");
+  c.g = le != std::string::npos ? "(" + lhs + ") - (" + rhs + ")" : "(" + rhs + ") - (" + lhs + ")";
+  return c;
+}
+
+// path_constraints: one inequality or a list of them.
+void ReadPathConstraints(const Reader& r, const YAML::Node& node,
+                         std::vector<PathConstraintSpec>& out) {
+  if (node.IsScalar()) {
+    out.push_back(ReadPathConstraint(r, node));
+    return;
+  }
+  if (!node.IsSequence() || node.size() == 0)
+    r.Fail(node, "path_constraints", "expected an inequality or a non-empty list of them");
+  for (const auto& item : node) out.push_back(ReadPathConstraint(r, item));
+}
+
 // horizon: a number (fixed T), or free with horizon_bounds: [min, max] and horizon_guess.
 void ReadHorizon(const Reader& r, const YAML::Node& oc, OptimalControlSpec& spec) {
   const YAML::Node horizon = r.Required(oc, "horizon");
@@ -163,8 +194,15 @@ void ReadMethod(const Reader& r, const YAML::Node& node, OptimalControlSpec& spe
 }
 
 void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSettings& spec) {
-  r.CheckKeys(node, "optimal_control.collocation", {"nodes", "max_iterations", "tolerance"});
+  r.CheckKeys(node, "optimal_control.collocation",
+              {"nodes", "max_iterations", "tolerance", "hessian"});
   spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
+  if (const YAML::Node hessian = node["hessian"]) {
+    const std::string name = r.String(hessian, "hessian");
+    if (name != "exact" && name != "limited-memory")
+      r.Fail(hessian, name, "hessian is neither exact nor limited-memory");
+    spec.exact_hessian = name == "exact";
+  }
   spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
   spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);
   if (!(spec.tolerance > 0)) r.Fail(node["tolerance"], "tolerance", "must be > 0");
@@ -193,7 +231,7 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
   const YAML::Node oc = root["optimal_control"];
   r.CheckKeys(oc, "optimal_control",
               {"horizon", "horizon_bounds", "horizon_guess", "controls", "cost", "initial", "final",
-               "bounds", "method", "shooting", "collocation"});
+               "bounds", "method", "shooting", "collocation", "terminal_cost", "path_constraints"});
   auto& spec = s.optimal_control;
   spec.present = true;
   spec.where.line = r.Line(oc);
@@ -202,9 +240,17 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
            "a file holds one problem: boundary_value and optimal_control exclude each other");
   ReadHorizon(r, oc, spec);
   ReadControls(r, r.Required(oc, "controls"), symbols, s, spec.controls);
-  const YAML::Node cost = r.Required(oc, "cost");
-  spec.cost = r.String(cost, "cost");
-  spec.cost_where.line = r.Line(cost);
+  // The running cost; it may be omitted (0) when a terminal cost is given.
+  const YAML::Node terminal = oc["terminal_cost"];
+  const YAML::Node cost = terminal ? oc["cost"] : r.Required(oc, "cost");
+  spec.cost = cost ? r.String(cost, "cost") : "0";
+  spec.cost_where.line = r.Line(cost ? cost : terminal);
+  if (terminal) {
+    spec.terminal_cost = r.String(terminal, "terminal_cost");
+    spec.terminal_cost_where.line = r.Line(terminal);
+  }
+  if (const YAML::Node path = oc["path_constraints"])
+    ReadPathConstraints(r, path, spec.path_constraints);
   if (const YAML::Node initial = oc["initial"])
     ReadBoundaryConditions(r, initial, "initial", s, spec.initial);
   if (const YAML::Node final_values = oc["final"])
@@ -221,6 +267,13 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
     const YAML::Node at = name.empty() ? oc[problem->key] : oc["bounds"][name];
     r.Fail(at ? at : oc, name.empty() ? problem->key : name, problem->message);
   }
+}
+
+std::vector<std::string> TerminalCostNames(const Scenario& s) {
+  std::vector<std::string> names = ControlledDirections(s);
+  for (const auto& c : s.coordinates) names.push_back(c.name);
+  for (const auto& p : s.parameters) names.push_back(p.name);
+  return names;
 }
 
 std::vector<std::string> CostNames(const Scenario& s) {

@@ -22,5 +22,7 @@ void ReadOptimalControl(const Reader& r, const YAML::Node& root, SymbolRegistry&
 /// The names the cost may use: t, coordinates, velocities or fibre coordinates, parameters and
 /// the controls.
 std::vector<std::string> CostNames(const Scenario& s);
+/// The names the terminal cost may use: those of the cost but the controls (t is T there).
+std::vector<std::string> TerminalCostNames(const Scenario& s);
 
 }  // namespace dirac::scenario

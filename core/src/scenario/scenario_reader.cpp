@@ -286,10 +286,17 @@ void CheckExpressions(const Scenario& s, std::set<std::string> names) {
   auto parse = [&](const std::string& text, std::size_t line, const std::string& key) {
     symbolic::ParseExpression(text, table, {s.source_file, line, key});
   };
-  if (s.optimal_control.present)
-    symbolic::ParseExpression(s.optimal_control.cost,
-                              scenario::TableOfNames(scenario::CostNames(s)),
-                              {s.source_file, s.optimal_control.cost_where.line, "cost"});
+  if (s.optimal_control.present) {
+    const OptimalControlSpec& oc = s.optimal_control;
+    const GiNaC::symtab costs = scenario::TableOfNames(scenario::CostNames(s));
+    symbolic::ParseExpression(oc.cost, costs, {s.source_file, oc.cost_where.line, "cost"});
+    if (!oc.terminal_cost.empty())
+      symbolic::ParseExpression(oc.terminal_cost,
+                                scenario::TableOfNames(scenario::TerminalCostNames(s)),
+                                {s.source_file, oc.terminal_cost_where.line, "terminal_cost"});
+    for (const auto& c : oc.path_constraints)
+      symbolic::ParseExpression(c.g, costs, {s.source_file, c.where.line, c.text});
+  }
   parse(s.lagrangian, s.lagrangian_where.line, "lagrangian");
   for (const auto& c : s.constraints) parse(c.form, c.where.line, c.name + ".form");
   for (const auto& g : s.gauge) parse(g.value, g.where.line, g.name + ".value");

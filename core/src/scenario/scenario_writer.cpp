@@ -203,11 +203,13 @@ void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
   const CollocationSettings defaults;
   const CollocationSettings& c = spec.collocation;
   if (c.nodes != defaults.nodes || c.max_iterations != defaults.max_iterations ||
-      c.tolerance != defaults.tolerance)
+      c.tolerance != defaults.tolerance || c.exact_hessian != defaults.exact_hessian) {
     out << YAML::Key << "collocation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "nodes" << YAML::Value << c.nodes << YAML::Key << "max_iterations" << YAML::Value
-        << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance)
-        << YAML::EndMap;
+        << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance);
+    if (!c.exact_hessian) out << YAML::Key << "hessian" << YAML::Value << "limited-memory";
+    out << YAML::EndMap;
+  }
 }
 
 void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
@@ -222,6 +224,13 @@ void EmitOptimalControl(YAML::Emitter& out, const OptimalControlSpec& spec) {
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::Key << "cost" << YAML::Value << YAML::DoubleQuoted << spec.cost;
+  if (!spec.terminal_cost.empty())
+    out << YAML::Key << "terminal_cost" << YAML::Value << YAML::DoubleQuoted << spec.terminal_cost;
+  if (!spec.path_constraints.empty()) {
+    out << YAML::Key << "path_constraints" << YAML::Value << YAML::BeginSeq;
+    for (const auto& c : spec.path_constraints) out << YAML::DoubleQuoted << c.text;
+    out << YAML::EndSeq;
+  }
   EmitBoundaryConditions(out, "initial", spec.initial);
   EmitBoundaryConditions(out, "final", spec.final);
   EmitBoundsAndMethod(out, spec);
