@@ -36,10 +36,6 @@ void IncrementGradient(const Eigen::Matrix3d& R0, const Eigen::Matrix3d& target,
   }
 }
 
-Eigen::Matrix3d RightJacobian(const Eigen::Vector3d& phi) {
-  return geometry::LeftJacobian(MatrixGroup::kSO3, -phi);
-}
-
 }  // namespace
 
 void CollocationNlp::BuildHessianPattern() {
@@ -130,7 +126,7 @@ void CollocationNlp::GroupHessian(const double* w, const double* lambda, double*
   std::vector<Eigen::Matrix3d> E(N_), Jr(N_);
   for (int k = 0; k < N_; ++k) {
     E[k] = geometry::Exp(MatrixGroup::kSO3, phi[k]);
-    Jr[k] = RightJacobian(phi[k]);
+    Jr[k] = geometry::RightJacobian(MatrixGroup::kSO3, phi[k]);
   }
   Eigen::VectorXd G, plus, minus;
   IncrementGradient(R0_, target_, E, Jr, lam, G);
@@ -143,7 +139,7 @@ void CollocationNlp::GroupHessian(const double* w, const double* lambda, double*
         Eigen::Vector3d p = phi[l];
         p[a] += sign * step;
         E2[l] = geometry::Exp(MatrixGroup::kSO3, p);
-        J2[l] = RightJacobian(p);
+        J2[l] = geometry::RightJacobian(MatrixGroup::kSO3, p);
         IncrementGradient(R0_, target_, E2, J2, lam, sign > 0 ? plus : minus);
       }
       H.col(3 * l + a) = (plus - minus) / (2 * step);

@@ -25,11 +25,6 @@ bool IsGroupQuantity(const ReconstructionSpec& rec, const std::string& name) {
   return false;
 }
 
-// J_r(phi) = J_l(-phi): Exp(phi + d) = Exp(phi) Exp(J_r(phi) d) + O(d^2).
-Eigen::Matrix3d RightJacobian(const Eigen::Vector3d& phi) {
-  return geometry::LeftJacobian(MatrixGroup::kSO3, -phi);
-}
-
 }  // namespace
 
 CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dynamics,
@@ -322,7 +317,7 @@ void CollocationNlp::GroupJacobian(const double* w, double* values) const {
   std::vector<Eigen::Matrix3d> M(N_);
   Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
   for (int k = N_ - 1; k >= 0; --k) {
-    M[k] = A * P.transpose() * RightJacobian(phi[k]);
+    M[k] = A * P.transpose() * geometry::RightJacobian(MatrixGroup::kSO3, phi[k]);
     P = E[k] * P;
   }
   Eigen::Vector3d dT = Eigen::Vector3d::Zero();

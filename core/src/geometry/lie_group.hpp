@@ -26,6 +26,10 @@ Eigen::Matrix3d Ad(MatrixGroup group, const Eigen::Vector3d& x);
 /// Left Jacobian J_l(x) = sum_n ad_x^n / (n+1)!: Exp(x + d) = Exp(J_l(x) d) Exp(x) + O(d^2).
 /// The series is entire; 40 terms are exact to rounding for |x| <= 2 pi.
 Eigen::Matrix3d LeftJacobian(MatrixGroup group, const Eigen::Vector3d& x);
+/// Right Jacobian J_r(x) = J_l(-x): Exp(x + d) = Exp(x) Exp(J_r(x) d) + O(d^2).
+inline Eigen::Matrix3d RightJacobian(MatrixGroup group, const Eigen::Vector3d& x) {
+  return LeftJacobian(group, -x);
+}
 /// The nearest group element to a 3x3 matrix that drifted off the group by integration
 /// (SO(3): polar factor; SE(2): rotation from the angle, translation kept).
 Eigen::Matrix3d ProjectToGroup(MatrixGroup group, const Eigen::Matrix3d& m);
