@@ -118,9 +118,8 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   overlay_->InteractiveOff();
   render_window_ = vtkSmartPointer<vtkRenderWindow>::New();
   render_window_->SetNumberOfLayers(2);
-  // Off screen: VTK draws into its framebuffer objects, ReadFrame() copies the result, Qt paints
-  // it. No blit to a window's back buffer and no buffer swap, the two full-frame passes that
-  // made up most of a frame's cost with software OpenGL.
+  // Off screen: VTK draws into its FBOs, ReadFrame() copies, Qt paints. No blit to a back buffer
+  // and no swap: those two full-frame passes were most of a frame's cost with software OpenGL.
   render_window_->OffScreenRenderingOn();
   read_callback_ = vtkSmartPointer<vtkCallbackCommand>::New();
   read_callback_->SetClientData(this);
@@ -150,9 +149,8 @@ SceneView::SceneView(QWidget* parent) : QWidget(parent) {
   // Priority below the scenes' start observers (0), so it sees the camera they set.
   renderer_->AddObserver(vtkCommand::StartEvent, ground_callback_, -1.0f);
   renderer_->AddObserver(vtkCommand::EndEvent, ground_callback_, -1.0f);
-  // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames draw the 3D layer at s times the width and
-  // height, stretched to the view. Off by default: with llvmpipe it saved no measurable CPU (a
-  // frame's cost there is not per pixel; see ui/window/README.md, Playback frame times).
+  // DIRAC_FAST_FRAME_SCALE=s (0 < s < 1): fast frames' 3D layer at s times the size, stretched.
+  // Off by default: no measurable CPU saved with llvmpipe (ui/window/README.md, Playback).
   if (const char* scale = std::getenv("DIRAC_FAST_FRAME_SCALE")) {
     const double value = std::atof(scale);
     if (value > 0.0 && value <= 1.0) fast_scale_ = value;
