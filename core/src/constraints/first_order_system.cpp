@@ -203,11 +203,11 @@ std::shared_ptr<const Model> DeriveFirstOrderSystemIfApplicable(const Scenario& 
   inputs.insert(inputs.end(), p.begin(), p.end());
 
   const ex L = symbols.Parse(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
-  std::vector<symbolic::Differentiator> d_dq, d_dv, d_dqd;
-  for (const auto& s : q) d_dq.emplace_back(s);
-  for (const auto& s : v) d_dv.emplace_back(s);
-  for (const auto& s : qd) d_dqd.emplace_back(s);
-  symbolic::Differentiator d_dt(t);
+  const auto dependence = std::make_shared<symbolic::SymbolDependence>();
+  std::vector<symbolic::Differentiator> d_dq = symbolic::MakeDifferentiators(q, dependence);
+  std::vector<symbolic::Differentiator> d_dv = symbolic::MakeDifferentiators(v, dependence);
+  std::vector<symbolic::Differentiator> d_dqd = symbolic::MakeDifferentiators(qd, dependence);
+  symbolic::Differentiator d_dt(t, dependence);
   std::vector<ex> dLdv(n), rows(n), matrix;
   ex energy = -L;
   for (std::size_t a = 0; a < n; ++a) {

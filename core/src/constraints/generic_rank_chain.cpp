@@ -65,8 +65,8 @@ std::optional<std::pair<ConstraintChain, ChainStructure>> GenericRankChain(
 
   const GiNaC::matrix W = FibreHessian(scenario);
   const symbolic::GenericRank w_rank = symbolic::ComputeGenericRank(W, nominal);
-  std::vector<symbolic::Differentiator> d_dy;
-  for (const auto& s : y) d_dy.emplace_back(s);
+  const auto dependence = std::make_shared<symbolic::SymbolDependence>();
+  std::vector<symbolic::Differentiator> d_dy = symbolic::MakeDifferentiators(y, dependence);
 
   if (w_rank.full()) {
     // Regular: the constraint forms A (m x k) must be independent.
@@ -113,7 +113,7 @@ std::optional<std::pair<ConstraintChain, ChainStructure>> GenericRankChain(
   std::vector<ex> theta;
   for (std::size_t a = 0; a < n; ++a) theta.push_back(d_dy[a](L));
   for (std::size_t i = 0; i < n; ++i) {
-    symbolic::Differentiator d_dq(q[i]);
+    symbolic::Differentiator d_dq(q[i], dependence);
     for (std::size_t j = 0; j < n; ++j) {
       B(static_cast<unsigned>(j), static_cast<unsigned>(i)) += d_dq(theta[j]);
       B(static_cast<unsigned>(i), static_cast<unsigned>(j)) -= d_dq(theta[j]);

@@ -429,8 +429,7 @@ matrix FibreHessian(const Scenario& s) {
   const auto symbols = DeclareInto(s, data, {scenario::Velocities::kFibre});
   const ex L = ParseLagrangian(s, data);
   const unsigned k = static_cast<unsigned>(symbols.velocities().size());
-  std::vector<symbolic::Differentiator> d_dy;
-  for (const auto& y : symbols.velocities()) d_dy.emplace_back(y);
+  std::vector<symbolic::Differentiator> d_dy = symbolic::MakeDifferentiators(symbols.velocities());
   matrix W(k, k);
   for (unsigned a = 0; a < k; ++a) {
     const ex dLdy = d_dy[a](L);

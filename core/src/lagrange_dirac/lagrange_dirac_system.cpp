@@ -101,8 +101,8 @@ CompiledSparseMatrix CompileJacobian(const std::vector<ex>& rows, const std::vec
   jac.num_rows = rows.size();
   jac.num_cols = wrt.size();
   std::vector<ex> values;
-  std::vector<symbolic::Differentiator> d_by;  // one per column: rows share subexpressions
-  for (const symbol& x : wrt) d_by.emplace_back(x);
+  // One per column, sharing one dependence index: rows share subexpressions.
+  std::vector<symbolic::Differentiator> d_by = symbolic::MakeDifferentiators(wrt);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     for (std::size_t j = 0; j < wrt.size(); ++j) {
       ex d = d_by[j](rows[i]);
@@ -205,10 +205,10 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   // One differentiator per symbol, shared by every expression, so that shared subexpressions
   // are differentiated once.
   EnterDerivationStage("differentiating the Lagrangian");
-  std::vector<symbolic::Differentiator> d_dq, d_dv;
-  for (const symbol& x : s.q) d_dq.emplace_back(x);
-  for (const symbol& x : s.v) d_dv.emplace_back(x);
-  symbolic::Differentiator d_dt(s.t);
+  const auto dependence = std::make_shared<symbolic::SymbolDependence>();
+  std::vector<symbolic::Differentiator> d_dq = symbolic::MakeDifferentiators(s.q, dependence);
+  std::vector<symbolic::Differentiator> d_dv = symbolic::MakeDifferentiators(s.v, dependence);
+  symbolic::Differentiator d_dt(s.t, dependence);
   std::vector<ex> dLdv(k), dLdq(n);
   s.hessian = GiNaC::matrix(k, k);
   s.energy = -s.lagrangian;

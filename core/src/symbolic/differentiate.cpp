@@ -15,12 +15,26 @@ bool IsExactly(const GiNaC::basic& node) {
   return &node.get_class_info() == &T::get_class_info_static();
 }
 
+// Sums with more terms than this are differentiated through the dependence index (below it,
+// checking each term is as cheap as building the index).
+constexpr std::size_t kIndexedSumTerms = 8;
+
 }  // namespace
+
+std::vector<Differentiator> MakeDifferentiators(const std::vector<GiNaC::symbol>& symbols,
+                                                std::shared_ptr<SymbolDependence> dependence) {
+  if (!dependence) dependence = std::make_shared<SymbolDependence>();
+  std::vector<Differentiator> out;
+  out.reserve(symbols.size());
+  for (const GiNaC::symbol& s : symbols) out.emplace_back(s, dependence);
+  return out;
+}
 
 ex Differentiator::operator()(const ex& e) {
   const GiNaC::basic& node = GiNaC::ex_to<GiNaC::basic>(e);
   if (IsExactly<GiNaC::numeric>(node) || IsExactly<GiNaC::constant>(node)) return 0;
   if (IsExactly<GiNaC::symbol>(node)) return e.is_equal(s_) ? ex(1) : ex(0);
+  if (dependence_ && !dependence_->DependsOn(e, id_)) return 0;
   const auto found = memo_.find(e);
   if (found != memo_.end()) return found->second;
   CheckDerivationCancelled();
@@ -29,20 +43,28 @@ ex Differentiator::operator()(const ex& e) {
   return d;
 }
 
+ex Differentiator::ComputeSum(const ex& e) {
+  // The terms' derivatives in the sum's order; the terms without s contribute nothing.
+  GiNaC::exvector terms;
+  const auto add_term = [&](std::size_t i) {
+    ex d = (*this)(e.op(i));
+    if (!d.is_zero()) terms.push_back(std::move(d));
+  };
+  if (dependence_ && e.nops() > kIndexedSumTerms) {
+    for (const std::uint32_t i : dependence_->TermsDependingOn(e, id_)) add_term(i);
+  } else {
+    terms.reserve(e.nops());
+    for (std::size_t i = 0; i < e.nops(); ++i) add_term(i);
+  }
+  if (terms.empty()) return 0;
+  if (terms.size() == 1) return terms.front();
+  return GiNaC::add(terms);
+}
+
 ex Differentiator::Compute(const ex& e) {
   using namespace GiNaC;
   const basic& node = ex_to<basic>(e);
-  if (IsExactly<add>(node)) {
-    exvector terms;
-    terms.reserve(e.nops());
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      ex d = (*this)(e.op(i));
-      if (!d.is_zero()) terms.push_back(std::move(d));
-    }
-    if (terms.empty()) return 0;
-    if (terms.size() == 1) return terms.front();
-    return add(terms);
-  }
+  if (IsExactly<add>(node)) return ComputeSum(e);
   if (IsExactly<mul>(node)) {
     // Product rule: sum over factors of (the product with that factor differentiated).
     exvector factors(e.begin(), e.end());

@@ -12,23 +12,38 @@
 
 #include <ginac/ginac.h>
 
+#include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <utility>
+#include <vector>
+
+#include "symbolic/symbol_dependence.hpp"
 
 namespace dirac::symbolic {
 
 /// d/ds of expressions that share subexpressions: construct once per symbol and differentiate
 /// every expression with the same instance, so that shared nodes are differentiated once.
+/// Differentiators of one derivation should share one SymbolDependence (see MakeDifferentiators):
+/// then subexpressions without s are never visited and a sum's derivative reads only the terms
+/// that contain s, so differentiating by every variable costs about one pass over the
+/// expressions instead of one per variable. The derivative is the same expression either way.
 /// Not thread-safe (GiNaC is not).
 class Differentiator {
  public:
-  explicit Differentiator(GiNaC::symbol s) : s_(std::move(s)) {}
+  explicit Differentiator(GiNaC::symbol s, std::shared_ptr<SymbolDependence> dependence = nullptr)
+      : s_(std::move(s)), dependence_(std::move(dependence)) {
+    if (dependence_) id_ = dependence_->IdOf(s_);
+  }
   /// The derivative of `e` with respect to the symbol.
   GiNaC::ex operator()(const GiNaC::ex& e);
 
  private:
   GiNaC::ex Compute(const GiNaC::ex& e);
+  GiNaC::ex ComputeSum(const GiNaC::ex& e);
   GiNaC::symbol s_;
+  std::shared_ptr<SymbolDependence> dependence_;
+  std::uint32_t id_ = 0;
   // Keyed by structure (GiNaC's cached hash, then comparison): equal subexpressions that the
   // parser or GiNaC built as separate objects are differentiated once.
   struct Hash {
@@ -36,6 +51,11 @@ class Differentiator {
   };
   std::unordered_map<GiNaC::ex, GiNaC::ex, Hash, GiNaC::ex_is_equal> memo_;
 };
+
+/// One Differentiator per symbol, sharing `dependence` (a new one when null).
+std::vector<Differentiator> MakeDifferentiators(
+    const std::vector<GiNaC::symbol>& symbols,
+    std::shared_ptr<SymbolDependence> dependence = nullptr);
 
 /// d e / d s with a fresh Differentiator (for one-off derivatives).
 inline GiNaC::ex Diff(const GiNaC::ex& e, const GiNaC::symbol& s) { return Differentiator(s)(e); }
