@@ -12,8 +12,7 @@
 #     are compared.
 # Prints markdown tables. Usage: bash scripts/bench-sizes.sh [BUILD_DIR]
 #   REPS=N (benchmark repetitions, 3), RUNS=N (dirac runs, 5), PY_RUNS=N (SymPy runs, 3),
-#   FILTER=REGEX (benchmark filter; the default leaves out point_vortices 8, 16 and 32, which
-#   today neither derive nor fail within minutes: FILTER=. runs them), PIPELINE_SIZES="6 8 10",
+#   FILTER=REGEX (benchmark filter, default all), PIPELINE_SIZES="6 8 10",
 #   NO_PIPELINE=1, NO_BUILD=1, KEEP=DIR (keep the raw sizes.json and pipeline.txt there),
 #   BENCH=PATH and DIRAC=PATH (binaries to use instead of BUILD_DIR's).
 set -euo pipefail
@@ -34,7 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "# measured $(date -u '+%Y-%m-%d %H:%M UTC'); uptime before: $(uptime)"
 "$bench" --benchmark_repetitions="$reps" --benchmark_min_time=0.1 \
-  --benchmark_filter="${FILTER:--/point_vortices/n:(8|16|32)/}" --benchmark_format=json \
+  --benchmark_filter="${FILTER:-.}" --benchmark_format=json \
   --benchmark_out="$tmp/sizes.json" --benchmark_out_format=json >/dev/null 2>"$tmp/bench.err" ||
   { cat "$tmp/bench.err" >&2; exit 1; }
 echo "# uptime after the benchmark: $(uptime)"
