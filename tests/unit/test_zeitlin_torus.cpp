@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -291,6 +292,43 @@ TEST(ZeitlinTorus, SameMotionAsTheHandWrittenMatrixForm) {
               << ": max |omega_engine - omega_matrix| at T = 10: " << worst << " (motion " << moved
               << ")\n";
   }
+}
+
+// The model's right-hand side (Model::MakeRightHandSide, what benchmarks and tools call) is the
+// matrix form's rate W' = [P, W] read in the basis, at a state with every mode present.
+TEST(ZeitlinTorus, RightHandSideIsTheMatrixFormsRate) {
+  const int N = 9;
+  const Scenario s = ParseScenario(TorusText(N, SmoothMomentum(N), 1.0, 1e-10, 0.5), "torus.yaml");
+  const auto model = BuildModel(s);
+  const SimulationInput input = SimulationInput::FromScenario(s);
+  const std::optional<RightHandSide> rhs = model->MakeRightHandSide(input);
+  ASSERT_TRUE(rhs.has_value());
+  const LieAlgebraBasis basis = families::LieAlgebraBasisOf("zeitlin_torus", N);
+  ASSERT_EQ(rhs->state.size(), basis.dimension());
+  ASSERT_EQ(rhs->names, basis.names);
+  std::vector<double> ydot(rhs->state.size());
+  ASSERT_TRUE(rhs->rates(0.0, rhs->state.data(), ydot.data()));
+  const testing::ZeitlinMatrixForm form(N);
+  const auto W = form.FromReal([&](int m1, int m2, bool sine) {
+    for (std::size_t a = 0; a < basis.dimension(); ++a)
+      if (basis.modes[a][0] == m1 && basis.modes[a][1] == m2 && basis.sine[a] == sine)
+        return basis.laplacian[a] * rhs->state[a];
+    return 0.0;
+  });
+  const auto rate = form.Rate(W);
+  double worst = 0.0, scale = 0.0;
+  for (std::size_t a = 0; a < basis.dimension(); ++a) {
+    const double expected = form.Real(rate, basis.modes[a][0], basis.modes[a][1], basis.sine[a]);
+    worst = std::max(worst, std::abs(basis.laplacian[a] * ydot[a] - expected));
+    scale = std::max(scale, std::abs(expected));
+  }
+  EXPECT_GT(scale, 1e-2);
+  EXPECT_LT(worst, 1e-12 * std::max(1.0, scale));
+  std::cout << "[ zeitlin  ] N = " << N << ": max |rate_engine - rate_matrix| = " << worst
+            << " (scale " << scale << ")\n";
+  SimulationInput wrong = input;
+  wrong.v0.pop_back();
+  EXPECT_THROW(model->MakeRightHandSide(wrong), ModelError);
 }
 
 // ---- stationary states and conservation -----------------------------------------------------

@@ -113,6 +113,7 @@ std::shared_ptr<const EulerPoincareData> DeriveEulerPoincareData(const Scenario&
   try {
     data->basis = families::LieAlgebraBasisOf(spec.family, spec.size);
     data->constants = families::StructureConstants(data->basis);
+    data->rows = CoadjointRows(data->constants, data->basis.dimension());
   } catch (const FamilyError& e) {
     throw ScenarioError(scenario.source_file, spec.where.line, spec.family, e.what());
   }
@@ -169,39 +170,27 @@ std::shared_ptr<const EulerPoincareData> DeriveEulerPoincareData(const Scenario&
   base::RethrowNamingFile(scenario.source_file, "deriving the Euler-Poincare equations");
 }
 
-// The coadjoint term row by row: f_a = -Σ C^c_ab y^b p_c over the entries (b, c, C^c_ab) of
-// row a (each listed constant gives one entry to row a and its negative to row b), so every
-// row sums in a register instead of scattering into f.
-struct CoadjointRows {
-  struct Entry {
-    std::uint32_t b, c;
-    double value;
-  };
-  std::vector<std::size_t> start;  // k + 1
-  std::vector<Entry> entries;
-
-  explicit CoadjointRows(const EulerPoincareData& d) {
-    const std::size_t k = d.dimension();
-    std::vector<std::size_t> count(k, 0);
-    for (const auto& s : d.constants) {
-      ++count[s.a];
-      ++count[s.b];
-    }
-    start.assign(k + 1, 0);
-    for (std::size_t a = 0; a < k; ++a) start[a + 1] = start[a] + count[a];
-    entries.resize(start[k]);
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (const auto& s : d.constants) {
-      entries[next[s.a]++] = {s.b, s.c, s.value};
-      entries[next[s.b]++] = {s.a, s.c, -s.value};
-    }
+CoadjointRows::CoadjointRows(const std::vector<families::StructureConstant>& constants,
+                             std::size_t k) {
+  std::vector<std::size_t> count(k, 0);
+  for (const auto& s : constants) {
+    ++count[s.a];
+    ++count[s.b];
   }
-};
+  start.assign(k + 1, 0);
+  for (std::size_t a = 0; a < k; ++a) start[a + 1] = start[a] + count[a];
+  entries.resize(start[k]);
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  for (const auto& s : constants) {
+    entries[next[s.a]++] = {s.b, s.c, s.value};
+    entries[next[s.b]++] = {s.a, s.c, -s.value};
+  }
+}
 
 struct EulerPoincareRates::Impl {
   const EulerPoincareData& d;
   const EulerPoincareTapes& tapes;
-  CoadjointRows rows{d};
+  const CoadjointRows& rows = d.rows;
   std::vector<double> in, p, rate, f, scratch, w;
   Eigen::VectorXd inverse_diagonal;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
@@ -366,8 +355,22 @@ class EulerPoincareSystem : public Model {
   }
   Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress,
                       SimulationReport* report_out) const override;
+  /// y' = W⁻¹ f(t, y) on the fibre values, as Simulate integrates it (interpreted tapes).
+  std::optional<RightHandSide> MakeRightHandSide(const SimulationInput& input) const override {
+    RequireSizes(input);
+    auto rates = std::make_shared<EulerPoincareRates>(*d_, input.parameters);
+    return RightHandSide{
+        d_->basis.names, input.v0,
+        [rates](double t, const double* y, double* ydot) { return (*rates)(t, y, ydot); }};
+  }
 
  private:
+  void RequireSizes(const SimulationInput& input) const {
+    const std::size_t k = d_->dimension();
+    if (input.v0.size() != k || input.parameters.size() != d_->num_parameters)
+      throw ModelError("EulerPoincareSystem: expected " + std::to_string(k) + " fibre values and " +
+                       std::to_string(d_->num_parameters) + " parameters");
+  }
   static void Visit(EulerPoincareTapes& t, const std::function<void(CompiledFunction&)>& f) {
     for (CompiledFunction* tape : {&t.momentum, &t.momentum_rate, &t.inertia, &t.energy}) f(*tape);
   }
@@ -385,9 +388,7 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   const SimulationSpec& spec = input.spec;
   RequireValidSimulationSpec(spec);
   const std::size_t k = d_->dimension();
-  if (input.v0.size() != k || input.parameters.size() != d_->num_parameters)
-    throw ModelError("EulerPoincareSystem: expected " + std::to_string(k) + " fibre values and " +
-                     std::to_string(d_->num_parameters) + " parameters");
+  RequireSizes(input);
   std::string tape;
   const EulerPoincareTapes& tapes = native_->Select(spec.tape, tape);
   EulerPoincareRates rates(*d_, tapes, input.parameters);

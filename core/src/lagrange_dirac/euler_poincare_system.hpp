@@ -8,6 +8,7 @@
 // family's sparse structure constants at every right-hand side: O(nonzero constants), never a
 // dense k³ tensor or a k x k solve per step when W is diagonal.
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -27,9 +28,24 @@ struct EulerPoincareTapes {
 };
 
 /// What the derivation produces; immutable, shared by every run of the model.
+/// The coadjoint term row by row: f_a = -Σ C^c_ab y^b p_c over the entries (b, c, C^c_ab) of
+/// row a (each listed constant gives one entry to row a and its negative to row b), so every
+/// row sums in a register instead of scattering into f. Built once per model.
+struct CoadjointRows {
+  struct Entry {
+    std::uint32_t b, c;
+    double value;
+  };
+  std::vector<std::size_t> start;  ///< k + 1: row a's entries are [start[a], start[a + 1])
+  std::vector<Entry> entries;
+  CoadjointRows() = default;
+  CoadjointRows(const std::vector<families::StructureConstant>& constants, std::size_t k);
+};
+
 struct EulerPoincareData {
   families::LieAlgebraBasis basis;
   std::vector<families::StructureConstant> constants;
+  CoadjointRows rows;  ///< the constants by row, for the right-hand side
   std::size_t num_parameters = 0;
   EulerPoincareTapes tapes;
   bool autonomous = true;  ///< d_t (dL/dy) = 0 identically
