@@ -51,16 +51,6 @@ std::string WordsOfName(std::string name) {
   return word && longest >= 4 && out.find(' ') != std::string::npos ? out : std::string();
 }
 
-// The words of the diagnostic columns models add (the Euler–Poincaré model on a Lie algebra:
-// its enstrophy ½ Σ y_a² and the trace Casimirs tr((iW)^k), casimir2 … casimirN).
-std::string WordsOfDiagnostic(const std::string& name) {
-  if (name == "enstrophy") return "half the squared vorticity";
-  if (name.rfind("casimir", 0) == 0 && name.size() > 7 &&
-      std::all_of(name.begin() + 7, name.end(), [](char c) { return std::isdigit(c) != 0; }))
-    return "Casimir invariant";
-  return "";
-}
-
 // The words of a column from its kind (and the formulation: an optimal control's E is its
 // Pontryagin Hamiltonian).
 std::string WordsOfKind(dirac::ColumnKind kind, const dirac::Scenario& scenario) {
@@ -152,7 +142,7 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
       if (const auto it = units.find(column.name); it != units.end()) q.unit = it->second;
       q.words = WordsOfUnit(q.unit);
       if (q.words.empty()) q.words = WordsOfKind(column.kind, scenario);
-      if (q.words.empty()) q.words = WordsOfDiagnostic(column.name);
+      if (q.words.empty()) q.words = column.words;  // a diagnostic the model describes
       if (q.words.empty()) q.words = WordsOfName(column.name);
     }
     if (model->offers_gauge_two_form()) {

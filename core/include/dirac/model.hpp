@@ -54,6 +54,9 @@ enum class ColumnKind {
 struct ColumnInfo {
   std::string name;
   ColumnKind kind = ColumnKind::kDiagnostic;
+  /// What a diagnostic column is, in a few words for axis titles ("Casimir invariant"); empty
+  /// when the kind says it.
+  std::string words = {};
 };
 
 /// An initial value the model reads, by its `--set` name.

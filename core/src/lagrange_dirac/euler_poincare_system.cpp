@@ -330,12 +330,16 @@ class EulerPoincareSystem : public Model {
       initial_values_.push_back({name, ColumnKind::kVelocity, true, ""});
     }
     columns_.push_back({"E", ColumnKind::kEnergy});
-    columns_.push_back({"enstrophy", ColumnKind::kDiagnostic});
+    // On the torus the momentum is the vorticity.
+    columns_.push_back({"enstrophy", ColumnKind::kDiagnostic,
+                        d_->basis.family == "zeitlin_torus" ? "half the squared vorticity"
+                                                            : "half the squared momentum"});
     if (families::HasTraceCasimirs(d_->basis)) {
       casimirs_ = std::make_unique<TraceCasimirs>(d_->basis);
       for (int j = 2; j <= casimirs_->count() + 1; ++j)
-        columns_.push_back({"casimir" + std::to_string(j), ColumnKind::kDiagnostic});
-      columns_.push_back({"casimir_drift", ColumnKind::kDiagnostic});
+        columns_.push_back(
+            {"casimir" + std::to_string(j), ColumnKind::kDiagnostic, "Casimir invariant"});
+      columns_.push_back({"casimir_drift", ColumnKind::kDiagnostic, "relative Casimir drift"});
     }
   }
 
