@@ -59,8 +59,8 @@ void GroupRows::Residual(const Eigen::Matrix3d& GN, double* rows) const {
     rows[r] = Wrap(std::atan2(GN(1, 0), GN(0, 0)) - std::atan2(target_(1, 0), target_(0, 0)));
 }
 
-Eigen::MatrixXd GroupRows::EtaJacobian(const Eigen::Matrix3d& GN) const {
-  Eigen::MatrixXd D = Eigen::MatrixXd::Zero(rows_, 3);
+Eigen::Matrix3d GroupRows::EtaJacobian(const Eigen::Matrix3d& GN) const {
+  Eigen::Matrix3d D = Eigen::Matrix3d::Zero();
   if (group_ == MatrixGroup::kSO3) {
     if (rows_ == 0) return D;
     const Eigen::Vector3d e = geometry::Log(group_, GN.transpose() * target_);
@@ -82,8 +82,9 @@ void GroupRows::IncrementGradient(const Eigen::Matrix3d& G0, const std::vector<E
   const int N = static_cast<int>(E.size());
   Eigen::Matrix3d GN = G0;
   for (const auto& Ek : E) GN = GN * Ek;
-  const Eigen::Vector3d Dl =
-      EtaJacobian(GN).transpose() * Eigen::Map<const Eigen::VectorXd>(lambda, rows_);
+  Eigen::Vector3d l = Eigen::Vector3d::Zero();
+  for (int r = 0; r < rows_; ++r) l[r] = lambda[r];
+  const Eigen::Vector3d Dl = EtaJacobian(GN).transpose() * l;
   gradient.resize(3 * N);
   Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
   for (int k = N - 1; k >= 0; --k) {

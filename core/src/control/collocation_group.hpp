@@ -37,8 +37,9 @@ class GroupRows {
 
   /// r(G_N), size() values.
   void Residual(const Eigen::Matrix3d& GN, double* rows) const;
-  /// D = dr / deta at G_N (size() x 3).
-  Eigen::MatrixXd EtaJacobian(const Eigen::Matrix3d& GN) const;
+  /// D = dr / deta at G_N: its first size() rows (the others zero; 3 x 3 for fixed-size
+  /// arithmetic, the same on SO(3) as before SE(2) was added).
+  Eigen::Matrix3d EtaJacobian(const Eigen::Matrix3d& GN) const;
   /// d (lambda . r(G_N)) / d Phi (3N values) for G_N = G0 E_0 ... E_{N-1}, with Jr_k =
   /// J_r(Phi_k) given: J_r(Phi_k)^T Ad_{P_k^-1}^T D^T lambda.
   void IncrementGradient(const Eigen::Matrix3d& G0, const std::vector<Eigen::Matrix3d>& E,

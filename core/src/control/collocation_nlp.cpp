@@ -323,19 +323,19 @@ void CollocationNlp::GroupJacobian(const double* w, double* values) const {
     RN = RN * E[k];
   }
   const int rows = group_rows_.size();
-  const Eigen::MatrixXd A = group_rows_.EtaJacobian(RN);
-  // M_k = D Ad_{P_k^-1} J_r(phi_k): d rows / d phi_k.
-  std::vector<Eigen::MatrixXd> M(N_);
+  const Eigen::Matrix3d A = group_rows_.EtaJacobian(RN);
+  // M_k = D Ad_{P_k^-1} J_r(phi_k): d rows / d phi_k (the first `rows` rows).
+  std::vector<Eigen::Matrix3d> M(N_);
   Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
   for (int k = N_ - 1; k >= 0; --k) {
     M[k] = A * group_rows_.InverseAdjoint(P) * group_rows_.RightJacobian(phi[k]);
     P = E[k] * P;
   }
-  Eigen::VectorXd dT = Eigen::VectorXd::Zero(rows);
+  Eigen::Vector3d dT = Eigen::Vector3d::Zero();
   for (int k = 0; k < N_; ++k) dT += M[k] * (xi[k] + xi[k + 1]) / (2.0 * N_);
-  std::vector<Eigen::MatrixXd> node(N_ + 1);
+  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> node(N_ + 1);
   for (int k = 0; k <= N_; ++k) {
-    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(rows, 3);
+    Eigen::Matrix3d sum = Eigen::Matrix3d::Zero();
     if (k > 0) sum += M[k - 1];
     if (k < N_) sum += M[k];
     node[k] = h / 2 * sum * Dxi[k];
