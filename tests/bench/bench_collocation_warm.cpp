@@ -5,31 +5,25 @@
 // and on the Bryson-Denham problem (R, x <= 0.1 -> 0.105).
 #include <benchmark/benchmark.h>
 
+#include <string>
+
+#include "bryson_denham.hpp"
 #include "dirac/optimal_control.hpp"
 
 namespace {
-
-const char* const kBrysonDenham = R"yaml(name: Bryson-Denham
-parameters:
-  - {name: l, default: 0.1}
-coordinates:
-  - {name: x, initial: 0.0, initial_velocity: 1.0}
-lagrangian: "vx^2/2"
-optimal_control:
-  horizon: 1
-  controls: [{name: u, acts_on: vx}]
-  cost: "u^2/2"
-  final: {x: 0, vx: -1}
-  bounds: {x: [-inf, 0.1]}
-  collocation: {nodes: 100}
-)yaml";
 
 dirac::Scenario Reorientation() {
   return dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) +
                              "/scenarios/reorientation_min_time.yaml");
 }
 
-dirac::Scenario BrysonDenham() { return dirac::ParseScenario(kBrysonDenham, "bryson_denham"); }
+// Bryson-Denham with its state constraint x <= 0.1 written as a bound.
+dirac::Scenario BrysonDenham() {
+  std::string text = dirac::testing::kBrysonDenham;
+  const std::string path = "path_constraints: \"x <= l\"";
+  text.replace(text.find(path), path.size(), "bounds: {x: [-inf, 0.1]}");
+  return dirac::ParseScenario(text, "bryson_denham");
+}
 
 // The scenario with the bound `name` (a --set name) moved by `factor`.
 dirac::Scenario Edited(dirac::Scenario s, const char* name, double factor) {
