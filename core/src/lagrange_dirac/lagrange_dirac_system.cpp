@@ -268,6 +268,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   //   [TQ: - (d2L/dq^i dv^j)(q'^j - v^j)] - mu_r A^r_A = 0.
   EnterDerivationStage("assembling the Euler-Lagrange equations");
   for (std::size_t a = 0; a < k; ++a) {
+    CheckDerivationCancelled();  // the structure term below is O(k^2) per row
     ex row = d_dt(dLdv[a]);
     for (std::size_t b = 0; b < k; ++b) row += s.hessian(a, b) * s.vd[b];
     for (std::size_t j = 0; j < n; ++j) row += d_dq[j](dLdv[a]) * s.qd[j];

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
 #include "families/lie_algebra_family.hpp"
@@ -52,10 +53,13 @@ void Check(const AlgebroidData& d, const Scenario& scenario, const std::vector<G
   // nonzero[a][b]: the components (c, C^c_ab) of [X_a, X_b] that are not identically zero.
   std::vector<std::vector<std::vector<std::pair<std::size_t, ex>>>> nonzero(
       k, std::vector<std::vector<std::pair<std::size_t, ex>>>(k));
-  for (std::size_t a = 0; a < k; ++a)
+  // Cancellation is polled once per row: these loops are O(k^3) on a large written algebra.
+  for (std::size_t a = 0; a < k; ++a) {
+    CheckDerivationCancelled();
     for (std::size_t b = 0; b < k; ++b)
       for (std::size_t c = 0; c < k; ++c)
         if (!C[c][a][b].is_zero()) nonzero[a][b].emplace_back(c, C[c][a][b]);
+  }
   for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = a + 1; b < k; ++b)
       for (std::size_t i = 0; i < n; ++i) {
@@ -68,7 +72,8 @@ void Check(const AlgebroidData& d, const Scenario& scenario, const std::vector<G
                   ": rho([X_a, X_b]) - [rho X_a, rho X_b] = " + Plain(GiNaC::normal(-lhs)));
       }
   for (std::size_t a = 0; a < k; ++a)
-    for (std::size_t b = a + 1; b < k; ++b)
+    for (std::size_t b = a + 1; b < k; ++b) {
+      CheckDerivationCancelled();
       for (std::size_t c = b + 1; c < k; ++c) {
         std::map<std::size_t, ex> sum;  // component e -> value, in the order of the basis
         const std::size_t triple[3][3] = {{a, b, c}, {b, c, a}, {c, a, b}};
@@ -83,6 +88,7 @@ void Check(const AlgebroidData& d, const Scenario& scenario, const std::vector<G
                                 "the bracket violates the Jacobi identity (component along " +
                                     y[e] + ": " + Plain(GiNaC::normal(value)) + ")");
       }
+    }
 }
 
 // A family-named Lie algebra on the dense path (with constraints, or a Lagrangian whose Hessian
@@ -117,7 +123,13 @@ AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table
   AlgebroidData d;
   d.present = scenario.algebroid.present;
   d.anchor = GiNaC::matrix(static_cast<unsigned>(n), static_cast<unsigned>(k));
-  d.structure.assign(k, std::vector<std::vector<ex>>(k, std::vector<ex>(k, ex(0))));
+  // k^3 entries (54 million at k = 378): built row by row, polling cancellation.
+  d.structure.clear();
+  d.structure.reserve(k);
+  for (std::size_t c = 0; c < k; ++c) {
+    CheckDerivationCancelled();
+    d.structure.emplace_back(k, std::vector<ex>(k, ex(0)));
+  }
   if (!d.present) {
     for (std::size_t i = 0; i < n && i < k; ++i) d.anchor(i, i) = 1;
     return d;
@@ -131,6 +143,7 @@ AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table
       d.anchor(IndexOf(coordinate, base), IndexOf(a.section, fibre_names)) =
           symbolic::ParseExpression(text, table, {file, a.where.line, "anchor[" + a.section + "]"});
   for (const auto& b : scenario.algebroid.brackets) {
+    CheckDerivationCancelled();
     const std::size_t ia = IndexOf(b.a, fibre_names), ib = IndexOf(b.b, fibre_names);
     for (const auto& [section, text] : b.value) {
       const ex value = symbolic::ParseExpression(
@@ -140,6 +153,7 @@ AlgebroidData ReadAlgebroid(const Scenario& scenario, const GiNaC::symtab& table
       d.structure[ic][ib][ia] = -value;  // antisymmetry
     }
   }
+  EnterDerivationStage("checking the brackets (anchor homomorphism, Jacobi identity)");
   Check(d, scenario, q, fibre_names);
   return d;
 }
