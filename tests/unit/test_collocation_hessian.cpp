@@ -1,8 +1,10 @@
 // The exact Hessian of the collocation NLP's Lagrangian sigma f + lambda . g against central
 // differences of its exact gradient sigma grad f + J^T lambda (on the time-optimal reorientation
 // with its attitude rows and free time, and on a TQ problem with path constraints and a
-// terminal cost), the pattern covering every nonzero; the limited-memory approximation still
-// selectable (`collocation: {hessian: limited-memory}`) and reaching the same optimum.
+// terminal cost), the pattern covering every nonzero; the first and second derivatives on every
+// shipped optimal-control scenario collocation solves (with their bounds, free horizon and the
+// SE(2) rows); the limited-memory approximation still selectable
+// (`collocation: {hessian: limited-memory}`) and reaching the same optimum.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -39,15 +41,39 @@ Eigen::VectorXd LagrangianGradient(const control::CollocationNlp& nlp, const std
   return gradient;
 }
 
+// The NLP's starting point, moved off its symmetries.
+std::vector<double> TestPoint(const control::CollocationNlp& nlp) {
+  std::vector<double> w(nlp.num_variables());
+  nlp.StartingPoint(w.data());
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] += 0.05 * std::sin(1.7 * i + 0.3);
+  return w;
+}
+
+// The worst entry of |D - D_fd| / max(1, |D_fd|), D_fd the central differences of f at w
+// column by column (D: the derivative of f claimed).
+template <typename F>
+double WorstColumnError(const std::vector<double>& w, const Eigen::MatrixXd& D, F f) {
+  double worst = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const double step = 1e-6 * std::max(1.0, std::abs(w[i]));
+    std::vector<double> plus = w, minus = w;
+    plus[i] += step;
+    minus[i] -= step;
+    const Eigen::VectorXd column = (f(plus) - f(minus)) / (2 * step);
+    const auto c = static_cast<Eigen::Index>(i);
+    worst = std::max(
+        worst, ((column - D.col(c)).array().abs() / column.array().abs().max(1.0)).maxCoeff());
+  }
+  return worst;
+}
+
 // The worst entry of |H - H_fd| / max(1, |H_fd|) over the whole matrix (entries outside the
 // pattern count as 0 in H).
 double WorstHessianError(const Scenario& s, int intervals) {
   const control::CollocationDynamics dynamics(s);
   const control::CollocationNlp nlp(s, dynamics, intervals);
   const int n = nlp.num_variables(), m = nlp.num_constraints();
-  std::vector<double> w(n);
-  nlp.StartingPoint(w.data());
-  for (int i = 0; i < n; ++i) w[i] += 0.05 * std::sin(1.7 * i + 0.3);  // away from symmetries
+  const std::vector<double> w = TestPoint(nlp);
   Eigen::VectorXd lambda(m);
   for (int r = 0; r < m; ++r) lambda[r] = std::cos(0.9 * r + 0.2);
   const double sigma = 0.7;
@@ -60,19 +86,32 @@ double WorstHessianError(const Scenario& s, int intervals) {
     H(row, col) += values[e];
     if (row != col) H(col, row) += values[e];
   }
-  double worst = 0;
-  for (int i = 0; i < n; ++i) {
-    const double step = 1e-6 * std::max(1.0, std::abs(w[i]));
-    std::vector<double> plus = w, minus = w;
-    plus[i] += step;
-    minus[i] -= step;
-    const Eigen::VectorXd column = (LagrangianGradient(nlp, plus, sigma, lambda) -
-                                    LagrangianGradient(nlp, minus, sigma, lambda)) /
-                                   (2 * step);
-    for (int j = 0; j < n; ++j)
-      worst = std::max(worst, std::abs(column[j] - H(j, i)) / std::max(1.0, std::abs(column[j])));
-  }
-  return worst;
+  return WorstColumnError(w, H, [&](const std::vector<double>& at) {
+    return LagrangianGradient(nlp, at, sigma, lambda);
+  });
+}
+
+// The worst of |J - J_fd| / max(1, |J_fd|) over the constraint Jacobian and the objective
+// gradient (appended as row m).
+double WorstFirstDerivativeError(const Scenario& s, int intervals) {
+  const control::CollocationDynamics dynamics(s);
+  const control::CollocationNlp nlp(s, dynamics, intervals);
+  const int n = nlp.num_variables(), m = nlp.num_constraints();
+  const std::vector<double> w = TestPoint(nlp);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(m + 1, n);
+  std::vector<double> values(nlp.JacobianPattern().size());
+  nlp.JacobianValues(w.data(), values.data());
+  for (std::size_t e = 0; e < values.size(); ++e)
+    J(nlp.JacobianPattern()[e].first, nlp.JacobianPattern()[e].second) += values[e];
+  Eigen::VectorXd gradient(n);
+  nlp.ObjectiveGradient(w.data(), gradient.data());
+  J.row(m) = gradient.transpose();
+  return WorstColumnError(w, J, [&](const std::vector<double>& at) {
+    Eigen::VectorXd out(m + 1);  // (g, f)
+    nlp.Constraints(at.data(), out.data());
+    out[m] = nlp.Objective(at.data());
+    return out;
+  });
 }
 
 TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
@@ -90,6 +129,42 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
   EXPECT_LT(path, 1e-6);
   std::printf("[ measured ] Hessian vs central differences: reorientation %.2e, TQ path %.2e\n",
               so3, path);
+}
+
+// Every shipped scenario collocation solves, small meshes: so3_spline with a torque bound,
+// elroys_beanie_ocp steered in theta (the SE(2) angle row) with the rotor-torque bound, a free
+// horizon and the time in the cost, and with the position rows, the hovercraft's path
+// constraints. (heisenberg_geodesic is a boundary_value problem: shooting alone;
+// reorientation_min_time is the test above.)
+TEST(CollocationHessian, EveryShippedCollocationScenario) {
+  const std::vector<std::string> elroy_bounded = {"rho=0.5",
+                                                  "bounds.u.min=-0.5",
+                                                  "bounds.u.max=0.5",
+                                                  "horizon_bounds.min=1",
+                                                  "horizon_bounds.max=10",
+                                                  "horizon=free",
+                                                  "final.theta=-0.3",
+                                                  "final.psi=free"};
+  std::vector<std::string> elroy_position = elroy_bounded;
+  elroy_position.insert(elroy_position.end(), {"final.x=0.1", "final.y=-0.2"});
+  const struct {
+    const char* file;
+    std::vector<std::string> overrides;
+  } cases[] = {
+      {"so3_spline.yaml", {"bounds.u1.max=0.5", "bounds.w2.min=-1"}},
+      {"elroys_beanie_ocp.yaml", elroy_bounded},
+      {"elroys_beanie_ocp.yaml", elroy_position},
+      {"hovercraft_obstacle.yaml", {"vmax=1.2"}},
+  };
+  for (const auto& c : cases) {
+    Scenario s = LoadScenario(testing::SourcePath(std::string("scenarios/") + c.file));
+    ApplyOverrides(s, c.overrides);
+    const double first = WorstFirstDerivativeError(s, 8), second = WorstHessianError(s, 8);
+    EXPECT_LT(first, 1e-6) << c.file << " " << c.overrides.size();
+    EXPECT_LT(second, 1e-6) << c.file << " " << c.overrides.size();
+    std::printf("[ measured ] %s (%zu overrides): first derivatives %.2e, Hessian %.2e\n", c.file,
+                c.overrides.size(), first, second);
+  }
 }
 
 TEST(CollocationHessian, LimitedMemoryStaysSelectableAndAgrees) {

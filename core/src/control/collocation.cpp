@@ -74,7 +74,8 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
   return arcs;
 }
 
-// The optimum at the nodes: t, states, controls, the running cost and, on SO(3), R11 ... R33.
+// The optimum at the nodes: t, states, controls, the running cost and, on SO(3), R11 ... R33,
+// on SE(2) the reconstruction's three names (x, y and the angle, unwrapped).
 Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
                           const control::CollocationDynamics& dynamics,
                           const std::vector<double>& w) {
@@ -84,15 +85,19 @@ Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
   columns.insert(columns.end(), dynamics.controls().begin(), dynamics.controls().end());
   columns.push_back("running_cost");
   const bool so3 = s.reconstruction.group == "SO3" && dynamics.has_body_velocity();
+  const bool se2 = s.reconstruction.group == "SE2" && dynamics.has_body_velocity();
   if (so3)
     for (int i = 1; i <= 3; ++i)
       for (int j = 1; j <= 3; ++j)
         columns.push_back(s.reconstruction.names[0] + std::to_string(i) + std::to_string(j));
+  if (se2)
+    columns.insert(columns.end(), s.reconstruction.names.begin(), s.reconstruction.names.end());
   Trajectory out(columns);
   const std::vector<Eigen::Matrix3d> R = nlp.Attitudes(w.data());
   const int d = static_cast<int>(dynamics.num_states()),
             m = static_cast<int>(dynamics.num_controls());
   const double h = nlp.FinalTime(w.data()) / nlp.intervals();
+  double angle = std::atan2(R[0](1, 0), R[0](0, 0));
   for (int k = 0; k <= nlp.intervals(); ++k) {
     std::vector<double> row{k * h};
     for (int i = 0; i < d + m; ++i) row.push_back(w[nlp.StateIndex(k, i)]);
@@ -102,6 +107,10 @@ Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
     if (so3)
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) row.push_back(R[k](i, j));
+    if (se2) {
+      angle += std::remainder(std::atan2(R[k](1, 0), R[k](0, 0)) - angle, 2 * M_PI);
+      row.insert(row.end(), {R[k](0, 2), R[k](1, 2), angle});
+    }
     out.AppendRow(row.data());
   }
   return out;

@@ -1,7 +1,7 @@
 // CollocationNlp's Hessian of the Lagrangian sigma f + lambda . g: its pattern (built once) and
-// values. Node terms from the tapes' exact second derivatives; the attitude rows through the
-// chain rule on Phi_k = h (xi_k + xi_{k+1}) / 2, with the second derivatives of
-// lambda . Log(R_N^T R*) in the increments Phi by central differences of their exact gradient.
+// values. Node terms from the tapes' exact second derivatives; the group rows through the
+// chain rule on Phi_k = h (xi_k + xi_{k+1}) / 2, with the second derivatives of lambda . r(G_N)
+// (GroupRows) in the increments Phi by central differences of their exact gradient.
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -13,28 +13,7 @@
 namespace dirac::control {
 namespace {
 
-using geometry::MatrixGroup;
 using Function = CollocationDynamics::Function;
-
-// d (lambda . Log(R_N^T R*)) / d phi_k for R_N = R_0 E_0 ... E_{N-1}, E_k = Exp(phi_k), with
-// J_r(phi_k) given: M_k^T lambda, M_k = -J_l(e)^-1 P_k^T J_r(phi_k), P_k = E_{k+1} ... E_{N-1}.
-void IncrementGradient(const Eigen::Matrix3d& R0, const Eigen::Matrix3d& target,
-                       const std::vector<Eigen::Matrix3d>& E,
-                       const std::vector<Eigen::Matrix3d>& Jr, const Eigen::Vector3d& lambda,
-                       Eigen::VectorXd& gradient) {
-  const int N = static_cast<int>(E.size());
-  Eigen::Matrix3d RN = R0;
-  for (const auto& Ek : E) RN = RN * Ek;
-  const Eigen::Vector3d err = geometry::Log(MatrixGroup::kSO3, RN.transpose() * target);
-  const Eigen::Vector3d Al =
-      -geometry::LeftJacobian(MatrixGroup::kSO3, err).inverse().transpose() * lambda;
-  gradient.resize(3 * N);
-  Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
-  for (int k = N - 1; k >= 0; --k) {
-    gradient.segment<3>(3 * k) = Jr[k].transpose() * (P * Al);
-    P = E[k] * P;
-  }
-}
 
 }  // namespace
 
@@ -114,22 +93,21 @@ void CollocationNlp::HessianValues(const double* w, double sigma, const double* 
   if (has_group_) GroupHessian(w, lambda + N_ * d_, values);
 }
 
-// lambda . e(Phi(w)): J^T H_Phi J + sum_k G_k . d2 Phi_k, with G = d/dPhi, H_Phi = d2/dPhi2
+// lambda . r(Phi(w)): J^T H_Phi J + sum_k G_k . d2 Phi_k, with G = d/dPhi, H_Phi = d2/dPhi2
 // (central differences of G: G is exact, the differences are accurate to ~1e-9 relative),
 // J = dPhi/dw (node k is in Phi_{k-1} and Phi_k with h/2 Dxi_k; T with xi-bar_k / N).
 void CollocationNlp::GroupHessian(const double* w, const double* lambda, double* values) const {
   const double T = FinalTime(w), h = T / N_;
   const int s = d_ + m_, n = 1 + s, S = static_cast<int>(group_states_.size());
-  const Eigen::Vector3d lam(lambda[0], lambda[1], lambda[2]);
   std::vector<Eigen::Vector3d> xi, phi;
   Increments(w, xi, phi);
   std::vector<Eigen::Matrix3d> E(N_), Jr(N_);
   for (int k = 0; k < N_; ++k) {
-    E[k] = geometry::Exp(MatrixGroup::kSO3, phi[k]);
-    Jr[k] = geometry::RightJacobian(MatrixGroup::kSO3, phi[k]);
+    E[k] = group_rows_.Exp(phi[k]);
+    Jr[k] = group_rows_.RightJacobian(phi[k]);
   }
   Eigen::VectorXd G, plus, minus;
-  IncrementGradient(R0_, target_, E, Jr, lam, G);
+  group_rows_.IncrementGradient(R0_, E, Jr, lambda, G);
   Eigen::MatrixXd H(3 * N_, 3 * N_);
   for (int l = 0; l < N_; ++l)
     for (int a = 0; a < 3; ++a) {
@@ -138,9 +116,9 @@ void CollocationNlp::GroupHessian(const double* w, const double* lambda, double*
       for (const double sign : {1.0, -1.0}) {
         Eigen::Vector3d p = phi[l];
         p[a] += sign * step;
-        E2[l] = geometry::Exp(MatrixGroup::kSO3, p);
-        J2[l] = geometry::RightJacobian(MatrixGroup::kSO3, p);
-        IncrementGradient(R0_, target_, E2, J2, lam, sign > 0 ? plus : minus);
+        E2[l] = group_rows_.Exp(p);
+        J2[l] = group_rows_.RightJacobian(p);
+        group_rows_.IncrementGradient(R0_, E2, J2, lambda, sign > 0 ? plus : minus);
       }
       H.col(3 * l + a) = (plus - minus) / (2 * step);
     }

@@ -1,5 +1,5 @@
-// CollocationNlp: trapezoidal collocation of the controlled equations, the attitude carried on
-// SO(3) by products of exponentials, exact first derivatives from the tapes.
+// CollocationNlp: trapezoidal collocation of the controlled equations, the group element carried
+// on SO(3) or SE(2) by products of exponentials, exact first derivatives from the tapes.
 #include "control/collocation_nlp.hpp"
 
 #include <algorithm>
@@ -23,6 +23,14 @@ bool IsGroupQuantity(const ReconstructionSpec& rec, const std::string& name) {
   for (const char* axis : {".x", ".y", ".z"})
     if (name == rec.names[0] + axis) return true;
   return false;
+}
+
+// Its component index: SO3 .x/.y/.z -> 0, 1, 2; SE2 the position of the name in names.
+int GroupComponent(const ReconstructionSpec& rec, const std::string& name) {
+  if (rec.group == "SE2")
+    return static_cast<int>(std::find(rec.names.begin(), rec.names.end(), name) -
+                            rec.names.begin());
+  return name.back() - 'x';
 }
 
 }  // namespace
@@ -84,52 +92,60 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
     }
   }
 
-  // The attitude: R_0 fixed, R_N fixed entirely or free.
+  // The group element: G_0 fixed; on SO(3) R_N fixed as a whole or free, on SE(2) the position
+  // (as a pair) and the angle each fixed or free (shooting's rules).
   const ReconstructionSpec& rec = s.reconstruction;
-  auto group_condition = [&](const std::vector<BoundaryCondition>& list, int& fixed, int& free,
-                             Eigen::Vector3d& value) {
+  const MatrixGroup group = rec.group == "SE2" ? MatrixGroup::kSE2 : MatrixGroup::kSO3;
+  auto group_condition = [&](const std::vector<BoundaryCondition>& list, int& free,
+                             Eigen::Vector3d& value, bool fixed[3]) {
     for (const auto& bc : list) {
       if (!IsGroupQuantity(rec, bc.quantity)) continue;
-      if (rec.group != "SO3")
-        throw ScenarioError(
-            s.source_file, bc.where.line, bc.quantity,
-            "collocation covers SO(3) attitudes so far, not " + rec.group + " group components");
-      const int axis = bc.quantity.back() - 'x';
-      if (bc.free) {
+      const int c = GroupComponent(rec, bc.quantity);
+      fixed[c] = !bc.free;
+      if (bc.free)
         ++free;
-      } else {
-        ++fixed;
-        value[axis] = bc.value;
-      }
+      else
+        value[c] = bc.value;
     }
   };
-  int initial_fixed = 0, initial_free = 0, final_fixed = 0, final_free = 0;
+  int initial_free = 0, final_free = 0;
+  bool initial_fixed[3] = {true, true, true}, final_fixed[3] = {false, false, false};
   Eigen::Vector3d r0 = Eigen::Vector3d::Zero(), r1 = Eigen::Vector3d::Zero();
   if (rec.group == "SO3" && rec.initial.size() == 9)
     r0 = geometry::Log(
         MatrixGroup::kSO3,
         Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(rec.initial.data()));
-  group_condition(spec.initial, initial_fixed, initial_free, r0);
-  group_condition(spec.final, final_fixed, final_free, r1);
+  if (rec.group == "SE2" && rec.initial.size() == 3)
+    r0 = Eigen::Vector3d(rec.initial[0], rec.initial[1], rec.initial[2]);
+  group_condition(spec.initial, initial_free, r0, initial_fixed);
+  group_condition(spec.final, final_free, r1, final_fixed);
+  const int fixed_count = final_fixed[0] + final_fixed[1] + final_fixed[2];
   if (initial_free > 0)
     throw ScenarioError(s.source_file, spec.where.line, rec.names.empty() ? "" : rec.names[0],
                         "collocation needs the initial attitude fixed");
-  if (final_fixed > 0 && final_fixed < 3)
+  if (group == MatrixGroup::kSO3 && fixed_count > 0 && fixed_count < 3)
     throw ScenarioError(s.source_file, spec.where.line, rec.names[0],
                         "collocation fixes the final attitude as a whole (all three of " +
                             rec.names[0] + ".x, .y, .z) or leaves it free");
-  if (rec.group == "SO3") R0_ = geometry::Exp(MatrixGroup::kSO3, r0);
-  has_group_ = final_fixed == 3;
-  if (has_group_) {
-    if (!dynamics.has_body_velocity())
-      throw ScenarioError(s.source_file, spec.where.line, rec.names[0],
-                          "the reconstruction has no body velocity");
-    target_ = geometry::Exp(MatrixGroup::kSO3, r1);
+  if (group == MatrixGroup::kSE2 && final_fixed[0] != final_fixed[1])
+    throw ScenarioError(s.source_file, spec.where.line, rec.names[0] + ", " + rec.names[1],
+                        "the SE2 position is fixed or free as a pair");
+  if (group == MatrixGroup::kSO3) {
+    R0_ = geometry::Exp(MatrixGroup::kSO3, r0);
+    group_rows_ = GroupRows(group, geometry::Exp(group, r1), fixed_count == 3, fixed_count == 3);
+  } else if (rec.group == "SE2") {
+    R0_ = SE2Matrix(r0[0], r0[1], r0[2]);
+    group_rows_ = GroupRows(group, SE2Matrix(r1[0], r1[1], r1[2]), final_fixed[0], final_fixed[2]);
   }
-  path_row_ = N_ * d_ + (has_group_ ? 3 : 0);
+  has_group_ = group_rows_.size() > 0;
+  if (has_group_ && !dynamics.has_body_velocity())
+    throw ScenarioError(s.source_file, spec.where.line, rec.names[0],
+                        "the reconstruction has no body velocity");
+  const int group_rows = group_rows_.size();
+  path_row_ = N_ * d_ + group_rows;
   num_constraints_ = path_row_ + (N_ + 1) * p_;
 
-  // The Jacobian pattern, once: defect rows on nodes k, k+1 (and T); attitude rows on every
+  // The Jacobian pattern, once: defect rows on nodes k, k+1 (and T); group rows on every
   // state (and T).
   for (int k = 0; k < N_; ++k)
     for (int i = 0; i < d_; ++i) {
@@ -137,13 +153,12 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
       if (free_time_) pattern_.emplace_back(row, 0);
       for (int c = 0; c < 2 * (d_ + m_); ++c) pattern_.emplace_back(row, StateIndex(k, c));
     }
-  if (has_group_)
-    for (int r = 0; r < 3; ++r) {
-      const int row = N_ * d_ + r;
-      if (free_time_) pattern_.emplace_back(row, 0);
-      for (int k = 0; k <= N_; ++k)
-        for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, StateIndex(k, i));
-    }
+  for (int r = 0; r < group_rows; ++r) {
+    const int row = N_ * d_ + r;
+    if (free_time_) pattern_.emplace_back(row, 0);
+    for (int k = 0; k <= N_; ++k)
+      for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, StateIndex(k, i));
+  }
   // Path rows on their node's state and controls (and T through t_k = k T / N).
   for (int k = 0; k <= N_; ++k)
     for (int j = 0; j < p_; ++j) {
@@ -226,7 +241,7 @@ std::vector<Eigen::Matrix3d> CollocationNlp::Attitudes(const double* w) const {
   if (!dynamics_.has_body_velocity()) return std::vector<Eigen::Matrix3d>(N_ + 1, R0_);
   std::vector<Eigen::Vector3d> xi, phi;
   Increments(w, xi, phi);
-  for (int k = 0; k < N_; ++k) R.push_back(R.back() * geometry::Exp(MatrixGroup::kSO3, phi[k]));
+  for (int k = 0; k < N_; ++k) R.push_back(R.back() * group_rows_.Exp(phi[k]));
   return R;
 }
 
@@ -241,11 +256,7 @@ void CollocationNlp::Constraints(const double* w, double* g) const {
       g[k * d_ + i] = w[StateIndex(k + 1, i)] - w[StateIndex(k, i)] - h / 2 * (f0[i] + f1[i]);
     std::swap(f0, f1);
   }
-  if (has_group_) {
-    const Eigen::Matrix3d RN = Attitudes(w).back();
-    const Eigen::Vector3d e = geometry::Log(MatrixGroup::kSO3, RN.transpose() * target_);
-    for (int r = 0; r < 3; ++r) g[N_ * d_ + r] = e[r];
-  }
+  if (has_group_) group_rows_.Residual(Attitudes(w).back(), g + N_ * d_);
   for (int k = 0; k <= N_ && p_ > 0; ++k)
     dynamics_.Path(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), g + PathRow(k, 0), nullptr);
 }
@@ -272,7 +283,7 @@ void CollocationNlp::JacobianValues(const double* w, double* values) const {
     std::swap(J0, J1);
   }
   if (has_group_) GroupJacobian(w, values + e);
-  PathJacobian(w, values + e + (has_group_ ? 3 * (offset_ + (N_ + 1) * d_) : 0));
+  PathJacobian(w, values + e + group_rows_.size() * (offset_ + (N_ + 1) * d_));
 }
 
 void CollocationNlp::PathJacobian(const double* w, double* values) const {
@@ -293,7 +304,7 @@ void CollocationNlp::GroupJacobian(const double* w, double* values) const {
   const double T = FinalTime(w), h = T / N_;
   const int cols = 1 + d_ + m_;
   std::size_t e = 0;
-  // de = -J_l(e)^-1 eta, eta = sum_k P_k^T J_r(phi_k) dphi_k, P_k = E_{k+1} ... E_{N-1},
+  // dr = D eta, eta = sum_k Ad_{P_k^-1} J_r(phi_k) dphi_k, P_k = E_{k+1} ... E_{N-1},
   // dphi_k = h/2 (Dxi_k dx_k + Dxi_{k+1} dx_{k+1}) + xi-bar_k dT / N.
   std::vector<Eigen::Vector3d> xi, phi;
   Increments(w, xi, phi);
@@ -308,16 +319,16 @@ void CollocationNlp::GroupJacobian(const double* w, double* values) const {
   Eigen::Matrix3d RN = R0_;
   std::vector<Eigen::Matrix3d> E(N_);
   for (int k = 0; k < N_; ++k) {
-    E[k] = geometry::Exp(MatrixGroup::kSO3, phi[k]);
+    E[k] = group_rows_.Exp(phi[k]);
     RN = RN * E[k];
   }
-  const Eigen::Vector3d err = geometry::Log(MatrixGroup::kSO3, RN.transpose() * target_);
-  const Eigen::Matrix3d A = -geometry::LeftJacobian(MatrixGroup::kSO3, err).inverse();
-  // M_k = A P_k^T J_r(phi_k): d error / d phi_k.
+  const int rows = group_rows_.size();
+  const Eigen::Matrix3d A = group_rows_.EtaJacobian(RN);
+  // M_k = D Ad_{P_k^-1} J_r(phi_k): d rows / d phi_k (the first `rows` rows).
   std::vector<Eigen::Matrix3d> M(N_);
   Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
   for (int k = N_ - 1; k >= 0; --k) {
-    M[k] = A * P.transpose() * geometry::RightJacobian(MatrixGroup::kSO3, phi[k]);
+    M[k] = A * group_rows_.InverseAdjoint(P) * group_rows_.RightJacobian(phi[k]);
     P = E[k] * P;
   }
   Eigen::Vector3d dT = Eigen::Vector3d::Zero();
@@ -329,7 +340,7 @@ void CollocationNlp::GroupJacobian(const double* w, double* values) const {
     if (k < N_) sum += M[k];
     node[k] = h / 2 * sum * Dxi[k];
   }
-  for (int r = 0; r < 3; ++r) {
+  for (int r = 0; r < rows; ++r) {
     if (free_time_) values[e++] = dT[r];
     for (int k = 0; k <= N_; ++k)
       for (int i = 0; i < d_; ++i) values[e++] = node[k](r, i);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "control/collocation_dynamics.hpp"
+#include "control/collocation_group.hpp"
 #include "control/sparse_nlp.hpp"
 #include "dirac/scenario.hpp"
 
@@ -16,9 +17,10 @@ namespace dirac::control {
 
 /// Unknowns: T (when the horizon is free), then per node k = 0..N the state x_k = (q, y) and
 /// the controls u_k. Constraints: trapezoidal defects x_{k+1} - x_k - h/2 (f_k + f_{k+1}) = 0
-/// of the controlled equations (h = T / N: free time by scaling), and, when the final attitude
-/// is fixed, Log(R_N^T R*) = 0 with R_{k+1} = R_k Exp(h (xi_k + xi_{k+1}) / 2) from the given
-/// R_0: the group element is a product of exponentials, on SO(3) to rounding, with no norm
+/// of the controlled equations (h = T / N: free time by scaling), and, when final group
+/// components are fixed, their rows r(G_N) = 0 (GroupRows: Log(R_N^T R*) on SO(3), the fixed
+/// components on SE(2)) with G_{k+1} = G_k Exp(h (xi_k + xi_{k+1}) / 2) from the given G_0: the
+/// group element is a product of exponentials, on the group to rounding, with no norm
 /// constraint. Boundary values and bounds are bounds on the unknowns; path constraints
 /// g(t_k, x_k, u_k) <= 0 are rows at every node k = 0..N (after the defects and the attitude
 /// rows). Cost: the trapezoidal quadrature of C plus the terminal cost phi(T, x_N). First
@@ -27,8 +29,8 @@ namespace dirac::control {
 /// built once in the constructor.
 class CollocationNlp : public SparseNlp {
  public:
-  /// Throws ScenarioError for boundary conditions it does not cover (a free or partly fixed
-  /// attitude, SE(2) group components), naming the quantity.
+  /// Throws ScenarioError for boundary conditions it does not cover (a free initial group
+  /// element, a partly fixed SO(3) attitude or SE(2) position), naming the quantity.
   CollocationNlp(const Scenario& scenario, const CollocationDynamics& dynamics, int intervals);
 
   int num_variables() const override { return num_variables_; }
@@ -55,9 +57,11 @@ class CollocationNlp : public SparseNlp {
   int StateIndex(int k, int i) const { return offset_ + k * (d_ + m_) + i; }
   int ControlIndex(int k, int j) const { return offset_ + k * (d_ + m_) + d_ + j; }
   bool has_group() const { return has_group_; }
+  /// The group rows (none when no final group component is fixed).
+  const GroupRows& group_rows() const { return group_rows_; }
   /// Row of path constraint j at node k.
   int PathRow(int k, int j) const { return path_row_ + k * p_ + j; }
-  /// The attitude at every node (R_0 ... R_N) for the unknowns w.
+  /// The group element at every node (G_0 ... G_N) for the unknowns w.
   std::vector<Eigen::Matrix3d> Attitudes(const double* w) const;
 
  private:
@@ -77,8 +81,9 @@ class CollocationNlp : public SparseNlp {
   int num_variables_ = 0, num_constraints_ = 0;
   std::vector<double> lower_, upper_, start_;           ///< per node, state then controls (d + m)
   std::vector<std::optional<double>> initial_, final_;  ///< fixed end states
-  bool has_group_ = false;                              ///< final attitude rows present
-  Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity(), target_ = Eigen::Matrix3d::Identity();
+  bool has_group_ = false;                              ///< final group rows present
+  GroupRows group_rows_;                                ///< the group and its final rows
+  Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity();    ///< G_0
   std::vector<std::pair<int, int>> pattern_;
   std::vector<std::pair<int, int>> hessian_pattern_;
   std::vector<int> node_entry_;    ///< per node, (d + m)^2: entry of (a, b) (both orders)
