@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bryson_denham.hpp"
 #include "dirac/error.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
@@ -22,24 +23,8 @@ using testing::ExpectError;
 using testing::LineOf;
 using testing::Replace;
 
-// Bryson-Denham: x'' = u, (x, x')(0) = (0, 1), (x, x')(1) = (0, -1), min int u^2/2 with
-// x <= l. Unconstrained, u = -2 and max x = 1/4. For l <= 1/6 the optimum has three arcs
-// (Bryson, Denham & Dreyfus 1963; Bryson & Ho §3.11): on [0, 3l] x = l (1 - (1 - t/(3l))^3),
-// u = -2/(3l) (1 - t/(3l)); x = l, u = 0 on [3l, 1 - 3l]; the mirror image after. Cost 4/(9l).
-const std::string kBrysonDenham = R"yaml(name: Bryson-Denham
-parameters:
-  - {name: l, default: 0.1}
-coordinates:
-  - {name: x, initial: 0.0, initial_velocity: 1.0}
-lagrangian: "vx^2/2"
-optimal_control:
-  horizon: 1
-  controls: [{name: u, acts_on: vx}]
-  cost: "u^2/2"
-  final: {x: 0, vx: -1}
-  path_constraints: "x <= l"
-  collocation: {nodes: 100}
-)yaml";
+// Bryson-Denham (tests/bryson_denham.hpp): the optimum in closed form there.
+using testing::kBrysonDenham;
 
 TEST(CollocationPath, ReadsOneInequalityOrAList) {
   const Scenario s = ParseScenario(kBrysonDenham, "bd.yaml");

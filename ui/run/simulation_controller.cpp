@@ -485,8 +485,9 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   };
   std::optional<dirac::OptimalControlSolution> attempt = solve();
   if (!attempt) return;
-  if (!attempt->report.converged && options.warm_start) {
-    // The previous optimum was too far away: from the scenario's own initial guess.
+  if (!attempt->report.converged && options.warm_start && attempt->report.method != "collocation") {
+    // The previous optimum was too far away: from the scenario's own initial guess (collocation
+    // has done that itself: IPOPT once more from the scenario's guess).
     options.warm_start = nullptr;
     attempt = solve();
     if (!attempt) return;

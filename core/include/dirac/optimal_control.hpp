@@ -67,11 +67,20 @@ struct SolveReport {
   long integrations = 0;               ///< shooting-interval integrations
   long integrator_steps = 0;           ///< CVODES steps over all integrations
   long rhs_evaluations = 0;            ///< right-hand sides (with variational equations)
+  /// Started from SolveOptions::warm_start and converged from it (collocation: IPOPT from the
+  /// previous optimum; a failed warm start falls back to a cold solve, then false).
   bool warm_started = false;
+  /// Collocation with a warm start: IPOPT iterations spent from it (all of `iterations` when
+  /// warm_started; those of the failed attempt otherwise).
+  int warm_iterations = 0;
 };
 
+/// A collocation solve's part of a WarmStart (control/collocation_warm_start.hpp).
+struct CollocationWarmStart;
+
 /// What a re-solve needs: the shooting nodes of a converged solution and the values it was
-/// solved for. Opaque to callers; pass it back in SolveOptions::warm_start.
+/// solved for, or a collocation solve's compiled equations and primal-dual optimum. Opaque to
+/// callers; pass it back in SolveOptions::warm_start.
 struct WarmStart {
   std::vector<double> node_times;
   std::vector<std::vector<double>> node_states;  ///< x at each node (flow state order)
@@ -82,7 +91,11 @@ struct WarmStart {
   /// of unknowns and residual rows it belongs to: a re-solve uses it only for the same layout.
   std::vector<double> inverse_jacobian;
   std::string layout;
-  bool valid() const { return !node_states.empty(); }
+  /// Collocation: the compiled controlled equations (reused while only values change: the
+  /// parameters, boundary values, bounds, the horizon) and the NLP's optimum with its bound and
+  /// constraint multipliers, IPOPT's warm start on the same mesh. Immutable, shared.
+  std::shared_ptr<const CollocationWarmStart> collocation;
+  bool valid() const { return !node_states.empty() || collocation != nullptr; }
 };
 
 struct SolveOptions {

@@ -2,11 +2,13 @@
 // and report (method, T, NLP convergence, active arcs) and sample the optimum at the nodes.
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "control/collocation_dynamics.hpp"
 #include "control/collocation_nlp.hpp"
+#include "control/collocation_warm_start.hpp"
 #include "control/sparse_nlp.hpp"
 #include "dirac/error.hpp"
 #include "dirac/optimal_control.hpp"
@@ -126,7 +128,10 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
                         "collocation needs an optimal_control block");
   if (const auto problem = CheckOptimalControlBounds(scenario))
     throw ScenarioError(scenario.source_file, spec.where.line, problem->key, problem->message);
-  const control::CollocationDynamics dynamics(scenario);
+  // The tapes and the NLP's optimum of a previous solve of the same structure, if given.
+  const std::string structure = control::StructureKey(scenario);
+  const auto shared_dynamics = control::DynamicsFor(scenario, structure, options.warm_start);
+  const control::CollocationDynamics& dynamics = *shared_dynamics;
   const int intervals = options.nodes > 0            ? options.nodes
                         : spec.collocation.nodes > 0 ? spec.collocation.nodes
                                                      : kDefaultIntervals;
@@ -142,6 +147,7 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   settings.tolerance = spec.collocation.tolerance;
   settings.exact_hessian = spec.collocation.exact_hessian;
   settings.cancel = options.cancel;
+  settings.warm_start = control::PointFor(structure, intervals, options.warm_start);
   if (options.progress)
     settings.progress = [&](const control::NlpIterate& it) {
       NewtonIterate step;
@@ -153,6 +159,8 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   report.converged = result.converged;
   report.message = result.message;
   report.iterations = result.iterations;
+  report.warm_started = result.warm_started;
+  report.warm_iterations = result.warm_iterations;
   report.constraint_violation = result.constraint_violation;
   report.residual = result.constraint_violation;
   report.best_residual = result.constraint_violation;
@@ -161,6 +169,12 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   solution.solved = scenario;
   if (!result.converged) return solution;
   solution.cost = result.objective;
+  auto warm = std::make_shared<CollocationWarmStart>();
+  warm->structure = structure;
+  warm->dynamics = shared_dynamics;
+  warm->intervals = intervals;
+  warm->point = result.solution;
+  solution.warm_start.collocation = std::move(warm);
   report.active_arcs = FindActiveArcs(scenario, nlp, dynamics, result.x);
   solution.solved.optimal_control.horizon = report.final_time;
   solution.solved.simulation.t_end = report.final_time;

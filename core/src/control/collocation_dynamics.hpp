@@ -3,6 +3,7 @@
 // values with exact first derivatives (forward mode on the tapes).
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dirac/compiled_function.hpp"
@@ -26,6 +27,8 @@ class CollocationDynamics {
   bool has_body_velocity() const { return body_velocity_.num_outputs() == 3; }
   std::size_t num_path_constraints() const { return path_.num_outputs(); }
   bool has_terminal_cost() const { return has_terminal_cost_; }
+  /// The same tapes at other parameter values (the scenario's order).
+  void set_parameters(std::vector<double> values) { parameters_ = std::move(values); }
 
   /// Values at (t, x = (q, y), u) and, if `jacobian` is not null, the derivatives along
   /// [t, x, u] (row-major, outputs x (1 + d + m)).

@@ -301,7 +301,7 @@ ShootingPoint MultipleShooting::FromInitialGuess() {
 }
 
 bool MultipleShooting::FromWarmStart(const WarmStart& warm, ShootingPoint* point) {
-  if (!warm.valid() || warm.node_states.front().size() != d_ ||
+  if (warm.node_states.empty() || warm.node_states.front().size() != d_ ||
       warm.node_states.size() != warm.node_times.size() ||
       warm.node_groups.size() != warm.node_states.size())
     return false;

@@ -466,9 +466,13 @@ std::string FormatCollocationReport(const SolveReport& report, double cost) {
   std::ostringstream out;
   out.precision(6);
   out << "method collocation: " << (report.converged ? "converged" : "not converged") << ": "
-      << report.iterations << " interior-point iterations, " << report.nodes << " intervals, "
-      << report.unknowns << " unknowns, constraint violation " << report.constraint_violation
-      << ", " << report.seconds * 1e3 << " ms";
+      << report.iterations << " interior-point iterations, ";
+  if (report.warm_started)
+    out << "warm start, ";
+  else if (report.warm_iterations > 0)
+    out << "of them " << report.warm_iterations << " from the warm start (abandoned), ";
+  out << report.nodes << " intervals, " << report.unknowns << " unknowns, constraint violation "
+      << report.constraint_violation << ", " << report.seconds * 1e3 << " ms";
   out << "\n  final_time = " << std::setprecision(17) << report.final_time;
   if (report.converged) out << "\n  cost = " << cost;
   out << std::setprecision(6);
@@ -551,8 +555,9 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
       << ", \"stored_jacobian_iterations\": " << report.stored_jacobian_iterations
       << ", \"continuation_steps\": " << report.continuation_steps
       << ", \"warm_started\": " << (report.warm_started ? "true" : "false")
-      << ", \"nodes\": " << report.nodes << ", \"unknowns\": " << report.unknowns
-      << ", \"residual\": " << report.residual << ", \"best_residual\": " << report.best_residual
+      << ", \"warm_iterations\": " << report.warm_iterations << ", \"nodes\": " << report.nodes
+      << ", \"unknowns\": " << report.unknowns << ", \"residual\": " << report.residual
+      << ", \"best_residual\": " << report.best_residual
       << ", \"integrations\": " << report.integrations << ", \"seconds\": " << report.seconds
       << ", \"history\": [";
   for (std::size_t k = 0; k < report.history.size(); ++k) {

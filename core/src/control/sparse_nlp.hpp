@@ -44,6 +44,18 @@ struct NlpIterate {
   double dual_infeasibility = 0.0;
 };
 
+/// A primal-dual point of the interior-point method: the unknowns x, the multipliers z_L, z_U of
+/// their lower and upper bounds and lambda of the constraints (IPOPT's convention: the
+/// Lagrangian is f + lambda . g - z_L . (x - x_l) + z_U . (x - x_u)).
+struct NlpPoint {
+  std::vector<double> x, z_lower, z_upper, lambda;
+  /// Sized for a problem with n unknowns and m constraints.
+  bool Fits(int n, int m) const {
+    const auto size = [](const std::vector<double>& v) { return static_cast<int>(v.size()); };
+    return size(x) == n && size(z_lower) == n && size(z_upper) == n && size(lambda) == m;
+  }
+};
+
 struct NlpSettings {
   int max_iterations = 3000;
   double tolerance = 1e-9;  ///< IPOPT tol and constr_viol_tol
@@ -52,15 +64,23 @@ struct NlpSettings {
   bool exact_hessian = true;
   const std::atomic<bool>* cancel = nullptr;
   std::function<bool(const NlpIterate&)> progress;  ///< false stops the solve
+  /// The optimum of a problem of the same structure (same unknowns and rows; other bounds or
+  /// values): the solve starts from it (projected into the new bounds; IPOPT's warm-start
+  /// initialisation with its multipliers and a small barrier parameter) and, if that does not
+  /// converge, once more from the problem's own starting point. Ignored unless it Fits the problem.
+  const NlpPoint* warm_start = nullptr;
 };
 
 struct NlpResult {
   bool converged = false;
   std::string message;  ///< IPOPT's status in words (empty on success)
   std::vector<double> x;
+  NlpPoint solution;  ///< x and the multipliers where IPOPT stopped (a warm start's point)
   double objective = 0.0;
   double constraint_violation = 0.0;  ///< max over g outside [g_l, g_u] at x
-  int iterations = 0;
+  int iterations = 0;                 ///< in all (a failed warm start's and the cold solve's)
+  bool warm_started = false;          ///< converged from NlpSettings::warm_start
+  int warm_iterations = 0;            ///< spent from the warm start (all of them when warm_started)
   bool cancelled = false;
 };
 
