@@ -41,9 +41,13 @@ Eigen::VectorXd LagrangianGradient(const control::CollocationNlp& nlp, const std
 
 // The worst entry of |H - H_fd| / max(1, |H_fd|) over the whole matrix (entries outside the
 // pattern count as 0 in H).
-double WorstHessianError(const Scenario& s, int intervals) {
+double WorstHessianError(const Scenario& s, int intervals,
+                         CollocationScheme scheme = CollocationScheme::kHermiteSimpson) {
   const control::CollocationDynamics dynamics(s);
-  const control::CollocationNlp nlp(s, dynamics, intervals);
+  std::vector<double> mesh{0.0};  // non-uniform
+  for (int k = 1; k <= intervals; ++k) mesh.push_back(mesh.back() + 1 + 0.5 * std::sin(1.3 * k));
+  for (double& node : mesh) node /= mesh.back();
+  const control::CollocationNlp nlp(s, dynamics, mesh, scheme);
   const int n = nlp.num_variables(), m = nlp.num_constraints();
   std::vector<double> w(n);
   nlp.StartingPoint(w.data());
@@ -80,6 +84,7 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
       LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml"));
   const double so3 = WorstHessianError(reorientation, 16);
   EXPECT_LT(so3, 1e-6);
+  EXPECT_LT(WorstHessianError(reorientation, 12, CollocationScheme::kTrapezoidal), 1e-6);
   const std::string tq =
       Replace(Replace(testing::kTq, "horizon: 1", "horizon: free\n  horizon_bounds: [0.5, 3]"),
               "  final: {x: 1, vx: 0}\n",
@@ -88,6 +93,9 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
   const double path =
       WorstHessianError(ParseScenario(Replace(tq, "  cost: \"u^2/2\"\n", ""), "path.yaml"), 12);
   EXPECT_LT(path, 1e-6);
+  EXPECT_LT(WorstHessianError(ParseScenario(Replace(tq, "  cost: \"u^2/2\"\n", ""), "path.yaml"),
+                              12, CollocationScheme::kTrapezoidal),
+            1e-6);
   std::printf("[ measured ] Hessian vs central differences: reorientation %.2e, TQ path %.2e\n",
               so3, path);
 }

@@ -68,6 +68,10 @@ struct SolveReport {
   long integrator_steps = 0;           ///< CVODES steps over all integrations
   long rhs_evaluations = 0;            ///< right-hand sides (with variational equations)
   bool warm_started = false;
+  /// Collocation: the mesh refinements made (0: the first mesh only) and the largest interval
+  /// error estimate on the final mesh.
+  int mesh_rounds = 0;
+  double mesh_error = 0.0;
 };
 
 /// What a re-solve needs: the shooting nodes of a converged solution and the values it was

@@ -469,6 +469,8 @@ std::string FormatCollocationReport(const SolveReport& report, double cost) {
       << report.iterations << " interior-point iterations, " << report.nodes << " intervals, "
       << report.unknowns << " unknowns, constraint violation " << report.constraint_violation
       << ", " << report.seconds * 1e3 << " ms";
+  out << "\n  mesh: " << report.nodes << " intervals after " << report.mesh_rounds
+      << " refinements, error estimate " << report.mesh_error;
   out << "\n  final_time = " << std::setprecision(17) << report.final_time;
   if (report.converged) out << "\n  cost = " << cost;
   out << std::setprecision(6);
@@ -551,7 +553,8 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
       << ", \"stored_jacobian_iterations\": " << report.stored_jacobian_iterations
       << ", \"continuation_steps\": " << report.continuation_steps
       << ", \"warm_started\": " << (report.warm_started ? "true" : "false")
-      << ", \"nodes\": " << report.nodes << ", \"unknowns\": " << report.unknowns
+      << ", \"nodes\": " << report.nodes << ", \"mesh_rounds\": " << report.mesh_rounds
+      << ", \"mesh_error\": " << report.mesh_error << ", \"unknowns\": " << report.unknowns
       << ", \"residual\": " << report.residual << ", \"best_residual\": " << report.best_residual
       << ", \"integrations\": " << report.integrations << ", \"seconds\": " << report.seconds
       << ", \"history\": [";
