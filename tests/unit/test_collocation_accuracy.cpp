@@ -129,15 +129,9 @@ TEST(CollocationAccuracy, MatchesShootingOnElroysBeanie) {
 // initial velocity; from rest shooting's first Jacobian is singular) to (1, 0, 0.2), the final
 // velocities free.
 const std::string kHeisenbergSpline = R"yaml(name: Heisenberg spline
-coordinates:
-  - {name: x, initial: 0.0}
-  - {name: y, initial: 0.0}
-  - {name: z, initial: 0.0}
+coordinates: [{name: x, initial: 0.0}, {name: y, initial: 0.0}, {name: z, initial: 0.0}]
 algebroid:
-  fibre:
-    - {name: v1, initial: 1.0}
-    - {name: v2, initial: 0.0}
-    - {name: v3, initial: 0.0}
+  fibre: [{name: v1, initial: 1.0}, {name: v2, initial: 0.0}, {name: v3, initial: 0.0}]
   anchor:
     - {section: v1, components: {x: "1", z: "y"}}
     - {section: v2, components: {y: "1", z: "-x"}}
