@@ -2,7 +2,6 @@
 // the point terms from the tapes' exact second derivatives (the attitude rows' part:
 // collocation_group.cpp).
 #include <algorithm>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -12,36 +11,53 @@ namespace dirac::control {
 
 using Function = CollocationDynamics::Function;
 
+// Two passes over the same requests: the first collects the (row, column) pairs, sorted and
+// made unique into the pattern; the second looks each up (a flat sorted array rather than a
+// map: the attitude block alone asks ~(3 (2N + 1))^2 / 2 pairs).
 void CollocationNlp::BuildHessianPattern() {
-  std::map<std::pair<int, int>, int> index;
+  std::vector<std::pair<int, int>> pairs;
+  bool lookup = false;
   auto entry = [&](int a, int b) {
     if (a < b) std::swap(a, b);
-    const auto [it, added] = index.emplace(std::pair{a, b}, static_cast<int>(index.size()));
-    if (added) hessian_pattern_.emplace_back(a, b);
-    return it->second;
+    if (!lookup) {
+      pairs.emplace_back(a, b);
+      return -1;
+    }
+    return static_cast<int>(
+        std::lower_bound(hessian_pattern_.begin(), hessian_pattern_.end(), std::pair{a, b}) -
+        hessian_pattern_.begin());
   };
   const int s = d_ + m_;
-  point_entry_.assign(P_ * s * s, -1);
-  for (int p = 0; p < P_; ++p)
-    for (int a = 0; a < s; ++a)
-      for (int b = 0; b <= a; ++b)
-        point_entry_[(p * s + a) * s + b] = point_entry_[(p * s + b) * s + a] =
-            entry(PointIndex(p, a), PointIndex(p, b));
-  if (free_time_) {
-    time_entry_.assign(P_ * s + 1, -1);
+  for (int pass = 0; pass < 2; ++pass) {
+    lookup = pass == 1;
+    if (lookup) {
+      std::sort(pairs.begin(), pairs.end());
+      pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+      hessian_pattern_ = std::move(pairs);
+    }
+    point_entry_.assign(P_ * s * s, -1);
     for (int p = 0; p < P_; ++p)
-      for (int c = 0; c < s; ++c) time_entry_[p * s + c] = entry(PointIndex(p, c), 0);
-    time_entry_.back() = entry(0, 0);
+      for (int a = 0; a < s; ++a)
+        for (int b = 0; b <= a; ++b)
+          point_entry_[(p * s + a) * s + b] = point_entry_[(p * s + b) * s + a] =
+              entry(PointIndex(p, a), PointIndex(p, b));
+    if (free_time_) {
+      time_entry_.assign(P_ * s + 1, -1);
+      for (int p = 0; p < P_; ++p)
+        for (int c = 0; c < s; ++c) time_entry_[p * s + c] = entry(PointIndex(p, c), 0);
+      time_entry_.back() = entry(0, 0);
+    }
+    if (!has_group_) continue;
+    group_states_.clear();
+    for (int i = 0; i < d_; ++i)
+      if (dynamics_.body_velocity_reads()[i]) group_states_.push_back(i);
+    const int S = static_cast<int>(group_states_.size()), G = P_ * S;
+    group_entry_.assign(G * G, -1);
+    for (int a = 0; a < G; ++a)
+      for (int b = 0; b <= a; ++b)
+        group_entry_[a * G + b] = group_entry_[b * G + a] =
+            entry(PointIndex(a / S, group_states_[a % S]), PointIndex(b / S, group_states_[b % S]));
   }
-  if (!has_group_) return;
-  for (int i = 0; i < d_; ++i)
-    if (dynamics_.body_velocity_reads()[i]) group_states_.push_back(i);
-  const int S = static_cast<int>(group_states_.size()), G = P_ * S;
-  group_entry_.assign(G * G, -1);
-  for (int a = 0; a < G; ++a)
-    for (int b = 0; b <= a; ++b)
-      group_entry_[a * G + b] = group_entry_[b * G + a] =
-          entry(PointIndex(a / S, group_states_[a % S]), PointIndex(b / S, group_states_[b % S]));
 }
 
 // Point p enters as T F_p(t_p, z_p) + P_p(t_p, z_p) with t_p = T s_p: F_p sums, over the
