@@ -147,7 +147,8 @@ void BoundsGuiTest::boundsDrawnActiveArcsMarkedAndEditedLive() {
   SnapshotPtr solved = controller->latest();
   const dirac::SolveReport report = solved->solve->report;
   QCOMPARE(QString::fromStdString(report.method), QStringLiteral("collocation"));
-  QVERIFY2(std::abs(report.final_time - 28.6374) < 1e-3,
+  // Hermite-Simpson with mesh refinement: PSOPT's 28.63041 s to 1e-3 s (measured 28.63087 s).
+  QVERIFY2(std::abs(report.final_time - 28.63041) < 1e-3,
            qPrintable(QString::number(report.final_time)));
   // The run, the time axes and the clock end at the T found, not at the guess (30 s).
   QCOMPARE(solved->t_end, report.final_time);
@@ -156,11 +157,12 @@ void BoundsGuiTest::boundsDrawnActiveArcsMarkedAndEditedLive() {
   // The status bar says what the solve was.
   auto* diagnostics = window->findChild<QLabel*>("status.diagnostics");
   QVERIFY(diagnostics);
-  const QString method =
-      QStringLiteral("collocation, 100 intervals, t_f = %1 s").arg(report.final_time, 0, 'f', 2);
+  const QString method = QStringLiteral("collocation, %1 intervals, t_f = %2 s")
+                             .arg(report.nodes)
+                             .arg(report.final_time, 0, 'f', 2);
   QVERIFY2(diagnostics->text().contains(method), qPrintable(diagnostics->text()));
   QVERIFY2(!diagnostics->text().contains("shooting"), qPrintable(diagnostics->text()));
-  QVERIFY2(diagnostics->text().contains("28.64 s"), qPrintable(diagnostics->text()));
+  QVERIFY2(diagnostics->text().contains("28.63 s"), qPrintable(diagnostics->text()));
 
   // The scenario's two charts and no other: the run has no hidden-constraint residual columns.
   PlotPanel& plots = *window->plot_panel();
