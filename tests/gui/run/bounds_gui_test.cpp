@@ -252,16 +252,21 @@ void BoundsGuiTest::boundsDrawnActiveArcsMarkedAndEditedLive() {
   QVERIFY2(
       diagnostics->text().contains(QStringLiteral("t_f = %1 s").arg(edited.final_time, 0, 'f', 2)),
       qPrintable(diagnostics->text()));
-  // From the previous optimum (the tapes and IPOPT's primal-dual point): no derivation, a few
-  // interior-point iterations.
+  // From the previous optimum (the tapes and IPOPT's primal-dual point on the refined mesh): no
+  // derivation, fewer interior-point iterations than the cold solve. (On ocp-warm's trapezoidal
+  // fixed mesh the warm re-solve took under a third of the cold iterations, 34 against 105; with
+  // Hermite-Simpson and refinement it takes 53 on the kept 103 intervals, then 13 more after one
+  // refinement, against 83 cold: not a third.)
   QVERIFY(edited.warm_started);
-  QVERIFY2(edited.iterations < report.iterations / 3,
-           qPrintable(QString("%1 vs %2").arg(edited.iterations).arg(report.iterations)));
+  QVERIFY2(edited.warm_iterations < report.iterations, qPrintable(QString("%1 (warm %2) vs %3")
+                                                                      .arg(edited.iterations)
+                                                                      .arg(edited.warm_iterations)
+                                                                      .arg(report.iterations)));
   qInfo(
-      "t_f %.6f s -> %.6f s with u1 <= 45; %d arcs of u1; warm re-solve %d iterations (cold %d), "
-      "%.1f ms",
-      report.final_time, edited.final_time, count, edited.iterations, report.iterations,
-      edited.seconds * 1e3);
+      "t_f %.6f s -> %.6f s with u1 <= 45; %d arcs of u1; warm re-solve %d iterations (%d from the "
+      "warm start, %d intervals after %d refinements; cold %d), %.1f ms",
+      report.final_time, edited.final_time, count, edited.iterations, edited.warm_iterations,
+      edited.nodes, edited.mesh_rounds, report.iterations, edited.seconds * 1e3);
 }
 
 QTEST_MAIN(BoundsGuiTest)
