@@ -80,5 +80,21 @@ TEST(CollocationCostates, DefectMultipliersAreTheShootingCostatesToSecondOrder) 
       coarse, fine, scale);
 }
 
+// Hermite-Simpson (no refinement): the Simpson rows' multipliers are p(t_k + h/2) as well (the
+// Hermite rows' are O(h) and skipped), second order like the discrete adjoint they solve.
+TEST(CollocationCostates, SimpsonMultipliersAreTheShootingCostatesToSecondOrder) {
+  const Scenario s = ParseScenario(kPendulum, "pendulum.yaml");
+  const OptimalControlSolution shooting = SolveOptimalControl(s);
+  ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
+  const double coarse =
+      CostateError(s, shooting.trajectory, 50, CollocationScheme::kHermiteSimpson);
+  const double fine = CostateError(s, shooting.trajectory, 100, CollocationScheme::kHermiteSimpson);
+  EXPECT_LT(fine, 2e-3);
+  EXPECT_GT(coarse / fine, 3.0) << coarse << " " << fine;
+  EXPECT_LT(coarse / fine, 5.0) << coarse << " " << fine;
+  std::printf("costates from the Simpson multipliers: max error %.3e (N = 50), %.3e (N = 100)\n",
+              coarse, fine);
+}
+
 }  // namespace
 }  // namespace dirac

@@ -170,6 +170,8 @@ TEST(CollocationHessian, EveryShippedCollocationScenario) {
     const double first = WorstFirstDerivativeError(s, 8), second = WorstHessianError(s, 8);
     EXPECT_LT(first, 1e-6) << c.file << " " << c.overrides.size();
     EXPECT_LT(second, 1e-6) << c.file << " " << c.overrides.size();
+    // The trapezoidal scheme on the same rows (SE(2) and SO(3) under both schemes).
+    EXPECT_LT(WorstHessianError(s, 8, CollocationScheme::kTrapezoidal), 1e-6) << c.file;
     std::printf("[ measured ] %s (%zu overrides): first derivatives %.2e, Hessian %.2e\n", c.file,
                 c.overrides.size(), first, second);
   }
