@@ -30,10 +30,23 @@ namespace fs = std::filesystem;
 using testing::kDoubleIntegrator;
 using testing::Replace;
 
-// Compares the NLP's gradient and Jacobian with central differences at a point near the start.
+void ExpectDerivativesMatchDifferences(const Scenario& s, CollocationScheme scheme);
+
+// Compares the NLP's gradient and Jacobian with central differences at a point near the start,
+// for both schemes on a non-uniform mesh.
 void ExpectDerivativesMatchDifferences(const Scenario& s) {
+  for (const auto scheme : {CollocationScheme::kHermiteSimpson, CollocationScheme::kTrapezoidal}) {
+    SCOPED_TRACE(scheme == CollocationScheme::kTrapezoidal ? "trapezoidal" : "hermite-simpson");
+    ExpectDerivativesMatchDifferences(s, scheme);
+  }
+}
+
+void ExpectDerivativesMatchDifferences(const Scenario& s, CollocationScheme scheme) {
   const control::CollocationDynamics dynamics(s);
-  const control::CollocationNlp nlp(s, dynamics, 12);
+  std::vector<double> mesh{0.0};
+  for (int k = 1; k <= 10; ++k) mesh.push_back(mesh.back() + 1 + 0.5 * std::sin(1.3 * k));
+  for (double& node : mesh) node /= mesh.back();
+  const control::CollocationNlp nlp(s, dynamics, mesh, scheme);
   const int n = nlp.num_variables(), m = nlp.num_constraints();
   std::vector<double> w(n);
   nlp.StartingPoint(w.data());
@@ -92,8 +105,11 @@ TEST(Collocation, FirstDerivativesMatchCentralDifferences) {
   ExpectDerivativesMatchDifferences(ParseScenario(path, "path.yaml"));
 }
 
+// The trapezoidal rule on a fixed uniform mesh (no refinement): its h^2 error, extrapolated.
 TEST(Collocation, MinimumTimeDoubleIntegratorMatchesTheClosedForm) {
-  const Scenario s = ParseScenario(kDoubleIntegrator, "di.yaml");
+  const Scenario s = ParseScenario(Replace(kDoubleIntegrator, "{nodes: 100}",
+                                           "{nodes: 100, scheme: trapezoidal, mesh_rounds: 0}"),
+                                   "di.yaml");
   EXPECT_EQ(ChosenMethod(s), OptimalControlMethod::kCollocation);
   const OptimalControlSolution solution = SolveOptimalControl(s);
   const SolveReport& report = solution.report;
@@ -130,13 +146,15 @@ TEST(Collocation, MinimumTimeDoubleIntegratorMatchesTheClosedForm) {
   EXPECT_NE(SolveReportToJson(report, solution.cost).find("\"final_time\": "), std::string::npos);
 }
 
-// Trapezoidal collocation converges as h^2: the cost on N and 2N intervals, extrapolated
-// (4 c_2N - c_N) / 3, against multiple shooting's optimum (exact to 1e-10).
+// Trapezoidal collocation (fixed mesh) converges as h^2: the cost on N and 2N intervals,
+// extrapolated (4 c_2N - c_N) / 3, against multiple shooting's optimum (exact to 1e-10).
 TEST(Collocation, AgreesWithShootingOnTheSo3Spline) {
   Scenario s = LoadScenario(testing::SourcePath("scenarios/so3_spline.yaml"));
   const OptimalControlSolution shooting = SolveOptimalControl(s);
   ASSERT_TRUE(shooting.report.converged);
   s.optimal_control.method = OptimalControlMethod::kCollocation;
+  s.optimal_control.collocation.scheme = CollocationScheme::kTrapezoidal;
+  s.optimal_control.collocation.mesh_rounds = 0;
   std::vector<double> costs;
   for (const int nodes : {100, 200}) {
     SolveOptions options;

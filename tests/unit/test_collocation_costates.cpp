@@ -30,17 +30,22 @@ optimal_control:
 simulation: {output_step: 0.01, rtol: 1.0e-12, atol: 1.0e-12}
 )yaml";
 
-// max_k |p(t_k) - p_shooting(t_k)| over both costates on N intervals.
-double CostateError(const Scenario& s, const Trajectory& shooting, int intervals) {
+// max_k |p(t_k) - p_shooting(t_k)| over both costates on N intervals (uniform: no refinement).
+double CostateError(const Scenario& s, const Trajectory& shooting, int intervals,
+                    CollocationScheme scheme) {
   Scenario c = s;
   c.optimal_control.method = OptimalControlMethod::kCollocation;
+  c.optimal_control.collocation.scheme = scheme;
+  c.optimal_control.collocation.mesh_rounds = 0;
   SolveOptions options;
   options.nodes = intervals;
   options.sample = false;
   const OptimalControlSolution solution = SolveOptimalControl(c, options);
   EXPECT_TRUE(solution.report.converged) << solution.report.message;
   if (!solution.warm_start.collocation) return 1e9;
-  const auto p = control::NodeCostates(intervals, 2, solution.warm_start.collocation->point.lambda);
+  EXPECT_EQ(solution.report.nodes, intervals);
+  const auto p =
+      control::NodeCostates(intervals, 2, solution.warm_start.collocation->point.lambda, scheme);
   // The shooting's costates of th and vth: p_vth, pbar_vth (H = p . f - C).
   const auto t = shooting.Column("t");
   const auto p_q = shooting.Column("p_vth"), p_v = shooting.Column("pbar_vth");
@@ -64,8 +69,8 @@ TEST(CollocationCostates, DefectMultipliersAreTheShootingCostatesToSecondOrder) 
   const auto p_v = shooting.trajectory.Column("pbar_vth");
   const double scale = std::abs(*std::max_element(
       p_v.begin(), p_v.end(), [](double a, double b) { return std::abs(a) < std::abs(b); }));
-  const double coarse = CostateError(s, shooting.trajectory, 50);
-  const double fine = CostateError(s, shooting.trajectory, 100);
+  const double coarse = CostateError(s, shooting.trajectory, 50, CollocationScheme::kTrapezoidal);
+  const double fine = CostateError(s, shooting.trajectory, 100, CollocationScheme::kTrapezoidal);
   // O(h^2): within 1e-3 of the costates' scale at h = 0.02, and about 4 x smaller on halving h.
   EXPECT_LT(fine, 1e-3 * scale) << fine << " (scale " << scale << ")";
   EXPECT_GT(coarse / fine, 3.0) << coarse << " " << fine;
@@ -73,6 +78,22 @@ TEST(CollocationCostates, DefectMultipliersAreTheShootingCostatesToSecondOrder) 
   std::printf(
       "costates from the multipliers: max error %.3e (N = 50), %.3e (N = 100), scale %.3f\n",
       coarse, fine, scale);
+}
+
+// Hermite-Simpson (no refinement): the Simpson rows' multipliers are p(t_k + h/2) as well (the
+// Hermite rows' are O(h) and skipped), second order like the discrete adjoint they solve.
+TEST(CollocationCostates, SimpsonMultipliersAreTheShootingCostatesToSecondOrder) {
+  const Scenario s = ParseScenario(kPendulum, "pendulum.yaml");
+  const OptimalControlSolution shooting = SolveOptimalControl(s);
+  ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
+  const double coarse =
+      CostateError(s, shooting.trajectory, 50, CollocationScheme::kHermiteSimpson);
+  const double fine = CostateError(s, shooting.trajectory, 100, CollocationScheme::kHermiteSimpson);
+  EXPECT_LT(fine, 2e-3);
+  EXPECT_GT(coarse / fine, 3.0) << coarse << " " << fine;
+  EXPECT_LT(coarse / fine, 5.0) << coarse << " " << fine;
+  std::printf("costates from the Simpson multipliers: max error %.3e (N = 50), %.3e (N = 100)\n",
+              coarse, fine);
 }
 
 }  // namespace

@@ -69,9 +69,13 @@ double WorstColumnError(const std::vector<double>& w, const Eigen::MatrixXd& D, 
 
 // The worst entry of |H - H_fd| / max(1, |H_fd|) over the whole matrix (entries outside the
 // pattern count as 0 in H).
-double WorstHessianError(const Scenario& s, int intervals) {
+double WorstHessianError(const Scenario& s, int intervals,
+                         CollocationScheme scheme = CollocationScheme::kHermiteSimpson) {
   const control::CollocationDynamics dynamics(s);
-  const control::CollocationNlp nlp(s, dynamics, intervals);
+  std::vector<double> mesh{0.0};  // non-uniform
+  for (int k = 1; k <= intervals; ++k) mesh.push_back(mesh.back() + 1 + 0.5 * std::sin(1.3 * k));
+  for (double& node : mesh) node /= mesh.back();
+  const control::CollocationNlp nlp(s, dynamics, mesh, scheme);
   const int n = nlp.num_variables(), m = nlp.num_constraints();
   const std::vector<double> w = TestPoint(nlp);
   Eigen::VectorXd lambda(m);
@@ -119,6 +123,7 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
       LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml"));
   const double so3 = WorstHessianError(reorientation, 16);
   EXPECT_LT(so3, 1e-6);
+  EXPECT_LT(WorstHessianError(reorientation, 12, CollocationScheme::kTrapezoidal), 1e-6);
   const std::string tq =
       Replace(Replace(testing::kTq, "horizon: 1", "horizon: free\n  horizon_bounds: [0.5, 3]"),
               "  final: {x: 1, vx: 0}\n",
@@ -127,6 +132,9 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
   const double path =
       WorstHessianError(ParseScenario(Replace(tq, "  cost: \"u^2/2\"\n", ""), "path.yaml"), 12);
   EXPECT_LT(path, 1e-6);
+  EXPECT_LT(WorstHessianError(ParseScenario(Replace(tq, "  cost: \"u^2/2\"\n", ""), "path.yaml"),
+                              12, CollocationScheme::kTrapezoidal),
+            1e-6);
   std::printf("[ measured ] Hessian vs central differences: reorientation %.2e, TQ path %.2e\n",
               so3, path);
 }
@@ -162,6 +170,8 @@ TEST(CollocationHessian, EveryShippedCollocationScenario) {
     const double first = WorstFirstDerivativeError(s, 8), second = WorstHessianError(s, 8);
     EXPECT_LT(first, 1e-6) << c.file << " " << c.overrides.size();
     EXPECT_LT(second, 1e-6) << c.file << " " << c.overrides.size();
+    // The trapezoidal scheme on the same rows (SE(2) and SO(3) under both schemes).
+    EXPECT_LT(WorstHessianError(s, 8, CollocationScheme::kTrapezoidal), 1e-6) << c.file;
     std::printf("[ measured ] %s (%zu overrides): first derivatives %.2e, Hessian %.2e\n", c.file,
                 c.overrides.size(), first, second);
   }
@@ -171,8 +181,11 @@ TEST(CollocationHessian, LimitedMemoryStaysSelectableAndAgrees) {
   Scenario s = ParseScenario(testing::kDoubleIntegrator, "di.yaml");
   EXPECT_TRUE(s.optimal_control.collocation.exact_hessian);
   const OptimalControlSolution exact = SolveOptimalControl(s);
-  const std::string text = Replace(testing::kDoubleIntegrator, "collocation: {nodes: 100}",
-                                   "collocation: {nodes: 100, hessian: limited-memory}");
+  // The limited-memory solve's barrier floor is 0.9 tol (ipopt_solver.cpp): at the default
+  // tol 1e-9 a bang-bang T is off by ~2e-7 (the control kept ~mu off its bound), at 1e-10 by 1e-8.
+  const std::string text =
+      Replace(testing::kDoubleIntegrator, "collocation: {nodes: 100}",
+              "collocation: {nodes: 100, hessian: limited-memory, tolerance: 1.0e-10}");
   s = ParseScenario(text, "lbfgs.yaml");
   EXPECT_FALSE(s.optimal_control.collocation.exact_hessian);
   EXPECT_FALSE(ParseScenario(SaveScenarioToString(s), "back.yaml")

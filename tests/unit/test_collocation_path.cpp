@@ -79,8 +79,11 @@ TEST(CollocationPath, ShootingRefusesInequalitiesAndTerminalCostsAutoPicksColloc
   EXPECT_THROW(SolveOptimalControl(terminal), ScenarioError);
 }
 
+// The trapezoidal rule on a fixed uniform mesh (no refinement): second order, extrapolated.
 TEST(CollocationPath, BrysonDenhamMatchesTheClosedForm) {
-  const Scenario s = ParseScenario(kBrysonDenham, "bd.yaml");
+  const Scenario s = ParseScenario(
+      Replace(kBrysonDenham, "{nodes: 100}", "{nodes: 100, scheme: trapezoidal, mesh_rounds: 0}"),
+      "bd.yaml");
   const double l = 0.1, exact = 4 / (9 * l);
   const OptimalControlSolution solution = SolveOptimalControl(s);
   const SolveReport& report = solution.report;
@@ -138,7 +141,8 @@ TEST(CollocationPath, BrysonDenhamMatchesTheClosedForm) {
 TEST(CollocationPath, TerminalCostMatchesTheClosedForm) {
   const std::string text =
       Replace(Replace(testing::kTq, "  final: {x: 1, vx: 0}\n",
-                      "  terminal_cost: \"c/2*(x - 1)^2\"\n  collocation: {nodes: 100}\n"),
+                      "  terminal_cost: \"c/2*(x - 1)^2\"\n  collocation: {nodes: 100, scheme: "
+                      "trapezoidal, mesh_rounds: 0}\n"),
               "coordinates:\n  - {name: x, initial: 0.5, initial_velocity: -1.5}",
               "parameters: [{name: c, default: 3}]\n"
               "coordinates:\n  - {name: x, initial: 0, initial_velocity: 0}");
@@ -159,6 +163,31 @@ TEST(CollocationPath, TerminalCostMatchesTheClosedForm) {
   const OptimalControlSolution refined = SolveOptimalControl(s, finer);
   ASSERT_TRUE(refined.report.converged);
   EXPECT_NEAR((4 * refined.cost - solution.cost) / 3, 0.75, 1e-7);
+}
+
+// Hermite-Simpson with mesh refinement (the default): the cost to 1e-5 relative of 4/(9l)
+// without extrapolation, the constraint met at every node, the arc reported on [3l, 1 - 3l] to
+// the final mesh's width there.
+TEST(CollocationPath, BrysonDenhamAfterRefinement) {
+  const Scenario s =
+      ParseScenario(Replace(kBrysonDenham, "{nodes: 100}", "{nodes: 20}"), "bd.yaml");
+  const double l = 0.1, exact = 4 / (9 * l);
+  const OptimalControlSolution solution = SolveOptimalControl(s);
+  const SolveReport& report = solution.report;
+  ASSERT_TRUE(report.converged) << report.message;
+  EXPECT_NEAR(solution.cost, exact, 1e-5 * exact);
+  EXPECT_LE(report.mesh_error, s.optimal_control.collocation.mesh_tolerance);
+  const auto t = solution.trajectory.Column("t");
+  const auto x = solution.trajectory.Column("x");
+  for (std::size_t k = 0; k < t.size(); ++k) EXPECT_LE(x[k], l + 1e-8);
+  ASSERT_EQ(report.active_arcs.size(), 1u);
+  EXPECT_NEAR(report.active_arcs[0].t_begin, 3 * l, 0.05);
+  EXPECT_NEAR(report.active_arcs[0].t_end, 1 - 3 * l, 0.05);
+  std::printf(
+      "[ measured ] Bryson-Denham: cost rel error %.1e, %d intervals after %d "
+      "refinements, %d iterations, estimate %.1e, arc [%.4f, %.4f]\n",
+      std::abs(solution.cost - exact) / exact, report.nodes, report.mesh_rounds, report.iterations,
+      report.mesh_error, report.active_arcs[0].t_begin, report.active_arcs[0].t_end);
 }
 
 // Minimum time written as a terminal cost in t (no running cost): the double integrator from

@@ -39,6 +39,14 @@ Scenario Edited(Scenario s, const std::string& name, double value) {
   return s;
 }
 
+// The scenario on its first mesh only (no refinement): the cold and the warm solve of an edit
+// then share the mesh, and their optima agree to the NLP tolerance (with refinement each ends on
+// its own mesh: WarmStartKeepsTheRefinedMesh).
+Scenario FixedMesh(Scenario s) {
+  s.optimal_control.collocation.mesh_rounds = 0;
+  return s;
+}
+
 // Cold solve of `s`, then of `edited` both cold and warm from the first: the same optimum (T to
 // 1e-8 relative, the cost too), the warm one from the previous optimum in fewer iterations.
 void ExpectWarmMatchesCold(const Scenario& s, const Scenario& edited) {
@@ -60,7 +68,7 @@ void ExpectWarmMatchesCold(const Scenario& s, const Scenario& edited) {
 // Minimum-time double integrator from x0 = 1 at rest, u in [-1, 1] -> [-1, 1.05]: u = -1, then
 // +1.05, T = sqrt(2 x0 (1 + 1/1.05)) (2 before the edit); the mesh's O(h^2) in T.
 TEST(CollocationWarm, BoundEditReachesTheColdOptimumInFewerIterations) {
-  const Scenario s = ParseScenario(kDoubleIntegrator, "di.yaml");
+  const Scenario s = FixedMesh(ParseScenario(kDoubleIntegrator, "di.yaml"));
   const Scenario edited = Edited(s, "bounds.u.max", 1.05);
   ExpectWarmMatchesCold(s, edited);
   const OptimalControlSolution base = SolveOptimalControl(s, Unsampled());
@@ -78,7 +86,8 @@ TEST(CollocationWarm, BoundEditReachesTheColdOptimumInFewerIterations) {
 // shipped 100 intervals (on 60 the limited-memory cold solve at 50 N m itself stalls).
 TEST(CollocationWarm, ReorientationTorqueBoundEditsConvergeWarm) {
   constexpr int kIntervals = 100;
-  const Scenario s = LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml"));
+  const Scenario s =
+      FixedMesh(LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml")));
   const OptimalControlSolution base = SolveOptimalControl(s, Unsampled(nullptr, kIntervals));
   ASSERT_TRUE(base.report.converged) << base.report.message;
   const Scenario edited = Edited(s, "bounds.u1.max", 48);
@@ -102,6 +111,44 @@ TEST(CollocationWarm, ReorientationTorqueBoundEditsConvergeWarm) {
       kIntervals, base.report.final_time, base.report.iterations, warm.report.final_time,
       warm.report.iterations, cold.report.iterations, forty.report.final_time,
       forty.report.iterations);
+}
+
+// With mesh refinement (Hermite-Simpson, the default): the warm start keeps the refined mesh and
+// the re-solve starts there from the kept optimum (not on the first, uniform mesh), refining on
+// if the edit asks; cold and warm end on their own meshes and agree to the mesh's accuracy.
+TEST(CollocationWarm, WarmStartKeepsTheRefinedMesh) {
+  const Scenario s = ParseScenario(kDoubleIntegrator, "di.yaml");
+  const OptimalControlSolution base = SolveOptimalControl(s, Unsampled());
+  ASSERT_TRUE(base.report.converged) << base.report.message;
+  ASSERT_GT(base.report.mesh_rounds, 0);  // the switch refined: the kept mesh is not uniform
+  // The same problem again: on the kept mesh at once, no refinement, a few iterations.
+  const OptimalControlSolution same = SolveOptimalControl(s, Unsampled(&base.warm_start));
+  ASSERT_TRUE(same.report.converged) << same.report.message;
+  EXPECT_TRUE(same.report.warm_started);
+  EXPECT_EQ(same.report.nodes, base.report.nodes);
+  EXPECT_EQ(same.report.mesh_rounds, 0);
+  EXPECT_EQ(same.report.warm_iterations, same.report.iterations);
+  EXPECT_LT(same.report.iterations, base.report.iterations / 2);
+  EXPECT_NEAR(same.report.final_time, base.report.final_time, 1e-8);
+  // An edit: warm from the kept mesh, then refined where the switch moved.
+  const Scenario edited = Edited(s, "bounds.u.max", 1.05);
+  const OptimalControlSolution cold = SolveOptimalControl(edited, Unsampled());
+  const OptimalControlSolution warm = SolveOptimalControl(edited, Unsampled(&base.warm_start));
+  ASSERT_TRUE(cold.report.converged && warm.report.converged) << warm.report.message;
+  EXPECT_TRUE(warm.report.warm_started);
+  EXPECT_GE(warm.report.nodes, base.report.nodes);
+  EXPECT_LE(warm.report.mesh_error, edited.optimal_control.collocation.mesh_tolerance);
+  const double exact = std::sqrt(2 * (1 + 1 / 1.05));
+  // The switch is located to the mesh (T off by ~8e-6 on both), the two meshes agree closer.
+  EXPECT_NEAR(warm.report.final_time, exact, 1e-4 * exact);
+  EXPECT_NEAR(warm.report.final_time, cold.report.final_time, 1e-6 * exact);
+  std::printf(
+      "[ measured ] refined warm start: same problem %d iterations (cold %d) on %d intervals; "
+      "u <= 1.05: warm %d (%d from the warm start) on %d intervals, cold %d on %d; "
+      "T - exact %.1e warm, %.1e cold\n",
+      same.report.iterations, base.report.iterations, same.report.nodes, warm.report.iterations,
+      warm.report.warm_iterations, warm.report.nodes, cold.report.iterations, cold.report.nodes,
+      warm.report.final_time - exact, cold.report.final_time - exact);
 }
 
 // A warm start that leads nowhere (from the optimum of another horizon bound, into a problem

@@ -73,6 +73,10 @@ struct SolveReport {
   /// Collocation with a warm start: IPOPT iterations spent from it (all of `iterations` when
   /// warm_started; those of the failed attempt otherwise).
   int warm_iterations = 0;
+  /// Collocation: the mesh refinements made (0: the first mesh only) and the largest interval
+  /// error estimate on the final mesh.
+  int mesh_rounds = 0;
+  double mesh_error = 0.0;
 };
 
 /// A collocation solve's part of a WarmStart (control/collocation_warm_start.hpp).

@@ -289,9 +289,20 @@ struct VariableBound {
 /// or auto (shooting when the problem has neither bounds nor a free horizon, else collocation).
 enum class OptimalControlMethod { kAuto, kShooting, kCollocation };
 
+/// The collocation formula on each mesh interval: Hermite-Simpson (separated form, fourth order;
+/// the default) or the trapezoidal rule (second order).
+enum class CollocationScheme { kHermiteSimpson, kTrapezoidal };
+
 /// Settings of the direct-collocation solve (`optimal_control.collocation`).
 struct CollocationSettings {
-  int nodes = 0;              ///< collocation intervals (0: chosen from the problem)
+  int nodes = 0;  ///< collocation intervals of the first mesh (0: chosen from the problem)
+  CollocationScheme scheme = CollocationScheme::kHermiteSimpson;
+  /// Mesh refinement: intervals whose error estimate (the dynamics' residual of the collocation
+  /// polynomial integrated over the interval, relative to 1 + max |x_i|) exceeds this are split
+  /// and the NLP re-solved from the interpolated solution, until none does ...
+  double mesh_tolerance = 1e-6;
+  int mesh_rounds = 8;        ///< ... or this many refinements (0: the first mesh only) ...
+  int max_nodes = 2000;       ///< ... or the mesh would exceed this many intervals
   int max_iterations = 3000;  ///< NLP (interior-point) iterations
   double tolerance = 1e-9;    ///< NLP tolerance (scaled KKT error and constraint violation)
   /// `hessian: exact` (default): the Hessian of the NLP's Lagrangian from the tapes' second

@@ -1,5 +1,7 @@
 // SolveByCollocation: derive the controlled equations, transcribe on a mesh, solve by IPOPT,
-// and report (method, T, NLP convergence, active arcs) and sample the optimum at the nodes.
+// refine the mesh where the error estimate asks and re-solve from the interpolated solution,
+// and report (method, T, NLP convergence, mesh, active arcs) and sample the optimum at the nodes.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "control/collocation_dynamics.hpp"
+#include "control/collocation_mesh.hpp"
 #include "control/collocation_nlp.hpp"
 #include "control/collocation_warm_start.hpp"
 #include "control/sparse_nlp.hpp"
@@ -19,15 +22,15 @@ namespace {
 constexpr int kDefaultIntervals = 100;
 
 // Appends the stretches of consecutive nodes where `on` holds as arcs.
-void AppendArcs(const std::vector<bool>& on, double h, ActiveArc arc,
+void AppendArcs(const std::vector<bool>& on, const std::vector<double>& times, ActiveArc arc,
                 std::vector<ActiveArc>& arcs) {
   int begin = -1;
   for (int k = 0; k <= static_cast<int>(on.size()); ++k) {
     const bool active = k < static_cast<int>(on.size()) && on[k];
     if (active && begin < 0) begin = k;
     if (!active && begin >= 0) {
-      arc.t_begin = begin * h;
-      arc.t_end = (k - 1) * h;
+      arc.t_begin = times[begin];
+      arc.t_end = times[k - 1];
       arcs.push_back(arc);
       begin = -1;
     }
@@ -36,7 +39,8 @@ void AppendArcs(const std::vector<bool>& on, double h, ActiveArc arc,
 
 // Stretches of node times where a bounded quantity sits on a bound (to 1e-6 of the bound's
 // scale), then where a path constraint holds with equality to the mesh's accuracy
-// (g >= -(1e-6 + h^2) max(1, max_k |g_k|): the discrete optimum of a state constraint may sag
+// (g >= -(1e-6 + h_k^r) max(1, max_k |g_k|), h_k the larger interval width beside node k in
+// units of the horizon, r the scheme's order: the discrete optimum of a state constraint may sag
 // O(h^2) below its boundary between junction nodes), merged over consecutive nodes.
 std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::CollocationNlp& nlp,
                                       const control::CollocationDynamics& dynamics,
@@ -46,7 +50,13 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
   std::vector<std::string> names = dynamics.base();
   names.insert(names.end(), dynamics.fibre().begin(), dynamics.fibre().end());
   names.insert(names.end(), dynamics.controls().begin(), dynamics.controls().end());
-  const double h = nlp.FinalTime(w.data()) / N;
+  const double T = nlp.FinalTime(w.data());
+  std::vector<double> times(N + 1), width(N + 1, 0.0);
+  for (int k = 0; k <= N; ++k) {
+    times[k] = T * nlp.mesh()[k];
+    if (k > 0) width[k] = std::max(width[k], nlp.mesh()[k] - nlp.mesh()[k - 1]);
+    if (k < N) width[k] = std::max(width[k], nlp.mesh()[k + 1] - nlp.mesh()[k]);
+  }
   for (const VariableBound& b : s.optimal_control.bounds) {
     int index = 0;
     while (index < static_cast<int>(names.size()) && names[index] != b.name) ++index;
@@ -58,7 +68,7 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
       for (int k = 0; k <= N; ++k)
         on[k] = std::abs(w[index < d ? nlp.StateIndex(k, index) : nlp.ControlIndex(k, index - d)] -
                          bound) <= tol;
-      AppendArcs(on, h, {b.name, upper, 0, 0, false}, arcs);
+      AppendArcs(on, times, {b.name, upper, 0, 0, false}, arcs);
     }
   }
   const int p = static_cast<int>(dynamics.num_path_constraints());
@@ -67,11 +77,14 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
   nlp.Constraints(w.data(), g.data());
   for (int j = 0; j < p; ++j) {
     double scale = 1.0;
-    for (int k = 0; k <= N; ++k) scale = std::max(scale, std::abs(g[nlp.PathRow(k, j)]));
+    for (int p = 0; p < nlp.num_points(); ++p)
+      scale = std::max(scale, std::abs(g[nlp.PathRow(p, j)]));
     std::vector<bool> on(N + 1);
-    const double tol = (1e-6 + 1.0 / (static_cast<double>(N) * N)) * scale;
-    for (int k = 0; k <= N; ++k) on[k] = g[nlp.PathRow(k, j)] >= -tol;
-    AppendArcs(on, h, {s.optimal_control.path_constraints[j].text, true, 0, 0, true}, arcs);
+    // The sag is O(h^2) with the trapezoidal rule, O(h^4) with Hermite-Simpson.
+    const int order = nlp.scheme() == CollocationScheme::kTrapezoidal ? 2 : 4;
+    for (int k = 0; k <= N; ++k)
+      on[k] = g[nlp.PathRow(nlp.NodePoint(k), j)] >= -(1e-6 + std::pow(width[k], order)) * scale;
+    AppendArcs(on, times, {s.optimal_control.path_constraints[j].text, true, 0, 0, true}, arcs);
   }
   return arcs;
 }
@@ -98,13 +111,14 @@ Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
   const std::vector<Eigen::Matrix3d> R = nlp.Attitudes(w.data());
   const int d = static_cast<int>(dynamics.num_states()),
             m = static_cast<int>(dynamics.num_controls());
-  const double h = nlp.FinalTime(w.data()) / nlp.intervals();
+  const double T = nlp.FinalTime(w.data());
   double angle = std::atan2(R[0](1, 0), R[0](0, 0));
   for (int k = 0; k <= nlp.intervals(); ++k) {
-    std::vector<double> row{k * h};
+    const double t = T * nlp.mesh()[k];
+    std::vector<double> row{t};
     for (int i = 0; i < d + m; ++i) row.push_back(w[nlp.StateIndex(k, i)]);
     double c = 0.0;
-    dynamics.Cost(k * h, &w[nlp.StateIndex(k, 0)], &w[nlp.ControlIndex(k, 0)], &c, nullptr);
+    dynamics.Cost(t, &w[nlp.StateIndex(k, 0)], &w[nlp.ControlIndex(k, 0)], &c, nullptr);
     row.push_back(c);
     if (so3)
       for (int i = 0; i < 3; ++i)
@@ -128,57 +142,86 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
                         "collocation needs an optimal_control block");
   if (const auto problem = CheckOptimalControlBounds(scenario))
     throw ScenarioError(scenario.source_file, spec.where.line, problem->key, problem->message);
-  // The tapes and the NLP's optimum of a previous solve of the same structure, if given.
+  // The tapes of a previous solve of the same structure and, when it started from the same
+  // first mesh with the same scheme, its final mesh and the NLP's optimum there.
   const std::string structure = control::StructureKey(scenario);
   const auto shared_dynamics = control::DynamicsFor(scenario, structure, options.warm_start);
   const control::CollocationDynamics& dynamics = *shared_dynamics;
-  const int intervals = options.nodes > 0            ? options.nodes
-                        : spec.collocation.nodes > 0 ? spec.collocation.nodes
-                                                     : kDefaultIntervals;
-  const control::CollocationNlp nlp(scenario, dynamics, intervals);
+  const CollocationSettings& cs = spec.collocation;
+  const int intervals = options.nodes > 0 ? options.nodes
+                        : cs.nodes > 0    ? cs.nodes
+                                          : kDefaultIntervals;
+  const CollocationWarmStart* warm =
+      control::WarmFor(structure, cs.scheme, intervals, options.warm_start);
+  auto nlp = std::make_unique<control::CollocationNlp>(
+      scenario, dynamics, warm ? warm->mesh : control::UniformMesh(intervals), cs.scheme);
 
   OptimalControlSolution solution;
   SolveReport& report = solution.report;
   report.method = "collocation";
-  report.nodes = intervals;
-  report.unknowns = nlp.num_variables();
   control::NlpSettings settings;
-  settings.max_iterations = spec.collocation.max_iterations;
-  settings.tolerance = spec.collocation.tolerance;
-  settings.exact_hessian = spec.collocation.exact_hessian;
+  settings.max_iterations = cs.max_iterations;
+  settings.tolerance = cs.tolerance;
+  settings.exact_hessian = cs.exact_hessian;
   settings.cancel = options.cancel;
-  settings.warm_start = control::PointFor(structure, intervals, options.warm_start);
+  settings.warm_start = warm ? &warm->point : nullptr;
   if (options.progress)
     settings.progress = [&](const control::NlpIterate& it) {
       NewtonIterate step;
-      step.iteration = it.iteration;
+      step.iteration = report.iterations + it.iteration;
       step.residual = it.primal_infeasibility;
       return options.progress(step);
     };
-  const control::NlpResult result = control::SolveNlp(nlp, settings);
+  // Solve, estimate the error per interval, refine where it exceeds the tolerance, re-solve from
+  // the interpolated solution; until the estimate is met, the rounds are spent or the mesh would
+  // grow past max_nodes. A warm start applies to the first solve (on its own final mesh); the
+  // refined meshes start from the interpolated solution.
+  control::NlpResult result;
+  for (;;) {
+    result = control::SolveNlp(*nlp, settings);
+    report.iterations += result.iterations;
+    if (settings.warm_start) {
+      report.warm_started = result.warm_started;
+      report.warm_iterations = result.warm_iterations;
+      settings.warm_start = nullptr;
+    }
+    if (!result.converged) break;
+    const std::vector<double> errors = control::IntervalErrors(*nlp, dynamics, result.x.data());
+    report.mesh_error = *std::max_element(errors.begin(), errors.end());
+    if (report.mesh_error <= cs.mesh_tolerance || report.mesh_rounds >= cs.mesh_rounds) break;
+    std::vector<double> mesh =
+        control::RefineMesh(nlp->mesh(), errors, cs.mesh_tolerance, cs.scheme, cs.max_nodes);
+    if (mesh.size() == nlp->mesh().size()) break;
+    auto next =
+        std::make_unique<control::CollocationNlp>(scenario, dynamics, std::move(mesh), cs.scheme);
+    next->SetStartingPoint(control::InterpolateSolution(*nlp, dynamics, result.x.data(), *next));
+    nlp = std::move(next);
+    ++report.mesh_rounds;
+  }
+  report.nodes = nlp->intervals();
+  report.unknowns = nlp->num_variables();
   report.converged = result.converged;
   report.message = result.message;
-  report.iterations = result.iterations;
-  report.warm_started = result.warm_started;
-  report.warm_iterations = result.warm_iterations;
   report.constraint_violation = result.constraint_violation;
   report.residual = result.constraint_violation;
   report.best_residual = result.constraint_violation;
-  if (!result.x.empty()) report.final_time = nlp.FinalTime(result.x.data());
+  if (!result.x.empty()) report.final_time = nlp->FinalTime(result.x.data());
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   solution.solved = scenario;
   if (!result.converged) return solution;
   solution.cost = result.objective;
-  auto warm = std::make_shared<CollocationWarmStart>();
-  warm->structure = structure;
-  warm->dynamics = shared_dynamics;
-  warm->intervals = intervals;
-  warm->point = result.solution;
-  solution.warm_start.collocation = std::move(warm);
-  report.active_arcs = FindActiveArcs(scenario, nlp, dynamics, result.x);
+  auto kept = std::make_shared<CollocationWarmStart>();
+  kept->structure = structure;
+  kept->dynamics = shared_dynamics;
+  kept->scheme = cs.scheme;
+  kept->intervals = intervals;
+  kept->mesh = nlp->mesh();
+  kept->point = result.solution;
+  solution.warm_start.collocation = std::move(kept);
+  report.active_arcs = FindActiveArcs(scenario, *nlp, dynamics, result.x);
   solution.solved.optimal_control.horizon = report.final_time;
   solution.solved.simulation.t_end = report.final_time;
-  if (options.sample) solution.trajectory = NodeTrajectory(scenario, nlp, dynamics, result.x);
+  if (options.sample) solution.trajectory = NodeTrajectory(scenario, *nlp, dynamics, result.x);
   return solution;
 }
 

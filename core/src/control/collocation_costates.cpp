@@ -1,13 +1,15 @@
-// NodeCostates: p(t_k) from the trapezoidal defects' multipliers (see the header).
+// NodeCostates: p(t_k) from the defects' multipliers (see the header).
 #include "control/collocation_costates.hpp"
 
 namespace dirac::control {
 
 std::vector<std::vector<double>> NodeCostates(int intervals, int states,
-                                              const std::vector<double>& lambda) {
+                                              const std::vector<double>& lambda,
+                                              CollocationScheme scheme) {
   const int N = intervals, d = states;
-  // lambda_k[i] = p_i(t_k + h/2).
-  auto mid = [&](int k, int i) { return lambda[static_cast<std::size_t>(k * d + i)]; };
+  const int rows = scheme == CollocationScheme::kHermiteSimpson ? 2 : 1;
+  // lambda_k[i] = p_i(t_k + h/2): the first (trapezoidal or Simpson) row block of interval k.
+  auto mid = [&](int k, int i) { return lambda[static_cast<std::size_t>(k * rows * d + i)]; };
   std::vector<std::vector<double>> p(static_cast<std::size_t>(N + 1), std::vector<double>(d));
   for (int i = 0; i < d; ++i) {
     for (int k = 1; k < N; ++k) p[k][i] = (mid(k - 1, i) + mid(k, i)) / 2;

@@ -1,5 +1,6 @@
-// CollocationNlp: trapezoidal collocation of the controlled equations, the group element carried
-// on SO(3) or SE(2) by products of exponentials, exact first derivatives from the tapes.
+// CollocationNlp: Hermite-Simpson or trapezoidal collocation of the controlled equations on a
+// non-uniform mesh, the group element carried on SO(3) or SE(2) by products of exponentials,
+// exact first derivatives from the tapes (the group rows: collocation_group.cpp).
 #include "control/collocation_nlp.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "control/collocation_mesh.hpp"
 #include "dirac/error.hpp"
 #include "geometry/lie_group.hpp"
 
@@ -35,20 +37,62 @@ int GroupComponent(const ReconstructionSpec& rec, const std::string& name) {
 
 }  // namespace
 
+CollocationFormula CollocationFormula::For(CollocationScheme scheme) {
+  CollocationFormula f;
+  if (scheme == CollocationScheme::kTrapezoidal) {
+    f.points = 2;
+    f.rows = 1;
+    f.alpha[0][0] = -1;
+    f.alpha[0][1] = 1;
+    f.beta[0][0] = f.beta[0][1] = -0.5;
+    f.weight[0] = f.weight[1] = 0.5;
+    f.fraction[1] = 1;
+    return f;
+  }
+  // Hermite-Simpson, separated: the Simpson defect, then the Hermite interpolant at the midpoint.
+  f.points = 3;
+  f.rows = 2;
+  const double simpson_alpha[3] = {-1, 0, 1}, simpson_beta[3] = {-1.0 / 6, -4.0 / 6, -1.0 / 6};
+  const double hermite_alpha[3] = {-0.5, 1, -0.5}, hermite_beta[3] = {-0.125, 0, 0.125};
+  const double weight[3] = {1.0 / 6, 4.0 / 6, 1.0 / 6}, fraction[3] = {0, 0.5, 1};
+  for (int l = 0; l < 3; ++l) {
+    f.alpha[0][l] = simpson_alpha[l];
+    f.beta[0][l] = simpson_beta[l];
+    f.alpha[1][l] = hermite_alpha[l];
+    f.beta[1][l] = hermite_beta[l];
+    f.weight[l] = weight[l];
+    f.fraction[l] = fraction[l];
+  }
+  return f;
+}
+
 CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dynamics,
                                int intervals)
+    : CollocationNlp(s, dynamics, UniformMesh(intervals), s.optimal_control.collocation.scheme) {}
+
+CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dynamics,
+                               std::vector<double> mesh, CollocationScheme scheme)
     : dynamics_(dynamics),
-      N_(intervals),
+      scheme_(scheme),
+      formula_(CollocationFormula::For(scheme)),
+      mesh_(std::move(mesh)),
+      N_(static_cast<int>(mesh_.size()) - 1),
       d_(static_cast<int>(dynamics.num_states())),
       m_(static_cast<int>(dynamics.num_controls())),
       p_(static_cast<int>(dynamics.num_path_constraints())) {
   const OptimalControlSpec& spec = s.optimal_control;
+  P_ = N_ * (formula_.points - 1) + 1;
+  point_fraction_.resize(P_);
+  for (int k = 0; k < N_; ++k)
+    for (int l = 0; l < formula_.points; ++l)
+      point_fraction_[LocalPoint(k, l)] =
+          mesh_[k] + formula_.fraction[l] * (mesh_[k + 1] - mesh_[k]);
   free_time_ = spec.horizon_free;
   horizon_ = spec.horizon;
   horizon_min_ = spec.horizon_min;
   horizon_max_ = spec.horizon_max;
   offset_ = free_time_ ? 1 : 0;
-  num_variables_ = offset_ + (N_ + 1) * (d_ + m_);
+  num_variables_ = offset_ + P_ * (d_ + m_);
 
   std::vector<std::string> names = dynamics.base();
   names.insert(names.end(), dynamics.fibre().begin(), dynamics.fibre().end());
@@ -59,7 +103,7 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
     initial_[i] = CurrentValue(s, "initial." + names[i]);
     final_[i] = CurrentValue(s, "final." + names[i]);
   }
-  // Per-node bounds (state then controls), then the starting point.
+  // Per-point bounds (state then controls), then the starting point.
   lower_.assign(d_ + m_, -std::numeric_limits<double>::infinity());
   upper_.assign(d_ + m_, std::numeric_limits<double>::infinity());
   for (const VariableBound& b : spec.bounds) {
@@ -73,9 +117,9 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
     lower_[index] = b.min;
     upper_[index] = b.max;
   }
-  start_.assign((N_ + 1) * (d_ + m_), 0.0);
-  for (int k = 0; k <= N_; ++k) {
-    const double s_k = static_cast<double>(k) / N_;
+  start_.assign(P_ * (d_ + m_), 0.0);
+  for (int p = 0; p < P_; ++p) {
+    const double s_p = point_fraction_[p];
     for (int i = 0; i < d_ + m_; ++i) {
       double a = 0.0, b = 0.0;
       if (i < d_) {
@@ -86,9 +130,9 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
         // that a guess in an invariant subspace (a rest-to-rest turn about a principal axis:
         // the other rates stay 0) does not keep the iterates on that subspace's stationary point.
         const double range = std::isfinite(upper_[i] - lower_[i]) ? (upper_[i] - lower_[i]) / 2 : 1;
-        a = b = 0.01 * range * std::sin(1.3 * k + 2.1 * (i - d_) + 0.5);
+        a = b = 0.01 * range * std::sin(1.3 * N_ * s_p + 2.1 * (i - d_) + 0.5);
       }
-      start_[k * (d_ + m_) + i] = std::clamp((1 - s_k) * a + s_k * b, lower_[i], upper_[i]);
+      start_[p * (d_ + m_) + i] = std::clamp((1 - s_p) * a + s_p * b, lower_[i], upper_[i]);
     }
   }
 
@@ -141,31 +185,36 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
   if (has_group_ && !dynamics.has_body_velocity())
     throw ScenarioError(s.source_file, spec.where.line, rec.names[0],
                         "the reconstruction has no body velocity");
-  const int group_rows = group_rows_.size();
-  path_row_ = N_ * d_ + group_rows;
-  num_constraints_ = path_row_ + (N_ + 1) * p_;
-
-  // The Jacobian pattern, once: defect rows on nodes k, k+1 (and T); group rows on every
-  // state (and T).
-  for (int k = 0; k < N_; ++k)
-    for (int i = 0; i < d_; ++i) {
-      const int row = k * d_ + i;
-      if (free_time_) pattern_.emplace_back(row, 0);
-      for (int c = 0; c < 2 * (d_ + m_); ++c) pattern_.emplace_back(row, StateIndex(k, c));
-    }
-  for (int r = 0; r < group_rows; ++r) {
-    const int row = N_ * d_ + r;
-    if (free_time_) pattern_.emplace_back(row, 0);
-    for (int k = 0; k <= N_; ++k)
-      for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, StateIndex(k, i));
-  }
-  // Path rows on their node's state and controls (and T through t_k = k T / N).
-  for (int k = 0; k <= N_; ++k)
-    for (int j = 0; j < p_; ++j) {
-      if (free_time_) pattern_.emplace_back(PathRow(k, j), 0);
-      for (int c = 0; c < d_ + m_; ++c) pattern_.emplace_back(PathRow(k, j), StateIndex(k, c));
-    }
+  path_row_ = N_ * formula_.rows * d_ + group_rows_.size();
+  num_constraints_ = path_row_ + P_ * p_;
+  BuildPattern();
   BuildHessianPattern();
+}
+
+// The Jacobian pattern, once: defect rows on their interval's points (and T); group rows on
+// every point's state (and T); path rows on their point's state and controls (and T).
+void CollocationNlp::BuildPattern() {
+  for (int k = 0; k < N_; ++k)
+    for (int r = 0; r < formula_.rows; ++r)
+      for (int i = 0; i < d_; ++i) {
+        const int row = DefectRow(k, r, i);
+        if (free_time_) pattern_.emplace_back(row, 0);
+        for (int l = 0; l < formula_.points; ++l)
+          for (int c = 0; c < d_ + m_; ++c)
+            pattern_.emplace_back(row, PointIndex(LocalPoint(k, l), c));
+      }
+  const int group_rows = group_rows_.size();
+  for (int r = 0; r < group_rows; ++r) {
+    const int row = path_row_ - group_rows + r;
+    if (free_time_) pattern_.emplace_back(row, 0);
+    for (int p = 0; p < P_; ++p)
+      for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, PointIndex(p, i));
+  }
+  for (int p = 0; p < P_; ++p)
+    for (int j = 0; j < p_; ++j) {
+      if (free_time_) pattern_.emplace_back(PathRow(p, j), 0);
+      for (int c = 0; c < d_ + m_; ++c) pattern_.emplace_back(PathRow(p, j), PointIndex(p, c));
+    }
 }
 
 void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) const {
@@ -173,16 +222,16 @@ void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) 
     x_l[0] = horizon_min_;
     x_u[0] = horizon_max_;
   }
-  for (int k = 0; k <= N_; ++k)
+  for (int p = 0; p < P_; ++p)
     for (int i = 0; i < d_ + m_; ++i) {
       double lo = lower_[i], hi = upper_[i];
-      const std::optional<double>* fixed = i >= d_   ? nullptr
-                                           : k == 0  ? &initial_[i]
-                                           : k == N_ ? &final_[i]
-                                                     : nullptr;
+      const std::optional<double>* fixed = i >= d_       ? nullptr
+                                           : p == 0      ? &initial_[i]
+                                           : p == P_ - 1 ? &final_[i]
+                                                         : nullptr;
       if (fixed && fixed->has_value()) lo = hi = **fixed;
-      x_l[StateIndex(k, i)] = lo;
-      x_u[StateIndex(k, i)] = hi;
+      x_l[PointIndex(p, i)] = lo;
+      x_u[PointIndex(p, i)] = hi;
     }
   std::fill(g_l, g_l + num_constraints_, 0.0);
   std::fill(g_u, g_u + num_constraints_, 0.0);
@@ -190,160 +239,126 @@ void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) 
 }
 
 void CollocationNlp::StartingPoint(double* w) const {
+  if (warm_.size() == static_cast<std::size_t>(num_variables_)) {
+    std::copy(warm_.begin(), warm_.end(), w);
+    return;
+  }
   if (free_time_) w[0] = horizon_;
   std::copy(start_.begin(), start_.end(), w + offset_);
 }
 
 double CollocationNlp::Objective(const double* w) const {
-  const double T = FinalTime(w), h = T / N_;
+  const double T = FinalTime(w);
   double sum = 0.0;
-  for (int k = 0; k <= N_; ++k) {
-    double c = 0.0;
-    dynamics_.Cost(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), &c, nullptr);
-    sum += (k == 0 || k == N_ ? 0.5 : 1.0) * c;
+  for (int k = 0; k < N_; ++k) {
+    const double h = T * (mesh_[k + 1] - mesh_[k]);
+    for (int l = 0; l < formula_.points; ++l) {
+      const int p = LocalPoint(k, l);
+      double c = 0.0;
+      dynamics_.Cost(T * point_fraction_[p], w + PointIndex(p, 0), w + PointIndex(p, d_), &c,
+                     nullptr);
+      sum += h * formula_.weight[l] * c;
+    }
   }
   double phi = 0.0;
   if (dynamics_.has_terminal_cost())
-    dynamics_.TerminalCost(T, w + StateIndex(N_, 0), &phi, nullptr);
-  return h * sum + phi;
+    dynamics_.TerminalCost(T, w + PointIndex(P_ - 1, 0), &phi, nullptr);
+  return sum + phi;
 }
 
 void CollocationNlp::ObjectiveGradient(const double* w, double* gradient) const {
-  const double T = FinalTime(w), h = T / N_;
+  const double T = FinalTime(w);
   std::fill(gradient, gradient + num_variables_, 0.0);
   std::vector<double> g(1 + d_ + m_);
-  for (int k = 0; k <= N_; ++k) {
-    const double weight = k == 0 || k == N_ ? 0.5 : 1.0;
-    double c = 0.0;
-    dynamics_.Cost(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), &c, g.data());
-    for (int i = 0; i < d_ + m_; ++i) gradient[StateIndex(k, i)] += h * weight * g[1 + i];
-    // d/dT of h w_k C(t_k): h = T/N, t_k = k T / N.
-    if (free_time_) gradient[0] += weight * (c / N_ + h * g[0] * k / N_);
+  for (int k = 0; k < N_; ++k) {
+    const double delta = mesh_[k + 1] - mesh_[k], h = T * delta;
+    for (int l = 0; l < formula_.points; ++l) {
+      const int p = LocalPoint(k, l);
+      const double weight = formula_.weight[l], s_p = point_fraction_[p];
+      double c = 0.0;
+      dynamics_.Cost(T * s_p, w + PointIndex(p, 0), w + PointIndex(p, d_), &c, g.data());
+      for (int i = 0; i < d_ + m_; ++i) gradient[PointIndex(p, i)] += h * weight * g[1 + i];
+      // d/dT of h w_l C(t_p): h = T delta, t_p = T s_p.
+      if (free_time_) gradient[0] += weight * (delta * c + h * g[0] * s_p);
+    }
   }
   if (!dynamics_.has_terminal_cost()) return;
   double phi = 0.0;
-  dynamics_.TerminalCost(T, w + StateIndex(N_, 0), &phi, g.data());
-  for (int i = 0; i < d_; ++i) gradient[StateIndex(N_, i)] += g[1 + i];
+  dynamics_.TerminalCost(T, w + PointIndex(P_ - 1, 0), &phi, g.data());
+  for (int i = 0; i < d_; ++i) gradient[PointIndex(P_ - 1, i)] += g[1 + i];
   if (free_time_) gradient[0] += g[0];
 }
 
-void CollocationNlp::Increments(const double* w, std::vector<Eigen::Vector3d>& xi,
-                                std::vector<Eigen::Vector3d>& phi) const {
-  const double h = FinalTime(w) / N_;
-  xi.resize(N_ + 1);
-  phi.resize(N_);
-  for (int k = 0; k <= N_; ++k) dynamics_.BodyVelocity(w + StateIndex(k, 0), xi[k].data(), nullptr);
-  for (int k = 0; k < N_; ++k) phi[k] = h * (xi[k] + xi[k + 1]) / 2;
-}
-
-std::vector<Eigen::Matrix3d> CollocationNlp::Attitudes(const double* w) const {
-  std::vector<Eigen::Matrix3d> R{R0_};
-  if (!dynamics_.has_body_velocity()) return std::vector<Eigen::Matrix3d>(N_ + 1, R0_);
-  std::vector<Eigen::Vector3d> xi, phi;
-  Increments(w, xi, phi);
-  for (int k = 0; k < N_; ++k) R.push_back(R.back() * group_rows_.Exp(phi[k]));
-  return R;
-}
-
 void CollocationNlp::Constraints(const double* w, double* g) const {
-  const double h = FinalTime(w) / N_;
-  std::vector<double> f0(d_), f1(d_);
-  dynamics_.Rates(0.0, w + StateIndex(0, 0), w + ControlIndex(0, 0), f0.data(), nullptr);
+  const double T = FinalTime(w);
+  const int L = formula_.points;
+  std::vector<double> f(L * d_);
   for (int k = 0; k < N_; ++k) {
-    dynamics_.Rates((k + 1) * h, w + StateIndex(k + 1, 0), w + ControlIndex(k + 1, 0), f1.data(),
-                    nullptr);
-    for (int i = 0; i < d_; ++i)
-      g[k * d_ + i] = w[StateIndex(k + 1, i)] - w[StateIndex(k, i)] - h / 2 * (f0[i] + f1[i]);
-    std::swap(f0, f1);
+    const double h = T * (mesh_[k + 1] - mesh_[k]);
+    for (int l = 0; l < L; ++l) {
+      const int p = LocalPoint(k, l);
+      dynamics_.Rates(T * point_fraction_[p], w + PointIndex(p, 0), w + PointIndex(p, d_),
+                      &f[l * d_], nullptr);
+    }
+    for (int r = 0; r < formula_.rows; ++r)
+      for (int i = 0; i < d_; ++i) {
+        double value = 0.0;
+        for (int l = 0; l < L; ++l)
+          value += formula_.alpha[r][l] * w[PointIndex(LocalPoint(k, l), i)] +
+                   h * formula_.beta[r][l] * f[l * d_ + i];
+        g[DefectRow(k, r, i)] = value;
+      }
   }
-  if (has_group_) group_rows_.Residual(Attitudes(w).back(), g + N_ * d_);
-  for (int k = 0; k <= N_ && p_ > 0; ++k)
-    dynamics_.Path(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), g + PathRow(k, 0), nullptr);
+  if (has_group_) group_rows_.Residual(Attitudes(w).back(), g + path_row_ - group_rows_.size());
+  for (int p = 0; p < P_ && p_ > 0; ++p)
+    dynamics_.Path(T * point_fraction_[p], w + PointIndex(p, 0), w + PointIndex(p, d_),
+                   g + PathRow(p, 0), nullptr);
 }
 
 void CollocationNlp::JacobianValues(const double* w, double* values) const {
-  const double T = FinalTime(w), h = T / N_;
-  const int cols = 1 + d_ + m_;
-  std::vector<double> f0(d_), f1(d_), J0(d_ * cols), J1(d_ * cols);
-  dynamics_.Rates(0.0, w + StateIndex(0, 0), w + ControlIndex(0, 0), f0.data(), J0.data());
+  const double T = FinalTime(w);
+  const int cols = 1 + d_ + m_, L = formula_.points;
+  std::vector<double> f(L * d_), J(L * d_ * cols);
   std::size_t e = 0;
   for (int k = 0; k < N_; ++k) {
-    dynamics_.Rates((k + 1) * h, w + StateIndex(k + 1, 0), w + ControlIndex(k + 1, 0), f1.data(),
-                    J1.data());
-    for (int i = 0; i < d_; ++i) {
-      if (free_time_)
-        values[e++] = -(f0[i] + f1[i]) / (2.0 * N_) -
-                      h / 2 * (J0[i * cols] * k / N_ + J1[i * cols] * (k + 1.0) / N_);
-      for (int c = 0; c < d_ + m_; ++c)
-        values[e++] = (c == i ? -1.0 : 0.0) - h / 2 * J0[i * cols + 1 + c];
-      for (int c = 0; c < d_ + m_; ++c)
-        values[e++] = (c == i ? 1.0 : 0.0) - h / 2 * J1[i * cols + 1 + c];
+    const double delta = mesh_[k + 1] - mesh_[k], h = T * delta;
+    for (int l = 0; l < L; ++l) {
+      const int p = LocalPoint(k, l);
+      dynamics_.Rates(T * point_fraction_[p], w + PointIndex(p, 0), w + PointIndex(p, d_),
+                      &f[l * d_], &J[l * d_ * cols]);
     }
-    std::swap(f0, f1);
-    std::swap(J0, J1);
+    for (int r = 0; r < formula_.rows; ++r)
+      for (int i = 0; i < d_; ++i) {
+        if (free_time_) {
+          double dT = 0.0;
+          for (int l = 0; l < L; ++l)
+            dT += formula_.beta[r][l] *
+                  (delta * f[l * d_ + i] +
+                   h * J[(l * d_ + i) * cols] * point_fraction_[LocalPoint(k, l)]);
+          values[e++] = dT;
+        }
+        for (int l = 0; l < L; ++l)
+          for (int c = 0; c < d_ + m_; ++c)
+            values[e++] = (c == i ? formula_.alpha[r][l] : 0.0) +
+                          h * formula_.beta[r][l] * J[(l * d_ + i) * cols + 1 + c];
+      }
   }
   if (has_group_) GroupJacobian(w, values + e);
-  PathJacobian(w, values + e + group_rows_.size() * (offset_ + (N_ + 1) * d_));
+  PathJacobian(w, values + e + group_rows_.size() * (offset_ + P_ * d_));
 }
 
 void CollocationNlp::PathJacobian(const double* w, double* values) const {
-  const double h = FinalTime(w) / N_;
+  const double T = FinalTime(w);
   const int cols = 1 + d_ + m_;
   std::vector<double> g(p_), J(p_ * cols);
   std::size_t e = 0;
-  for (int k = 0; k <= N_ && p_ > 0; ++k) {
-    dynamics_.Path(k * h, w + StateIndex(k, 0), w + ControlIndex(k, 0), g.data(), J.data());
+  for (int p = 0; p < P_ && p_ > 0; ++p) {
+    const double s_p = point_fraction_[p];
+    dynamics_.Path(T * s_p, w + PointIndex(p, 0), w + PointIndex(p, d_), g.data(), J.data());
     for (int j = 0; j < p_; ++j) {
-      if (free_time_) values[e++] = J[j * cols] * k / N_;
+      if (free_time_) values[e++] = J[j * cols] * s_p;
       for (int c = 0; c < d_ + m_; ++c) values[e++] = J[j * cols + 1 + c];
     }
-  }
-}
-
-void CollocationNlp::GroupJacobian(const double* w, double* values) const {
-  const double T = FinalTime(w), h = T / N_;
-  const int cols = 1 + d_ + m_;
-  std::size_t e = 0;
-  // dr = D eta, eta = sum_k Ad_{P_k^-1} J_r(phi_k) dphi_k, P_k = E_{k+1} ... E_{N-1},
-  // dphi_k = h/2 (Dxi_k dx_k + Dxi_{k+1} dx_{k+1}) + xi-bar_k dT / N.
-  std::vector<Eigen::Vector3d> xi, phi;
-  Increments(w, xi, phi);
-  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> Dxi(N_ + 1);
-  std::vector<double> jac(3 * cols), value(3);
-  for (int k = 0; k <= N_; ++k) {
-    dynamics_.BodyVelocity(w + StateIndex(k, 0), value.data(), jac.data());
-    Dxi[k].resize(3, d_);
-    for (int r = 0; r < 3; ++r)
-      for (int i = 0; i < d_; ++i) Dxi[k](r, i) = jac[r * cols + 1 + i];
-  }
-  Eigen::Matrix3d RN = R0_;
-  std::vector<Eigen::Matrix3d> E(N_);
-  for (int k = 0; k < N_; ++k) {
-    E[k] = group_rows_.Exp(phi[k]);
-    RN = RN * E[k];
-  }
-  const int rows = group_rows_.size();
-  const Eigen::Matrix3d A = group_rows_.EtaJacobian(RN);
-  // M_k = D Ad_{P_k^-1} J_r(phi_k): d rows / d phi_k (the first `rows` rows).
-  std::vector<Eigen::Matrix3d> M(N_);
-  Eigen::Matrix3d P = Eigen::Matrix3d::Identity();
-  for (int k = N_ - 1; k >= 0; --k) {
-    M[k] = A * group_rows_.InverseAdjoint(P) * group_rows_.RightJacobian(phi[k]);
-    P = E[k] * P;
-  }
-  Eigen::Vector3d dT = Eigen::Vector3d::Zero();
-  for (int k = 0; k < N_; ++k) dT += M[k] * (xi[k] + xi[k + 1]) / (2.0 * N_);
-  std::vector<Eigen::Matrix<double, 3, Eigen::Dynamic>> node(N_ + 1);
-  for (int k = 0; k <= N_; ++k) {
-    Eigen::Matrix3d sum = Eigen::Matrix3d::Zero();
-    if (k > 0) sum += M[k - 1];
-    if (k < N_) sum += M[k];
-    node[k] = h / 2 * sum * Dxi[k];
-  }
-  for (int r = 0; r < rows; ++r) {
-    if (free_time_) values[e++] = dT[r];
-    for (int k = 0; k <= N_; ++k)
-      for (int i = 0; i < d_; ++i) values[e++] = node[k](r, i);
   }
 }
 

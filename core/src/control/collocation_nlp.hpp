@@ -15,22 +15,42 @@
 
 namespace dirac::control {
 
-/// Unknowns: T (when the horizon is free), then per node k = 0..N the state x_k = (q, y) and
-/// the controls u_k. Constraints: trapezoidal defects x_{k+1} - x_k - h/2 (f_k + f_{k+1}) = 0
-/// of the controlled equations (h = T / N: free time by scaling), and, when final group
-/// components are fixed, their rows r(G_N) = 0 (GroupRows: Log(R_N^T R*) on SO(3), the fixed
-/// components on SE(2)) with G_{k+1} = G_k Exp(h (xi_k + xi_{k+1}) / 2) from the given G_0: the
-/// group element is a product of exponentials, on the group to rounding, with no norm
-/// constraint. Boundary values and bounds are bounds on the unknowns; path constraints
-/// g(t_k, x_k, u_k) <= 0 are rows at every node k = 0..N (after the defects and the attitude
-/// rows). Cost: the trapezoidal quadrature of C plus the terminal cost phi(T, x_N). First
-/// derivatives exact (forward mode on the tapes; the group rows through
-/// the right Jacobians of Exp and the inverse left Jacobian of Log); the Jacobian pattern is
-/// built once in the constructor.
+/// One collocation formula on an interval of length h between its local points (the two ends,
+/// and for Hermite-Simpson the midpoint between them): defect rows
+/// sum_l alpha[r][l] x_l + h sum_l beta[r][l] f_l = 0, and the quadrature h sum_l weight[l] C_l.
+struct CollocationFormula {
+  int points = 2;  ///< local points per interval (2: the ends; 3: ends and midpoint)
+  int rows = 1;    ///< defect rows (of d each) per interval
+  double alpha[2][3] = {};
+  double beta[2][3] = {};
+  double weight[3] = {};
+  double fraction[3] = {};  ///< where local point l sits in the interval (0 ... 1)
+  static CollocationFormula For(CollocationScheme scheme);
+};
+
+/// Unknowns: T (when the horizon is free), then per collocation point p = 0..P-1 (in time
+/// order: the mesh nodes, and with Hermite-Simpson the interval midpoints between them) the
+/// state x_p = (q, y) and the controls u_p. The mesh is given as node fractions
+/// 0 = s_0 < ... < s_N = 1 of the horizon (h_k = T (s_{k+1} - s_k): free time by scaling).
+/// Constraints: the formula's defects per interval (Hermite-Simpson: the Simpson defect
+/// x_{k+1} - x_k - h/6 (f_k + 4 f_m + f_{k+1}) and the Hermite midpoint
+/// x_m - (x_k + x_{k+1})/2 - h/8 (f_k - f_{k+1}); trapezoidal: x_{k+1} - x_k - h/2 (f_k + f_{k+1}))
+/// and, when final group components are fixed, their rows r(G_N) = 0 (GroupRows: Log(R_N^T R*)
+/// on SO(3), the fixed components on SE(2)) with G_{k+1} = G_k Exp(Phi_k) from the given G_0
+/// (collocation_increment.cpp: Phi_k the fourth-order Magnus increment with the group's bracket,
+/// or the trapezoidal one): the group element is a product of exponentials, on the group to
+/// rounding, with no norm constraint. Boundary values and bounds are bounds on the unknowns; path
+/// constraints g(t_p, x_p, u_p) <= 0 are rows at every point (after the defects and the attitude
+/// rows). Cost: the formula's quadrature of C plus the terminal cost phi(T, x_N). First derivatives
+/// exact (forward mode on the tapes; the group rows through the right Jacobians of Exp and the
+/// inverse left Jacobian of Log); the Jacobian pattern is built once in the constructor.
 class CollocationNlp : public SparseNlp {
  public:
   /// Throws ScenarioError for boundary conditions it does not cover (a free initial group
   /// element, a partly fixed SO(3) attitude or SE(2) position), naming the quantity.
+  CollocationNlp(const Scenario& scenario, const CollocationDynamics& dynamics,
+                 std::vector<double> mesh, CollocationScheme scheme);
+  /// A uniform mesh of `intervals`, the scheme of the scenario's collocation settings.
   CollocationNlp(const Scenario& scenario, const CollocationDynamics& dynamics, int intervals);
 
   int num_variables() const override { return num_variables_; }
@@ -42,54 +62,75 @@ class CollocationNlp : public SparseNlp {
   void Constraints(const double* w, double* g) const override;
   const std::vector<std::pair<int, int>>& JacobianPattern() const override { return pattern_; }
   void JacobianValues(const double* w, double* values) const override;
-  /// The exact Hessian of the Lagrangian (collocation_hessian.cpp): node blocks from the tapes'
+  /// The exact Hessian of the Lagrangian (collocation_hessian.cpp): point blocks from the tapes'
   /// second derivatives, the free time's row and column, and, with the attitude rows, a dense
-  /// block over the states the body velocity reads (see there).
+  /// block over the states the body velocity reads (collocation_group.cpp).
   const std::vector<std::pair<int, int>>& HessianPattern() const override {
     return hessian_pattern_;
   }
   void HessianValues(const double* w, double sigma, const double* lambda,
                      double* values) const override;
 
+  /// Replaces the starting point (e.g. a previous solution interpolated onto this mesh).
+  void SetStartingPoint(std::vector<double> w) { warm_ = std::move(w); }
+
+  CollocationScheme scheme() const { return scheme_; }
+  const CollocationFormula& formula() const { return formula_; }
   int intervals() const { return N_; }
+  int num_points() const { return P_; }
+  const std::vector<double>& mesh() const { return mesh_; }  ///< node fractions s_0 ... s_N
   double FinalTime(const double* w) const { return free_time_ ? w[0] : horizon_; }
+  /// Fraction of the horizon at which point p sits (t_p = T s_p).
+  double PointFraction(int p) const { return point_fraction_[p]; }
+  /// The point of local point l of interval k; the point of node k.
+  int LocalPoint(int k, int l) const { return k * (formula_.points - 1) + l; }
+  int NodePoint(int k) const { return k * (formula_.points - 1); }
+  /// Index of state i (control j) at point p in the unknowns.
+  int PointIndex(int p, int c) const { return offset_ + p * (d_ + m_) + c; }
   /// Index of state i (control j) at node k in the unknowns.
-  int StateIndex(int k, int i) const { return offset_ + k * (d_ + m_) + i; }
-  int ControlIndex(int k, int j) const { return offset_ + k * (d_ + m_) + d_ + j; }
+  int StateIndex(int k, int i) const { return PointIndex(NodePoint(k), i); }
+  int ControlIndex(int k, int j) const { return PointIndex(NodePoint(k), d_ + j); }
   bool has_group() const { return has_group_; }
   /// The group rows (none when no final group component is fixed).
   const GroupRows& group_rows() const { return group_rows_; }
-  /// Row of path constraint j at node k.
-  int PathRow(int k, int j) const { return path_row_ + k * p_ + j; }
+  /// Row of path constraint j at point p.
+  int PathRow(int p, int j) const { return path_row_ + p * p_ + j; }
+  /// Row of defect component i of formula row r on interval k.
+  int DefectRow(int k, int r, int i) const { return (k * formula_.rows + r) * d_ + i; }
   /// The group element at every node (G_0 ... G_N) for the unknowns w.
   std::vector<Eigen::Matrix3d> Attitudes(const double* w) const;
 
  private:
+  void BuildPattern();
   void BuildHessianPattern();
   void GroupHessian(const double* w, const double* lambda, double* values) const;
-  void GroupJacobian(const double* w, double* values) const;  ///< the attitude rows
+  void GroupJacobian(const double* w, double* values) const;  ///< the group rows
   void PathJacobian(const double* w, double* values) const;   ///< the path rows
-  // exp increments phi_k = h xi-bar_k and the body velocities at the nodes.
+  // The body velocities at the points and the increments Phi_k of the intervals.
   void Increments(const double* w, std::vector<Eigen::Vector3d>& xi,
                   std::vector<Eigen::Vector3d>& phi) const;
 
   const CollocationDynamics& dynamics_;
-  int N_ = 0, d_ = 0, m_ = 0, offset_ = 0;
-  int p_ = 0, path_row_ = 0;  ///< path constraints per node, their first row
+  CollocationScheme scheme_ = CollocationScheme::kHermiteSimpson;
+  CollocationFormula formula_;
+  std::vector<double> mesh_, point_fraction_;
+  int N_ = 0, P_ = 0, d_ = 0, m_ = 0, offset_ = 0;
+  int p_ = 0, path_row_ = 0;  ///< path constraints per point, their first row
   bool free_time_ = false;
   double horizon_ = 1.0, horizon_min_ = 0.0, horizon_max_ = 0.0;
   int num_variables_ = 0, num_constraints_ = 0;
-  std::vector<double> lower_, upper_, start_;           ///< per node, state then controls (d + m)
+  std::vector<double> lower_, upper_, start_;           ///< per point, state then controls (d + m)
+  std::vector<double> warm_;                            ///< a starting point replacing start_
   std::vector<std::optional<double>> initial_, final_;  ///< fixed end states
   bool has_group_ = false;                              ///< final group rows present
   GroupRows group_rows_;                                ///< the group and its final rows
   Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity();    ///< G_0
   std::vector<std::pair<int, int>> pattern_;
   std::vector<std::pair<int, int>> hessian_pattern_;
-  std::vector<int> node_entry_;    ///< per node, (d + m)^2: entry of (a, b) (both orders)
-  std::vector<int> time_entry_;    ///< per node, d + m: entry of (T, z_k c); then (T, T) last
+  std::vector<int> point_entry_;   ///< per point, (d + m)^2: entry of (a, b) (both orders)
+  std::vector<int> time_entry_;    ///< per point, d + m: entry of (T, z_p c); then (T, T) last
   std::vector<int> group_states_;  ///< the states the body velocity reads
-  std::vector<int> group_entry_;   ///< ((N + 1) |S|)^2: entry of the state pair (both orders)
+  std::vector<int> group_entry_;   ///< (P |S|)^2: entry of the state pair (both orders)
 };
 
 }  // namespace dirac::control

@@ -1,4 +1,4 @@
-// StructureKey, DynamicsFor, PointFor: reuse of a collocation solve by the next one.
+// StructureKey, DynamicsFor, WarmFor: reuse of a collocation solve by the next one.
 #include "control/collocation_warm_start.hpp"
 
 #include "dirac/simulation_types.hpp"
@@ -46,11 +46,13 @@ std::shared_ptr<const CollocationDynamics> DynamicsFor(const Scenario& scenario,
   return std::make_shared<const CollocationDynamics>(scenario);
 }
 
-const NlpPoint* PointFor(const std::string& structure, int intervals, const WarmStart* warm) {
+const CollocationWarmStart* WarmFor(const std::string& structure, CollocationScheme scheme,
+                                    int intervals, const WarmStart* warm) {
   if (!warm || !warm->collocation || warm->collocation->structure != structure ||
-      warm->collocation->intervals != intervals)
+      warm->collocation->scheme != scheme || warm->collocation->intervals != intervals ||
+      warm->collocation->mesh.size() < 2)
     return nullptr;
-  return &warm->collocation->point;
+  return warm->collocation.get();
 }
 
 }  // namespace dirac::control

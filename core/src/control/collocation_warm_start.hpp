@@ -1,10 +1,12 @@
 #pragma once
 // Internal to control/: what a collocation solve keeps for the next one (WarmStart::collocation
 // in dirac/optimal_control.hpp): the compiled controlled equations, reused while the problem's
-// structure stays the same, and the NLP's primal-dual optimum, the next IPOPT solve's start.
+// structure stays the same, and the NLP's primal-dual optimum on the final (refined) mesh, the
+// next IPOPT solve's start on that mesh.
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "control/collocation_dynamics.hpp"
 #include "control/sparse_nlp.hpp"
@@ -16,8 +18,10 @@ namespace dirac {
 struct CollocationWarmStart {
   std::string structure;
   std::shared_ptr<const control::CollocationDynamics> dynamics;
-  int intervals = 0;
-  control::NlpPoint point;  ///< the NLP's optimum: unknowns, z_L, z_U, lambda
+  CollocationScheme scheme = CollocationScheme::kHermiteSimpson;
+  int intervals = 0;         ///< the first mesh's intervals (as asked: options or settings)
+  std::vector<double> mesh;  ///< the final mesh after refinement (node fractions), `point`'s
+  control::NlpPoint point;   ///< the NLP's optimum on `mesh`: unknowns, z_L, z_U, lambda
 };
 
 }  // namespace dirac
@@ -37,8 +41,11 @@ std::shared_ptr<const CollocationDynamics> DynamicsFor(const Scenario& scenario,
                                                        const std::string& structure,
                                                        const WarmStart* warm);
 
-/// The warm start's NLP point if it was solved for the same structure on the same mesh, else
-/// null (the NLP checks its sizes again: a fixed horizon freed changes the unknowns).
-const NlpPoint* PointFor(const std::string& structure, int intervals, const WarmStart* warm);
+/// The warm start's collocation part if it was solved for the same structure and scheme from a
+/// first mesh of the same intervals, else null. The re-solve then starts on its final mesh from
+/// its point (the NLP checks the sizes again: a fixed horizon freed changes the unknowns) and
+/// refines further from there if the estimate asks.
+const CollocationWarmStart* WarmFor(const std::string& structure, CollocationScheme scheme,
+                                    int intervals, const WarmStart* warm);
 
 }  // namespace dirac::control

@@ -473,6 +473,8 @@ std::string FormatCollocationReport(const SolveReport& report, double cost) {
     out << "of them " << report.warm_iterations << " from the warm start (abandoned), ";
   out << report.nodes << " intervals, " << report.unknowns << " unknowns, constraint violation "
       << report.constraint_violation << ", " << report.seconds * 1e3 << " ms";
+  out << "\n  mesh: " << report.nodes << " intervals after " << report.mesh_rounds
+      << " refinements, error estimate " << report.mesh_error;
   out << "\n  final_time = " << std::setprecision(17) << report.final_time;
   if (report.converged) out << "\n  cost = " << cost;
   out << std::setprecision(6);
@@ -556,6 +558,7 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
       << ", \"continuation_steps\": " << report.continuation_steps
       << ", \"warm_started\": " << (report.warm_started ? "true" : "false")
       << ", \"warm_iterations\": " << report.warm_iterations << ", \"nodes\": " << report.nodes
+      << ", \"mesh_rounds\": " << report.mesh_rounds << ", \"mesh_error\": " << report.mesh_error
       << ", \"unknowns\": " << report.unknowns << ", \"residual\": " << report.residual
       << ", \"best_residual\": " << report.best_residual
       << ", \"integrations\": " << report.integrations << ", \"seconds\": " << report.seconds

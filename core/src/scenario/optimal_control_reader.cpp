@@ -195,8 +195,20 @@ void ReadMethod(const Reader& r, const YAML::Node& node, OptimalControlSpec& spe
 
 void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSettings& spec) {
   r.CheckKeys(node, "optimal_control.collocation",
-              {"nodes", "max_iterations", "tolerance", "hessian"});
+              {"nodes", "max_iterations", "tolerance", "hessian", "scheme", "mesh_tolerance",
+               "mesh_rounds", "max_nodes"});
   spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
+  if (const YAML::Node scheme = node["scheme"]) {
+    const std::string name = r.String(scheme, "scheme");
+    if (name != "hermite-simpson" && name != "trapezoidal")
+      r.Fail(scheme, name, "scheme is neither hermite-simpson nor trapezoidal");
+    spec.scheme = name == "trapezoidal" ? CollocationScheme::kTrapezoidal
+                                        : CollocationScheme::kHermiteSimpson;
+  }
+  spec.mesh_tolerance = r.OptionalNumber(node, "mesh_tolerance", spec.mesh_tolerance);
+  if (!(spec.mesh_tolerance > 0)) r.Fail(node["mesh_tolerance"], "mesh_tolerance", "must be > 0");
+  spec.mesh_rounds = ReadInteger(r, node, "mesh_rounds", spec.mesh_rounds, 0);
+  spec.max_nodes = ReadInteger(r, node, "max_nodes", spec.max_nodes, 1);
   if (const YAML::Node hessian = node["hessian"]) {
     const std::string name = r.String(hessian, "hessian");
     if (name != "exact" && name != "limited-memory")

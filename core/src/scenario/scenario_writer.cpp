@@ -203,11 +203,18 @@ void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
   const CollocationSettings defaults;
   const CollocationSettings& c = spec.collocation;
   if (c.nodes != defaults.nodes || c.max_iterations != defaults.max_iterations ||
-      c.tolerance != defaults.tolerance || c.exact_hessian != defaults.exact_hessian) {
+      c.tolerance != defaults.tolerance || c.exact_hessian != defaults.exact_hessian ||
+      c.scheme != defaults.scheme || c.mesh_tolerance != defaults.mesh_tolerance ||
+      c.mesh_rounds != defaults.mesh_rounds || c.max_nodes != defaults.max_nodes) {
     out << YAML::Key << "collocation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "nodes" << YAML::Value << c.nodes << YAML::Key << "max_iterations" << YAML::Value
         << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance);
     if (!c.exact_hessian) out << YAML::Key << "hessian" << YAML::Value << "limited-memory";
+    if (c.scheme == CollocationScheme::kTrapezoidal)
+      out << YAML::Key << "scheme" << YAML::Value << "trapezoidal";
+    out << YAML::Key << "mesh_tolerance" << YAML::Value << Num(c.mesh_tolerance) << YAML::Key
+        << "mesh_rounds" << YAML::Value << c.mesh_rounds << YAML::Key << "max_nodes" << YAML::Value
+        << c.max_nodes;
     out << YAML::EndMap;
   }
 }
