@@ -44,7 +44,7 @@ class SymbolDependence {
   std::unordered_map<const GiNaC::basic*, Node> nodes_;
   std::unordered_map<const GiNaC::basic*, SumIndex> sums_;
   std::map<GiNaC::ex, std::uint32_t, GiNaC::ex_is_less> ids_;
-  const std::vector<std::uint32_t> none_;
+  const std::vector<std::uint32_t> none_{};
 };
 
 }  // namespace dirac::symbolic
