@@ -155,6 +155,7 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
       control::WarmFor(structure, cs.scheme, intervals, options.warm_start);
   auto nlp = std::make_unique<control::CollocationNlp>(
       scenario, dynamics, warm ? warm->mesh : control::UniformMesh(intervals), cs.scheme);
+  if (warm) nlp->SetReference(warm->reference);
 
   OptimalControlSolution solution;
   SolveReport& report = solution.report;
@@ -215,8 +216,7 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   kept->dynamics = shared_dynamics;
   kept->scheme = cs.scheme;
   kept->intervals = intervals;
-  kept->mesh = nlp->mesh();
-  kept->point = result.solution;
+  control::KeepOptimum(*nlp, result.solution, *kept);
   solution.warm_start.collocation = std::move(kept);
   report.active_arcs = FindActiveArcs(scenario, *nlp, dynamics, result.x);
   solution.solved.optimal_control.horizon = report.final_time;

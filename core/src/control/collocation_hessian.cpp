@@ -13,7 +13,7 @@ using Function = CollocationDynamics::Function;
 
 // Two passes over the same requests: the first collects the (row, column) pairs, sorted and
 // made unique into the pattern; the second looks each up (a flat sorted array rather than a
-// map: the attitude block alone asks ~(3 (2N + 1))^2 / 2 pairs).
+// map).
 void CollocationNlp::BuildHessianPattern() {
   std::vector<std::pair<int, int>> pairs;
   bool lookup = false;
@@ -48,15 +48,22 @@ void CollocationNlp::BuildHessianPattern() {
       time_entry_.back() = entry(0, 0);
     }
     if (!has_group_) continue;
-    group_states_.clear();
-    for (int i = 0; i < d_; ++i)
-      if (dynamics_.body_velocity_reads()[i]) group_states_.push_back(i);
-    const int S = static_cast<int>(group_states_.size()), G = P_ * S;
-    group_entry_.assign(G * G, -1);
-    for (int a = 0; a < G; ++a)
-      for (int b = 0; b <= a; ++b)
-        group_entry_[a * G + b] = group_entry_[b * G + a] =
-            entry(PointIndex(a / S, group_states_[a % S]), PointIndex(b / S, group_states_[b % S]));
+    // Per interval: every pair of its points' states the body velocity reads (Phi_k's
+    // curvature), and the pairs of (eta_k, eta_{k+1}) (eta_0 is not an unknown).
+    const int S = static_cast<int>(group_states_.size()), L = formula_.points, LS = L * S;
+    interval_entry_.assign(N_ * LS * LS, -1);
+    eta_entry_.assign(N_ * 36, -1);
+    for (int k = 0; k < N_; ++k) {
+      for (int a = 0; a < LS; ++a)
+        for (int b = 0; b <= a; ++b)
+          interval_entry_[(k * LS + a) * LS + b] = interval_entry_[(k * LS + b) * LS + a] =
+              entry(PointIndex(LocalPoint(k, a / S), group_states_[a % S]),
+                    PointIndex(LocalPoint(k, b / S), group_states_[b % S]));
+      for (int a = k == 0 ? 3 : 0; a < 6; ++a)
+        for (int b = k == 0 ? 3 : 0; b <= a; ++b)
+          eta_entry_[k * 36 + a * 6 + b] = eta_entry_[k * 36 + b * 6 + a] =
+              entry(EtaIndex(k + a / 3, a % 3), EtaIndex(k + b / 3, b % 3));
+    }
   }
 }
 
@@ -110,7 +117,7 @@ void CollocationNlp::HessianValues(const double* w, double sigma, const double* 
     TT += 2 * s_p * Fg[0] + T * s_p * s_p * F[0] + s_p * s_p * P[0];
   }
   if (free_time_) values[time_entry_.back()] += TT;
-  if (has_group_) GroupHessian(w, lambda + path_row_ - group_rows_.size(), values);
+  if (has_group_) GroupHessian(w, lambda, values);
 }
 
 }  // namespace dirac::control

@@ -93,7 +93,7 @@ std::vector<double> RefineMesh(const std::vector<double>& mesh, const std::vecto
 
 std::vector<double> InterpolateSolution(const CollocationNlp& from,
                                         const CollocationDynamics& dynamics, const double* w,
-                                        const CollocationNlp& to) {
+                                        CollocationNlp& to) {
   const int d = static_cast<int>(dynamics.num_states());
   const int m = static_cast<int>(dynamics.num_controls());
   const int n = to.num_variables();
@@ -112,6 +112,22 @@ std::vector<double> InterpolateSolution(const CollocationNlp& from,
                         m > 0 ? &out[to.PointIndex(p, d)] : nullptr);
   }
   for (int i = 0; i < n; ++i) out[i] = std::clamp(out[i], lower[i], upper[i]);
+  if (!from.has_group() || !to.has_group()) return out;
+  // The group elements: G_k Exp(tau Log(G_k^-1 G_{k+1})) on `from`'s interval k, the reference
+  // of `to` (its chart coordinates in `out` are 0).
+  const std::vector<Eigen::Matrix3d> G = from.Attitudes(w);
+  const geometry::MatrixGroup group = from.group_rows().group();
+  std::vector<Eigen::Matrix3d> reference(to.intervals() + 1);
+  for (int j = 0; j <= to.intervals(); ++j) {
+    const double s = to.mesh()[j];
+    const int k = std::clamp(static_cast<int>(std::distance(
+                                 mesh.begin(), std::upper_bound(mesh.begin(), mesh.end(), s))) -
+                                 1,
+                             0, from.intervals() - 1);
+    const double tau = std::clamp((s - mesh[k]) / (mesh[k + 1] - mesh[k]), 0.0, 1.0);
+    reference[j] = G[k] * geometry::Exp(group, tau * geometry::Log(group, G[k].inverse() * G[k + 1]));
+  }
+  to.SetReference(reference);
   return out;
 }
 

@@ -32,9 +32,11 @@ std::vector<double> RefineMesh(const std::vector<double>& mesh, const std::vecto
                                double tolerance, CollocationScheme scheme, int max_intervals);
 
 /// The solution w of `from` interpolated onto the points of `to` (the same problem on another
-/// mesh), clamped into `to`'s bounds: a starting point for `to`.
+/// mesh), clamped into `to`'s bounds: a starting point for `to`. With group rows, `from`'s group
+/// elements interpolated along the geodesics between its nodes become `to`'s reference elements
+/// (SetReference) and the chart coordinates of the result are 0.
 std::vector<double> InterpolateSolution(const CollocationNlp& from,
                                         const CollocationDynamics& dynamics, const double* w,
-                                        const CollocationNlp& to);
+                                        CollocationNlp& to);
 
 }  // namespace dirac::control

@@ -1,6 +1,7 @@
 // CollocationNlp: Hermite-Simpson or trapezoidal collocation of the controlled equations on a
-// non-uniform mesh, the group element carried on SO(3) or SE(2) by products of exponentials,
-// exact first derivatives from the tapes (the group rows: collocation_group.cpp).
+// non-uniform mesh, the group element on SO(3) or SE(2) at every node in a local chart with
+// per-interval group defects, exact first derivatives from the tapes (the group rows:
+// collocation_group.cpp).
 #include "control/collocation_nlp.hpp"
 
 #include <algorithm>
@@ -185,14 +186,22 @@ CollocationNlp::CollocationNlp(const Scenario& s, const CollocationDynamics& dyn
   if (has_group_ && !dynamics.has_body_velocity())
     throw ScenarioError(s.source_file, spec.where.line, rec.names[0],
                         "the reconstruction has no body velocity");
-  path_row_ = N_ * formula_.rows * d_ + group_rows_.size();
+  for (int i = 0; i < d_ && has_group_; ++i)
+    if (dynamics_.body_velocity_reads()[i]) group_states_.push_back(i);
+  eta_offset_ = num_variables_;
+  if (has_group_) num_variables_ += 3 * N_;
+  chart_row_ = N_ * formula_.rows * d_;
+  path_row_ = chart_row_ + (has_group_ ? 3 * N_ + group_rows_.size() : 0);
   num_constraints_ = path_row_ + P_ * p_;
   BuildPattern();
   BuildHessianPattern();
+  if (has_group_) DefaultReference();
 }
 
-// The Jacobian pattern, once: defect rows on their interval's points (and T); group rows on
-// every point's state (and T); path rows on their point's state and controls (and T).
+// The Jacobian pattern, once: defect rows on their interval's points (and T); group defects on
+// the states the body velocity reads at their interval's points, T and the chart coordinates at
+// the interval's ends; the final rows on eta_N; path rows on their point's state and controls
+// (and T).
 void CollocationNlp::BuildPattern() {
   for (int k = 0; k < N_; ++k)
     for (int r = 0; r < formula_.rows; ++r)
@@ -203,13 +212,16 @@ void CollocationNlp::BuildPattern() {
           for (int c = 0; c < d_ + m_; ++c)
             pattern_.emplace_back(row, PointIndex(LocalPoint(k, l), c));
       }
-  const int group_rows = group_rows_.size();
-  for (int r = 0; r < group_rows; ++r) {
-    const int row = path_row_ - group_rows + r;
-    if (free_time_) pattern_.emplace_back(row, 0);
-    for (int p = 0; p < P_; ++p)
-      for (int i = 0; i < d_; ++i) pattern_.emplace_back(row, PointIndex(p, i));
-  }
+  for (int k = 0; k < N_ && has_group_; ++k)
+    for (int a = 0; a < 3; ++a) {
+      const int row = GroupDefectRow(k, a);
+      if (free_time_) pattern_.emplace_back(row, 0);
+      for (int l = 0; l < formula_.points; ++l)
+        for (const int i : group_states_) pattern_.emplace_back(row, PointIndex(LocalPoint(k, l), i));
+      for (int c = k == 0 ? 3 : 0; c < 6; ++c) pattern_.emplace_back(row, EtaIndex(k + c / 3, c % 3));
+    }
+  for (int r = 0; r < group_rows_.size() && has_group_; ++r)
+    for (int c = 0; c < 3; ++c) pattern_.emplace_back(FinalGroupRow() + r, EtaIndex(N_, c));
   for (int p = 0; p < P_; ++p)
     for (int j = 0; j < p_; ++j) {
       if (free_time_) pattern_.emplace_back(PathRow(p, j), 0);
@@ -233,6 +245,8 @@ void CollocationNlp::Bounds(double* x_l, double* x_u, double* g_l, double* g_u) 
       x_l[PointIndex(p, i)] = lo;
       x_u[PointIndex(p, i)] = hi;
     }
+  std::fill(x_l + eta_offset_, x_l + num_variables_, -std::numeric_limits<double>::infinity());
+  std::fill(x_u + eta_offset_, x_u + num_variables_, std::numeric_limits<double>::infinity());
   std::fill(g_l, g_l + num_constraints_, 0.0);
   std::fill(g_u, g_u + num_constraints_, 0.0);
   std::fill(g_l + path_row_, g_l + num_constraints_, -std::numeric_limits<double>::infinity());
@@ -245,6 +259,7 @@ void CollocationNlp::StartingPoint(double* w) const {
   }
   if (free_time_) w[0] = horizon_;
   std::copy(start_.begin(), start_.end(), w + offset_);
+  std::fill(w + eta_offset_, w + num_variables_, 0.0);
 }
 
 double CollocationNlp::Objective(const double* w) const {
@@ -309,7 +324,7 @@ void CollocationNlp::Constraints(const double* w, double* g) const {
         g[DefectRow(k, r, i)] = value;
       }
   }
-  if (has_group_) group_rows_.Residual(Attitudes(w).back(), g + path_row_ - group_rows_.size());
+  if (has_group_) GroupConstraints(w, g);
   for (int p = 0; p < P_ && p_ > 0; ++p)
     dynamics_.Path(T * point_fraction_[p], w + PointIndex(p, 0), w + PointIndex(p, d_),
                    g + PathRow(p, 0), nullptr);
@@ -343,8 +358,8 @@ void CollocationNlp::JacobianValues(const double* w, double* values) const {
                           h * formula_.beta[r][l] * J[(l * d_ + i) * cols + 1 + c];
       }
   }
-  if (has_group_) GroupJacobian(w, values + e);
-  PathJacobian(w, values + e + group_rows_.size() * (offset_ + P_ * d_));
+  if (has_group_) e += GroupJacobian(w, values + e);
+  PathJacobian(w, values + e);
 }
 
 void CollocationNlp::PathJacobian(const double* w, double* values) const {

@@ -46,6 +46,14 @@ std::shared_ptr<const CollocationDynamics> DynamicsFor(const Scenario& scenario,
   return std::make_shared<const CollocationDynamics>(scenario);
 }
 
+void KeepOptimum(const CollocationNlp& nlp, const NlpPoint& point, CollocationWarmStart& kept) {
+  kept.mesh = nlp.mesh();
+  kept.point = point;
+  if (!nlp.has_group() || point.x.size() != static_cast<std::size_t>(nlp.num_variables())) return;
+  kept.reference = nlp.Attitudes(point.x.data());
+  nlp.ClearChart(kept.point.x.data());
+}
+
 const CollocationWarmStart* WarmFor(const std::string& structure, CollocationScheme scheme,
                                     int intervals, const WarmStart* warm) {
   if (!warm || !warm->collocation || warm->collocation->structure != structure ||

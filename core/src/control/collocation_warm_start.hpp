@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include "control/collocation_dynamics.hpp"
+#include "control/collocation_nlp.hpp"
 #include "control/sparse_nlp.hpp"
 #include "dirac/optimal_control.hpp"
 
@@ -22,6 +25,9 @@ struct CollocationWarmStart {
   int intervals = 0;         ///< the first mesh's intervals (as asked: options or settings)
   std::vector<double> mesh;  ///< the final mesh after refinement (node fractions), `point`'s
   control::NlpPoint point;   ///< the NLP's optimum on `mesh`: unknowns, z_L, z_U, lambda
+  /// The optimum's group elements at the nodes (empty without group rows): the next NLP's chart
+  /// reference, re-centred there (`point`'s chart coordinates are 0).
+  std::vector<Eigen::Matrix3d> reference;
 };
 
 }  // namespace dirac
@@ -40,6 +46,11 @@ std::string StructureKey(const Scenario& scenario);
 std::shared_ptr<const CollocationDynamics> DynamicsFor(const Scenario& scenario,
                                                        const std::string& structure,
                                                        const WarmStart* warm);
+
+/// Keeps the optimum `point` of `nlp` in `kept`: its mesh, the point with the chart re-centred
+/// at the optimum's group elements (the chart coordinates 0, the elements the reference; the
+/// rows, hence the multipliers, do not depend on the chart).
+void KeepOptimum(const CollocationNlp& nlp, const NlpPoint& point, CollocationWarmStart& kept);
 
 /// The warm start's collocation part if it was solved for the same structure and scheme from a
 /// first mesh of the same intervals, else null. The re-solve then starts on its final mesh from
