@@ -5,18 +5,20 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 namespace dirac::control {
 namespace {
 
 using geometry::MatrixGroup;
 
-// A second-order forward-mode number in n variables: value, gradient and Hessian.
-template <int n>
+// A forward-mode number in n variables: value, gradient and (second: true) Hessian.
+template <int n, bool second>
 struct Jet {
+  static constexpr int kH = second ? n : 0;
   double v = 0.0;
   Eigen::Matrix<double, n, 1> g = Eigen::Matrix<double, n, 1>::Zero();
-  Eigen::Matrix<double, n, n> h = Eigen::Matrix<double, n, n>::Zero();
+  Eigen::Matrix<double, kH, kH> h = Eigen::Matrix<double, kH, kH>::Zero();
   Jet() = default;
   Jet(double c) : v(c) {}  // NOLINT: constants mix with jets as with doubles
   static Jet Variable(double value, int i) {
@@ -26,108 +28,108 @@ struct Jet {
   }
 };
 
-template <int n>
-Jet<n> operator+(const Jet<n>& a, const Jet<n>& b) {
-  Jet<n> r;
+template <int n, bool o>
+Jet<n, o> operator+(const Jet<n, o>& a, const Jet<n, o>& b) {
+  Jet<n, o> r;
   r.v = a.v + b.v;
   r.g = a.g + b.g;
-  r.h = a.h + b.h;
+  if constexpr (o) r.h = a.h + b.h;
   return r;
 }
-template <int n>
-Jet<n> operator-(const Jet<n>& a, const Jet<n>& b) {
-  Jet<n> r;
+template <int n, bool o>
+Jet<n, o> operator-(const Jet<n, o>& a, const Jet<n, o>& b) {
+  Jet<n, o> r;
   r.v = a.v - b.v;
   r.g = a.g - b.g;
-  r.h = a.h - b.h;
+  if constexpr (o) r.h = a.h - b.h;
   return r;
 }
-template <int n>
-Jet<n> operator-(const Jet<n>& a) {
-  return Jet<n>(0.0) - a;
+template <int n, bool o>
+Jet<n, o> operator-(const Jet<n, o>& a) {
+  return Jet<n, o>(0.0) - a;
 }
-template <int n>
-Jet<n> operator*(const Jet<n>& a, const Jet<n>& b) {
-  Jet<n> r;
+template <int n, bool o>
+Jet<n, o> operator*(const Jet<n, o>& a, const Jet<n, o>& b) {
+  Jet<n, o> r;
   r.v = a.v * b.v;
   r.g = a.v * b.g + b.v * a.g;
-  r.h = a.v * b.h + b.v * a.h + a.g * b.g.transpose() + b.g * a.g.transpose();
+  if constexpr (o) r.h = a.v * b.h + b.v * a.h + a.g * b.g.transpose() + b.g * a.g.transpose();
   return r;
 }
-template <int n>
-Jet<n> operator*(double c, const Jet<n>& a) {
-  Jet<n> r;
+template <int n, bool o>
+Jet<n, o> operator*(double c, const Jet<n, o>& a) {
+  Jet<n, o> r;
   r.v = c * a.v;
   r.g = c * a.g;
-  r.h = c * a.h;
+  if constexpr (o) r.h = c * a.h;
   return r;
 }
-template <int n>
-Jet<n> operator*(const Jet<n>& a, double c) {
+template <int n, bool o>
+Jet<n, o> operator*(const Jet<n, o>& a, double c) {
   return c * a;
 }
-template <int n>
-Jet<n> operator+(const Jet<n>& a, double c) {
-  Jet<n> r = a;
+template <int n, bool o>
+Jet<n, o> operator+(const Jet<n, o>& a, double c) {
+  Jet<n, o> r = a;
   r.v += c;
   return r;
 }
-template <int n>
-Jet<n> operator+(double c, const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> operator+(double c, const Jet<n, o>& a) {
   return a + c;
 }
-template <int n>
-Jet<n> operator-(const Jet<n>& a, double c) {
+template <int n, bool o>
+Jet<n, o> operator-(const Jet<n, o>& a, double c) {
   return a + (-c);
 }
-template <int n>
-Jet<n> operator-(double c, const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> operator-(double c, const Jet<n, o>& a) {
   return (-1.0) * a + c;
 }
 // f(a) given f, f' and f'' at a's value.
-template <int n>
-Jet<n> Chain(const Jet<n>& a, double f, double f1, double f2) {
-  Jet<n> r;
+template <int n, bool o>
+Jet<n, o> Chain(const Jet<n, o>& a, double f, double f1, double f2) {
+  Jet<n, o> r;
   r.v = f;
   r.g = f1 * a.g;
-  r.h = f1 * a.h + f2 * a.g * a.g.transpose();
+  if constexpr (o) r.h = f1 * a.h + f2 * a.g * a.g.transpose();
   return r;
 }
-template <int n>
-Jet<n> operator/(const Jet<n>& a, const Jet<n>& b) {
+template <int n, bool o>
+Jet<n, o> operator/(const Jet<n, o>& a, const Jet<n, o>& b) {
   const double inv = 1.0 / b.v;
   return a * Chain(b, inv, -inv * inv, 2 * inv * inv * inv);
 }
-template <int n>
-Jet<n> operator/(const Jet<n>& a, double c) {
+template <int n, bool o>
+Jet<n, o> operator/(const Jet<n, o>& a, double c) {
   return (1.0 / c) * a;
 }
-template <int n>
-Jet<n> operator/(double c, const Jet<n>& a) {
-  return Jet<n>(c) / a;
+template <int n, bool o>
+Jet<n, o> operator/(double c, const Jet<n, o>& a) {
+  return Jet<n, o>(c) / a;
 }
-template <int n>
-Jet<n> sin(const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> sin(const Jet<n, o>& a) {
   return Chain(a, std::sin(a.v), std::cos(a.v), -std::sin(a.v));
 }
-template <int n>
-Jet<n> cos(const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> cos(const Jet<n, o>& a) {
   return Chain(a, std::cos(a.v), -std::sin(a.v), -std::cos(a.v));
 }
-template <int n>
-Jet<n> sqrt(const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> sqrt(const Jet<n, o>& a) {
   const double s = std::sqrt(a.v);
   return Chain(a, s, 0.5 / s, -0.25 / (s * a.v));
 }
-template <int n>
-Jet<n> acos(const Jet<n>& a) {
+template <int n, bool o>
+Jet<n, o> acos(const Jet<n, o>& a) {
   const double q = 1 - a.v * a.v, d = -1 / std::sqrt(q);
   return Chain(a, std::acos(a.v), d, d * a.v / q);
 }
 
 double Value(double x) { return x; }
-template <int n>
-double Value(const Jet<n>& x) {
+template <int n, bool o>
+double Value(const Jet<n, o>& x) {
   return x.v;
 }
 
@@ -245,15 +247,32 @@ Vec<S> Relative(MatrixGroup group, const Eigen::Matrix3d& C, double angle, const
   return LogSE2(angle + b[2] - a[2], M[2], M[5]);
 }
 
-template <int n>
-ChartDerivatives<n> Collect(const Vec<Jet<n>>& F, int rows, const double* lambda) {
+template <int n, bool o>
+ChartDerivatives<n> Collect(const Vec<Jet<n, o>>& F, int rows, const double* lambda) {
   ChartDerivatives<n> out;
   for (int r = 0; r < rows; ++r) {
     out.value[r] = F[r].v;
     out.jacobian.row(r) = F[r].g.transpose();
-    if (lambda) out.hessian += lambda[r] * F[r].h;
+    if constexpr (o) out.hessian += lambda[r] * F[r].h;
   }
   return out;
+}
+
+// The derivatives of `f` (a functor of Vec<Jet> arguments) at x: first order when lambda is
+// null, else with the weighted Hessian.
+template <int n, class F>
+ChartDerivatives<n> Differentiate(const Eigen::Matrix<double, n, 1>& x, int rows,
+                                  const double* lambda, F f) {
+  if (!lambda) {
+    using J = Jet<n, false>;
+    std::array<J, n> vars;
+    for (int i = 0; i < n; ++i) vars[i] = J::Variable(x[i], i);
+    return Collect<n, false>(f(vars), rows, nullptr);
+  }
+  using J = Jet<n, true>;
+  std::array<J, n> vars;
+  for (int i = 0; i < n; ++i) vars[i] = J::Variable(x[i], i);
+  return Collect<n, true>(f(vars), rows, lambda);
 }
 
 }  // namespace
@@ -269,10 +288,12 @@ Eigen::Vector3d RelativeIncrement::Value(const Eigen::Vector3d& a, const Eigen::
 ChartDerivatives<6> RelativeIncrement::Derivatives(const Eigen::Vector3d& a,
                                                    const Eigen::Vector3d& b,
                                                    const double* lambda) const {
-  using J = Jet<6>;
-  const Vec<J> ja{J::Variable(a[0], 0), J::Variable(a[1], 1), J::Variable(a[2], 2)};
-  const Vec<J> jb{J::Variable(b[0], 3), J::Variable(b[1], 4), J::Variable(b[2], 5)};
-  return Collect(Relative<J>(group_, C_, angle_, ja, jb), 3, lambda);
+  Eigen::Matrix<double, 6, 1> x;
+  x << a, b;
+  return Differentiate<6>(x, 3, lambda, [&](const auto& v) {
+    using J = std::decay_t<decltype(v[0])>;
+    return Relative<J>(group_, C_, angle_, {v[0], v[1], v[2]}, {v[3], v[4], v[5]});
+  });
 }
 
 FinalChartRows::FinalChartRows(MatrixGroup group, const Eigen::Matrix3d& reference,
@@ -323,11 +344,12 @@ Eigen::Vector3d FinalChartRows::Value(const Eigen::Vector3d& eta) const {
 
 ChartDerivatives<3> FinalChartRows::Derivatives(const Eigen::Vector3d& eta,
                                                 const double* lambda) const {
-  using J = Jet<3>;
-  const Vec<J> je{J::Variable(eta[0], 0), J::Variable(eta[1], 1), J::Variable(eta[2], 2)};
   const int rows = group_ == MatrixGroup::kSO3 ? 3 : 2 * translation_ + angle_;
-  return Collect(FinalRows<J>(group_, reference_, target_, translation_, angle_, angle_offset_, je),
-                 rows, lambda);
+  return Differentiate<3>(eta, rows, lambda, [&](const auto& v) {
+    using J = std::decay_t<decltype(v[0])>;
+    return FinalRows<J>(group_, reference_, target_, translation_, angle_, angle_offset_,
+                        {v[0], v[1], v[2]});
+  });
 }
 
 }  // namespace dirac::control
