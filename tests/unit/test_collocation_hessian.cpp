@@ -2,22 +2,27 @@
 // differences of its exact gradient sigma grad f + J^T lambda (on the time-optimal reorientation
 // with its attitude rows and free time, and on a TQ problem with path constraints and a
 // terminal cost), the pattern covering every nonzero; the first and second derivatives on every
-// shipped optimal-control scenario collocation solves (with their bounds, free horizon and the
-// SE(2) rows); the limited-memory approximation still selectable
+// shipped optimal-control scenario collocation solves (with their bounds, free horizon, the
+// group defects in the chart and the SO(3) and SE(2) final rows); the chart maps alone in both
+// branches of their series; the limited-memory approximation still selectable
 // (`collocation: {hessian: limited-memory}`) and reaching the same optimum.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "canonical_problems.hpp"
+#include "control/collocation_chart.hpp"
 #include "control/collocation_dynamics.hpp"
 #include "control/collocation_nlp.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
+#include "geometry/lie_group.hpp"
 #include "optimal_control_texts.hpp"
 
 namespace dirac {
@@ -141,9 +146,10 @@ TEST(CollocationHessian, MatchesCentralDifferencesOfTheGradient) {
 
 // Every shipped scenario collocation solves, small meshes: so3_spline with a torque bound,
 // elroys_beanie_ocp steered in theta (the SE(2) angle row) with the rotor-torque bound, a free
-// horizon and the time in the cost, and with the position rows, the hovercraft's path
-// constraints. (heisenberg_geodesic is a boundary_value problem: shooting alone;
-// reorientation_min_time is the test above.)
+// horizon and the time in the cost, with the position rows and with the position rows alone,
+// the hovercraft's path constraints, the reorientation (and another target): with the group
+// rows, the chart coordinates eta_k of TestPoint are off 0 and the references off the optimum.
+// (heisenberg_geodesic is a boundary_value problem: shooting alone.)
 TEST(CollocationHessian, EveryShippedCollocationScenario) {
   const std::vector<std::string> elroy_bounded = {"rho=0.5",
                                                   "bounds.u.min=-0.5",
@@ -155,6 +161,8 @@ TEST(CollocationHessian, EveryShippedCollocationScenario) {
                                                   "final.psi=free"};
   std::vector<std::string> elroy_position = elroy_bounded;
   elroy_position.insert(elroy_position.end(), {"final.x=0.1", "final.y=-0.2"});
+  std::vector<std::string> elroy_position_only = elroy_position;
+  elroy_position_only.push_back("final.theta=free");
   const struct {
     const char* file;
     std::vector<std::string> overrides;
@@ -162,7 +170,10 @@ TEST(CollocationHessian, EveryShippedCollocationScenario) {
       {"so3_spline.yaml", {"bounds.u1.max=0.5", "bounds.w2.min=-1"}},
       {"elroys_beanie_ocp.yaml", elroy_bounded},
       {"elroys_beanie_ocp.yaml", elroy_position},
+      {"elroys_beanie_ocp.yaml", elroy_position_only},
       {"hovercraft_obstacle.yaml", {"vmax=1.2"}},
+      {"reorientation_min_time.yaml", {}},
+      {"reorientation_min_time.yaml", {"final.R.z=0.3", "bounds.u2.max=20"}},
   };
   for (const auto& c : cases) {
     Scenario s = LoadScenario(testing::SourcePath(std::string("scenarios/") + c.file));
@@ -175,6 +186,85 @@ TEST(CollocationHessian, EveryShippedCollocationScenario) {
     std::printf("[ measured ] %s (%zu overrides): first derivatives %.2e, Hessian %.2e\n", c.file,
                 c.overrides.size(), first, second);
   }
+}
+
+// The chart maps alone, in both branches of their series (relative rotations under ~0.01 rad:
+// the series at the identity; larger: the closed forms): the Jacobian against central
+// differences of the values, the weighted Hessian against central differences of the weighted
+// Jacobian, to 1e-6 relative; and the group element they describe.
+TEST(CollocationHessian, ChartMapsMatchCentralDifferences) {
+  using geometry::MatrixGroup;
+  const Eigen::Vector3d lambda(0.7, -1.3, 0.4), v(0.3, -0.5, 0.8);
+  double worst = 0;
+  for (const MatrixGroup group : {MatrixGroup::kSO3, MatrixGroup::kSE2})
+    for (const double scale : {1e-3, 0.3}) {
+      const Eigen::Matrix3d C = geometry::Exp(group, scale * v);
+      const control::RelativeIncrement F(group, C);
+      Eigen::Matrix<double, 6, 1> x;
+      x << scale * 0.2, -scale * 0.1, scale * 0.3, -scale * 0.25, scale * 0.15, scale * 0.05;
+      auto value = [&](const Eigen::Matrix<double, 6, 1>& at) {
+        return F.Value(at.head<3>(), at.tail<3>());
+      };
+      // Log(Exp(-a) C Exp(b)) is that element's logarithm.
+      const Eigen::Vector3d direct = geometry::Log(
+          group, geometry::Exp(group, -x.head<3>()) * C * geometry::Exp(group, x.tail<3>()));
+      worst = std::max(worst, (value(x) - direct).norm() / std::max(1.0, direct.norm()));
+      const control::ChartDerivatives<6> D = F.Derivatives(x.head<3>(), x.tail<3>(), lambda.data());
+      EXPECT_LT((D.value - value(x)).norm(), 1e-15);
+      const control::ChartDerivatives<6> first = F.Derivatives(x.head<3>(), x.tail<3>(), nullptr);
+      EXPECT_LT((first.jacobian - D.jacobian).norm(), 1e-15);
+      for (int i = 0; i < 6; ++i) {
+        const double step = 1e-6;
+        Eigen::Matrix<double, 6, 1> plus = x, minus = x;
+        plus[i] += step;
+        minus[i] -= step;
+        const Eigen::Vector3d column = (value(plus) - value(minus)) / (2 * step);
+        worst = std::max(
+            worst, ((column - D.jacobian.col(i)).array().abs() / column.array().abs().max(1.0))
+                       .maxCoeff());
+        const Eigen::Matrix<double, 6, 1> hessian_column =
+            (F.Derivatives(plus.head<3>(), plus.tail<3>(), nullptr).jacobian.transpose() * lambda -
+             F.Derivatives(minus.head<3>(), minus.tail<3>(), nullptr).jacobian.transpose() *
+                 lambda) /
+            (2 * step);
+        worst = std::max(worst, ((hessian_column - D.hessian.col(i)).array().abs() /
+                                 hessian_column.array().abs().max(1.0))
+                                    .maxCoeff());
+      }
+      // The final rows at a reference near (scale) the target: SO(3), SE(2) with all, the
+      // position alone, the angle alone.
+      for (const auto [translation, angle] :
+           {std::pair{true, true}, {true, false}, {false, true}}) {
+        if (group == MatrixGroup::kSO3 && !(translation && angle)) continue;
+        const control::FinalChartRows r(
+            group, C,
+            Eigen::Matrix3d(C * geometry::Exp(group, scale * Eigen::Vector3d(-0.4, 0.2, 0.3))),
+            translation, angle);
+        const Eigen::Vector3d eta = x.head<3>();
+        const control::ChartDerivatives<3> R = r.Derivatives(eta, lambda.data());
+        const int rows = group == MatrixGroup::kSO3 ? 3 : 2 * translation + angle;
+        for (int i = 0; i < 3; ++i) {
+          const double step = 1e-6;
+          Eigen::Vector3d plus = eta, minus = eta;
+          plus[i] += step;
+          minus[i] -= step;
+          const Eigen::Vector3d column = (r.Value(plus) - r.Value(minus)) / (2 * step);
+          const Eigen::Vector3d hessian_column =
+              (r.Derivatives(plus, nullptr).jacobian.topRows(rows).transpose() * lambda.head(rows) -
+               r.Derivatives(minus, nullptr).jacobian.topRows(rows).transpose() *
+                   lambda.head(rows)) /
+              (2 * step);
+          for (int a = 0; a < rows; ++a)
+            worst = std::max(
+                worst, std::abs(column[a] - R.jacobian(a, i)) / std::max(1.0, std::abs(column[a])));
+          worst = std::max(worst, ((hessian_column - R.hessian.col(i)).array().abs() /
+                                   hessian_column.array().abs().max(1.0))
+                                      .maxCoeff());
+        }
+      }
+    }
+  EXPECT_LT(worst, 1e-6);
+  std::printf("[ measured ] chart maps vs central differences: %.2e\n", worst);
 }
 
 TEST(CollocationHessian, LimitedMemoryStaysSelectableAndAgrees) {

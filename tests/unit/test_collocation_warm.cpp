@@ -83,9 +83,11 @@ TEST(CollocationWarm, BoundEditReachesTheColdOptimumInFewerIterations) {
 // The reorientation's torque bound moved 50 -> 48 and -> 40 N m (both stalled IPOPT's
 // limited-memory iterations at the 3000-iteration limit before the barrier floor was raised):
 // the warm re-solve from the optimum at 50 matches a cold solve of the edited problem. On the
-// shipped 100 intervals (on 60 the limited-memory cold solve at 50 N m itself stalls).
+// shipped 50 Hermite-Simpson intervals with the exact Hessian (before the sparse attitude
+// formulation: the trapezoidal rule on 100 with the limited-memory Hessian, which stalled cold
+// at 50 N m on 60).
 TEST(CollocationWarm, ReorientationTorqueBoundEditsConvergeWarm) {
-  constexpr int kIntervals = 100;
+  constexpr int kIntervals = 50;
   const Scenario s =
       FixedMesh(LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml")));
   const OptimalControlSolution base = SolveOptimalControl(s, Unsampled(nullptr, kIntervals));

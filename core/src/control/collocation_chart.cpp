@@ -281,7 +281,8 @@ RelativeIncrement::RelativeIncrement(MatrixGroup group, const Eigen::Matrix3d& C
     : group_(group), C_(C), angle_(group == MatrixGroup::kSE2 ? Angle(C) : 0.0) {}
 
 Eigen::Vector3d RelativeIncrement::Value(const Eigen::Vector3d& a, const Eigen::Vector3d& b) const {
-  const Vec<double> F = Relative<double>(group_, C_, angle_, {a[0], a[1], a[2]}, {b[0], b[1], b[2]});
+  const Vec<double> F =
+      Relative<double>(group_, C_, angle_, {a[0], a[1], a[2]}, {b[0], b[1], b[2]});
   return {F[0], F[1], F[2]};
 }
 
@@ -297,8 +298,7 @@ ChartDerivatives<6> RelativeIncrement::Derivatives(const Eigen::Vector3d& a,
 }
 
 FinalChartRows::FinalChartRows(MatrixGroup group, const Eigen::Matrix3d& reference,
-                               const Eigen::Matrix3d& target, bool fix_translation,
-                               bool fix_angle)
+                               const Eigen::Matrix3d& target, bool fix_translation, bool fix_angle)
     : group_(group),
       reference_(reference),
       target_(target),
@@ -313,9 +313,8 @@ namespace {
 // position of Gref Exp(eta) minus the target's, then the angle wrap(theta_ref - theta*) + omega
 // (wrapped again by a constant multiple of 2 pi).
 template <class S>
-Vec<S> FinalRows(MatrixGroup group, const Eigen::Matrix3d& reference,
-                 const Eigen::Matrix3d& target, bool translation, bool angle, double offset,
-                 const Vec<S>& eta) {
+Vec<S> FinalRows(MatrixGroup group, const Eigen::Matrix3d& reference, const Eigen::Matrix3d& target,
+                 bool translation, bool angle, double offset, const Vec<S>& eta) {
   if (group == MatrixGroup::kSO3) {
     const Vec<S> zero{0.0, 0.0, 0.0};
     return Relative(group, Eigen::Matrix3d(reference.transpose() * target), 0.0, eta, zero);

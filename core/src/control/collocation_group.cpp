@@ -127,7 +127,8 @@ void CollocationNlp::GroupConstraints(const double* w, double* g) const {
   std::vector<Eigen::Vector3d> xi, phi;
   Increments(w, xi, phi);
   for (int k = 0; k < N_; ++k) {
-    const Eigen::Vector3d defect = relative_[k].Value(Eta(*this, w, k), Eta(*this, w, k + 1)) - phi[k];
+    const Eigen::Vector3d defect =
+        relative_[k].Value(Eta(*this, w, k), Eta(*this, w, k + 1)) - phi[k];
     for (int a = 0; a < 3; ++a) g[GroupDefectRow(k, a)] = defect[a];
   }
   const Eigen::Vector3d r = final_rows_[0].Value(Eta(*this, w, N_));
@@ -199,7 +200,8 @@ void CollocationNlp::GroupHessian(const double* w, const double* lambda, double*
     const ChartDerivatives<6> F =
         relative_[k].Derivatives(Eta(*this, w, k), Eta(*this, w, k + 1), lk.data());
     for (int a = k == 0 ? 3 : 0; a < 6; ++a)
-      for (int b = k == 0 ? 3 : 0; b <= a; ++b) values[eta_entry_[k * 36 + a * 6 + b]] += F.hessian(a, b);
+      for (int b = k == 0 ? 3 : 0; b <= a; ++b)
+        values[eta_entry_[k * 36 + a * 6 + b]] += F.hessian(a, b);
     const Eigen::Vector3d G = -lk;
     const Eigen::MatrixXd C =
         GroupIncrementCurvature(group_rows_.group(), formula_, h, &xi[LocalPoint(k, 0)], G);

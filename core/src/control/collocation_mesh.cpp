@@ -125,7 +125,8 @@ std::vector<double> InterpolateSolution(const CollocationNlp& from,
                                  1,
                              0, from.intervals() - 1);
     const double tau = std::clamp((s - mesh[k]) / (mesh[k + 1] - mesh[k]), 0.0, 1.0);
-    reference[j] = G[k] * geometry::Exp(group, tau * geometry::Log(group, G[k].inverse() * G[k + 1]));
+    reference[j] =
+        G[k] * geometry::Exp(group, tau * geometry::Log(group, G[k].inverse() * G[k + 1]));
   }
   to.SetReference(reference);
   return out;

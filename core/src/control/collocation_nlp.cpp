@@ -217,8 +217,10 @@ void CollocationNlp::BuildPattern() {
       const int row = GroupDefectRow(k, a);
       if (free_time_) pattern_.emplace_back(row, 0);
       for (int l = 0; l < formula_.points; ++l)
-        for (const int i : group_states_) pattern_.emplace_back(row, PointIndex(LocalPoint(k, l), i));
-      for (int c = k == 0 ? 3 : 0; c < 6; ++c) pattern_.emplace_back(row, EtaIndex(k + c / 3, c % 3));
+        for (const int i : group_states_)
+          pattern_.emplace_back(row, PointIndex(LocalPoint(k, l), i));
+      for (int c = k == 0 ? 3 : 0; c < 6; ++c)
+        pattern_.emplace_back(row, EtaIndex(k + c / 3, c % 3));
     }
   for (int r = 0; r < group_rows_.size() && has_group_; ++r)
     for (int c = 0; c < 3; ++c) pattern_.emplace_back(FinalGroupRow() + r, EtaIndex(N_, c));

@@ -38,9 +38,9 @@ struct CollocationFormula {
 /// 0 = s_0 < ... < s_N = 1 of the horizon (h_k = T (s_{k+1} - s_k): free time by scaling).
 /// Constraints: the formula's defects per interval (Hermite-Simpson: the Simpson defect
 /// x_{k+1} - x_k - h/6 (f_k + 4 f_m + f_{k+1}) and the Hermite midpoint
-/// x_m - (x_k + x_{k+1})/2 - h/8 (f_k - f_{k+1}); trapezoidal: x_{k+1} - x_k - h/2 (f_k + f_{k+1}));
-/// then, with the group, per interval the group defect Log(G_k^-1 G_{k+1}) - Phi_k = 0 (3 rows;
-/// collocation_increment.cpp: Phi_k the fourth-order Magnus increment with the group's
+/// x_m - (x_k + x_{k+1})/2 - h/8 (f_k - f_{k+1}); trapezoidal: x_{k+1} - x_k - h/2 (f_k +
+/// f_{k+1})); then, with the group, per interval the group defect Log(G_k^-1 G_{k+1}) - Phi_k = 0
+/// (3 rows; collocation_increment.cpp: Phi_k the fourth-order Magnus increment with the group's
 /// bracket, or the trapezoidal one) and the fixed final components r(G_N) = 0 (GroupRows:
 /// Log(R_N^T R*) on SO(3), the fixed components on SE(2)); each row reads one interval's
 /// unknowns, so the Jacobian and the Hessian are block-sparse (O(N)); G_k is a product of two
@@ -126,7 +126,7 @@ class CollocationNlp : public SparseNlp {
   std::size_t GroupJacobian(const double* w, double* values) const;  ///< the group rows
   void DefaultReference();  ///< the starting point's elements bent toward the final rows
   void GroupConstraints(const double* w, double* g) const;
-  void PathJacobian(const double* w, double* values) const;   ///< the path rows
+  void PathJacobian(const double* w, double* values) const;  ///< the path rows
   // The body velocities at the points and the increments Phi_k of the intervals.
   void Increments(const double* w, std::vector<Eigen::Vector3d>& xi,
                   std::vector<Eigen::Vector3d>& phi) const;
@@ -152,9 +152,9 @@ class CollocationNlp : public SparseNlp {
   std::vector<FinalChartRows> final_rows_;              ///< the final rows (one, with the group)
   std::vector<std::pair<int, int>> pattern_;
   std::vector<std::pair<int, int>> hessian_pattern_;
-  std::vector<int> point_entry_;   ///< per point, (d + m)^2: entry of (a, b) (both orders)
-  std::vector<int> time_entry_;    ///< per point, d + m: entry of (T, z_p c); then (T, T) last
-  std::vector<int> group_states_;  ///< the states the body velocity reads
+  std::vector<int> point_entry_;     ///< per point, (d + m)^2: entry of (a, b) (both orders)
+  std::vector<int> time_entry_;      ///< per point, d + m: entry of (T, z_p c); then (T, T) last
+  std::vector<int> group_states_;    ///< the states the body velocity reads
   std::vector<int> interval_entry_;  ///< per interval (L |S|)^2: entry of its points' state pair
   std::vector<int> eta_entry_;       ///< per interval 36: entry of (eta_k, eta_{k+1}) pairs
 };
