@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "canonical_problems.hpp"
 #include "dirac/optimal_control.hpp"
@@ -113,6 +114,30 @@ TEST(CollocationWarm, ReorientationTorqueBoundEditsConvergeWarm) {
       kIntervals, base.report.final_time, base.report.iterations, warm.report.final_time,
       warm.report.iterations, cold.report.iterations, forty.report.final_time,
       forty.report.iterations);
+}
+
+// The edits the window makes near the shipped reorientation (bounds, the horizon, the target as a
+// drag moves it), each re-solved warm from the shipped optimum: every one converges to the
+// tolerance (not IPOPT's "acceptable point", where the limited-memory Hessian stopped
+// final.R.z = 0.01 and 0.03) from the warm start.
+TEST(CollocationWarm, ReorientationNearbyEditsConvergeWarm) {
+  const Scenario s = LoadScenario(testing::SourcePath("scenarios/reorientation_min_time.yaml"));
+  const OptimalControlSolution base = SolveOptimalControl(s, Unsampled());
+  ASSERT_TRUE(base.report.converged) << base.report.message;
+  // (u1 <= 48 and <= 40: ReorientationTorqueBoundEditsConvergeWarm.)
+  const std::pair<const char*, double> edits[] = {
+      {"bounds.u1.max", 45},      {"bounds.u1.max", 52.5},    {"bounds.u1.max", 55},
+      {"horizon_bounds.max", 40}, {"horizon_bounds.min", 29}, {"final.R.z", 0.01},
+      {"final.R.z", 0.03},        {"bounds.w1.max", 0.15}};
+  for (const auto& [name, value] : edits) {
+    const OptimalControlSolution warm =
+        SolveOptimalControl(Edited(s, name, value), Unsampled(&base.warm_start));
+    EXPECT_TRUE(warm.report.converged) << name << " = " << value << ": " << warm.report.message;
+    EXPECT_TRUE(warm.report.warm_started) << name << " = " << value;
+    std::printf("[ measured ] reorientation warm, %s = %g: t_f %.6f, %d iterations, %.0f ms\n",
+                name, value, warm.report.final_time, warm.report.iterations,
+                warm.report.seconds * 1e3);
+  }
 }
 
 // With mesh refinement (Hermite-Simpson, the default): the warm start keeps the refined mesh and
