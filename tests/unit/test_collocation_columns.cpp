@@ -21,10 +21,8 @@
 namespace dirac {
 namespace {
 
-Scenario Shipped(const std::string& name, const std::vector<std::string>& overrides = {}) {
-  Scenario s = LoadScenario(testing::SourcePath("scenarios/" + name));
-  ApplyOverrides(s, overrides);
-  return s;
+Scenario ShippedScenario(const std::string& file) {
+  return LoadScenario(testing::SourcePath("scenarios/" + file));
 }
 
 // Collocation on a fixed uniform mesh of `nodes` intervals.
@@ -70,6 +68,25 @@ std::vector<double> NodeErrors(const Trajectory& collocation, const Trajectory& 
   return worst;
 }
 
+// A collocation solve on N uniform intervals against the shooting's trajectory `reference`:
+// the collocation's costate, acceleration and E columns and their largest errors at the nodes.
+struct Comparison {
+  OptimalControlSolution collocation;
+  std::vector<std::string> names;
+  std::vector<double> errors;  ///< per name
+};
+Comparison Compare(const Scenario& s, const Trajectory& reference, int N,
+                   CollocationScheme scheme) {
+  Comparison c;
+  c.collocation = ByCollocation(s, N, scheme);
+  if (!c.collocation.report.converged) return c;
+  c.names = AdjointNames(c.collocation.trajectory);
+  // The same names as shooting's.
+  EXPECT_EQ(c.names, AdjointNames(reference));
+  c.errors = NodeErrors(c.collocation.trajectory, reference, c.names);
+  return c;
+}
+
 double Spread(const std::vector<double>& v) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return *hi - *lo;
@@ -89,20 +106,19 @@ double WorstOf(const std::vector<std::string>& names, const std::vector<double>&
 // multipliers: 1e-7); pbar_w the Simpson multipliers interpolated to the nodes (O(h^2), largest
 // at the extrapolated end nodes); E constant to the same order. Hermite-Simpson, uniform mesh.
 TEST(CollocationColumns, So3SplineCostatesAndHamiltonianAgreeWithShooting) {
-  const Scenario s = Shipped("so3_spline.yaml");
+  const Scenario s = ShippedScenario("so3_spline.yaml");
   const OptimalControlSolution shooting = SolveOptimalControl(s);
   ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
   const Trajectory& reference = shooting.trajectory;
   double pbar_error[2] = {}, E_error[2] = {}, spread[2] = {};
   for (const int N : {50, 100}) {
-    const OptimalControlSolution colloc = ByCollocation(s, N, CollocationScheme::kHermiteSimpson);
-    ASSERT_TRUE(colloc.report.converged);
-    const Trajectory& t = colloc.trajectory;
-    const std::vector<std::string> names = AdjointNames(t);
-    // The same names as shooting's: p_w1..3, pbar_w1..3, a_w1..3, E.
-    EXPECT_EQ(names, AdjointNames(reference));
+    const Comparison c = Compare(s, reference, N, CollocationScheme::kHermiteSimpson);
+    ASSERT_TRUE(c.collocation.report.converged);
+    const OptimalControlSolution& colloc = c.collocation;
+    const std::vector<std::string>& names = c.names;  // p_w1..3, pbar_w1..3, a_w1..3, E
     ASSERT_EQ(names.size(), 10u);
-    const std::vector<double> e = NodeErrors(t, reference, names);
+    const std::vector<double>& e = c.errors;
+    const Trajectory& t = colloc.trajectory;
     const int i = N == 50 ? 0 : 1;
     pbar_error[i] = WorstOf(names, e, "pbar_");
     E_error[i] = WorstOf(names, e, "E");
@@ -146,14 +162,15 @@ TEST(CollocationColumns, InterpolationIsNodeCostatesOnAUniformMesh) {
 // costate; p_v4 is that group costate alone (xi_theta = v4 / sqrt(I1 + I2) - ...). Trapezoidal
 // rule on a uniform mesh (Hermite-Simpson pays the attitude block: 2.5 s here).
 TEST(CollocationColumns, ElroyCostatesThroughTheAnchorAndTheAngleRow) {
-  const Scenario s = Shipped("elroys_beanie_ocp.yaml", {"final.theta=-0.3", "final.psi=free"});
+  Scenario s = ShippedScenario("elroys_beanie_ocp.yaml");
+  ApplyOverrides(s, {"final.theta=-0.3", "final.psi=free"});
   const OptimalControlSolution shooting = SolveOptimalControl(s);
   ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
-  const OptimalControlSolution colloc = ByCollocation(s, 100, CollocationScheme::kTrapezoidal);
-  ASSERT_TRUE(colloc.report.converged);
-  const std::vector<std::string> names = AdjointNames(colloc.trajectory);
-  EXPECT_EQ(names, AdjointNames(shooting.trajectory));
-  const std::vector<double> e = NodeErrors(colloc.trajectory, shooting.trajectory, names);
+  const Comparison c = Compare(s, shooting.trajectory, 100, CollocationScheme::kTrapezoidal);
+  ASSERT_TRUE(c.collocation.report.converged);
+  const OptimalControlSolution& colloc = c.collocation;
+  const std::vector<std::string>& names = c.names;
+  const std::vector<double>& e = c.errors;
   const auto p_v4 = shooting.trajectory.Column("p_v4");
   const double scale = std::abs(p_v4.front());
   std::printf(
@@ -171,17 +188,16 @@ TEST(CollocationColumns, ElroyCostatesThroughTheAnchorAndTheAngleRow) {
 // The hovercraft without its path constraints (TQ, a linear-quadratic problem: the costates are
 // linear in t and Hermite-Simpson is exact for it): every column to rounding, E constant.
 TEST(CollocationColumns, HovercraftWithoutItsPathConstraintsAgreesWithShooting) {
-  Scenario s = Shipped("hovercraft_obstacle.yaml");
+  Scenario s = ShippedScenario("hovercraft_obstacle.yaml");
   s.optimal_control.path_constraints.clear();  // then shooting solves it too
   const OptimalControlSolution shooting = SolveOptimalControl(s);
   ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
-  const OptimalControlSolution colloc = ByCollocation(s, 100, CollocationScheme::kHermiteSimpson);
-  ASSERT_TRUE(colloc.report.converged);
-  const std::vector<std::string> names = AdjointNames(colloc.trajectory);
-  EXPECT_EQ(names, AdjointNames(shooting.trajectory));
-  const std::vector<double> e = NodeErrors(colloc.trajectory, shooting.trajectory, names);
-  for (std::size_t c = 0; c < names.size(); ++c) EXPECT_LT(e[c], 1e-9) << names[c];  // 3.1e-11
-  EXPECT_LT(Spread(colloc.trajectory.Column("E")), 1e-12);
+  const Comparison c = Compare(s, shooting.trajectory, 100, CollocationScheme::kHermiteSimpson);
+  ASSERT_TRUE(c.collocation.report.converged);
+  ASSERT_EQ(c.names.size(), 10u);  // p_, pbar_ of vx, vy, vtheta, their a_, E
+  for (std::size_t k = 0; k < c.names.size(); ++k)
+    EXPECT_LT(c.errors[k], 1e-9) << c.names[k];  // measured 3.1e-11
+  EXPECT_LT(Spread(c.collocation.trajectory.Column("E")), 1e-12);
 }
 
 }  // namespace

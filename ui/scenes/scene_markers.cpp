@@ -37,6 +37,16 @@ double MarkerValue(const dirac::Scenario& scenario, const dirac::SceneOptions& o
   return value->value;
 }
 
+// The unit circle about the origin in the plane z = 0: a filled polygon or its rim (a polyline).
+vtkSmartPointer<vtkRegularPolygonSource> UnitCircle(bool filled) {
+  auto circle = vtkSmartPointer<vtkRegularPolygonSource>::New();
+  circle->SetNumberOfSides(kMarkerSides);
+  circle->SetRadius(1.0);
+  circle->SetGeneratePolygon(filled);
+  circle->SetGeneratePolyline(!filled);
+  return circle;
+}
+
 // "xo = 2" for a parameter, "2" for a number.
 std::string MarkerValueText(const std::string& text, double value) {
   const std::string number = FormatNumber(value);
@@ -70,20 +80,10 @@ SceneMarkers::SceneMarkers(const dirac::Scenario& scenario, const dirac::SceneOp
       marker.fill = MakeActor(cylinder);
       SetSolidLook(marker.fill->GetProperty(), Color{0.62, 0.22, 0.24}, 0.35, 0.7, 0.2, 20);
     } else {
-      auto disc = vtkSmartPointer<vtkRegularPolygonSource>::New();
-      disc->SetNumberOfSides(kMarkerSides);
-      disc->SetRadius(1.0);
-      disc->GeneratePolygonOn();
-      disc->GeneratePolylineOff();
-      marker.fill = MakeActor(disc);
+      marker.fill = MakeActor(UnitCircle(true));
       SetFlatLook(marker.fill->GetProperty(), Color{0.42, 0.17, 0.20});
     }
-    auto circle = vtkSmartPointer<vtkRegularPolygonSource>::New();
-    circle->SetNumberOfSides(kMarkerSides);
-    circle->SetRadius(1.0);
-    circle->GeneratePolygonOff();
-    circle->GeneratePolylineOn();
-    marker.rim = MakeActor(circle);
+    marker.rim = MakeActor(UnitCircle(false));
     SetFlatLook(marker.rim->GetProperty(), rim, 1.0, 2.0);
     Place(marker);
     markers_.push_back(std::move(marker));
