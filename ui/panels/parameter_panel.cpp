@@ -288,7 +288,7 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
   return group;
 }
 
-void ParameterPanel::ShowSolvedStart(const dirac::Trajectory& solved) {
+void ParameterPanel::ShowSolvedStart(const dirac::Trajectory& solved, bool shooting) {
   if (solved.empty()) return;
   bool any = false;
   for (const QString& name : guesses_)
@@ -297,7 +297,7 @@ void ParameterPanel::ShowSolvedStart(const dirac::Trajectory& solved) {
       any = true;
     }
   // The unknowns the solve has: none for a solve by collocation (its unknowns are the mesh's).
-  if (initial_ && !guesses_.isEmpty()) initial_->setVisible(any);
+  if (initial_ && !guesses_.isEmpty()) initial_->setVisible(any && shooting);
   // A free horizon: the T the solve found, where the optimum ends.
   if (QCheckBox* fixed = fixed_.value("horizon", nullptr); fixed && !fixed->isChecked())
     SyncValue("horizon", solved.at(solved.num_rows() - 1, 0));

@@ -60,8 +60,10 @@ class ParameterPanel : public QWidget {
   /// A solve's shooting unknowns at t = 0 (the "initial.<name>" editors left once the boundary
   /// values at t = 0 are taken out: costates, second-order guesses): their values at t = 0 of
   /// `solved`, the optimum, shown without emitting anything; the group hidden if `solved` has
-  /// none of them (a solve by collocation). A free horizon shows the T of `solved`.
-  void ShowSolvedStart(const dirac::Trajectory& solved);
+  /// none of them or if `shooting` is false (a solve by collocation: its unknowns are the
+  /// mesh's, though its trajectory has the costate columns). A free horizon shows the T of
+  /// `solved`.
+  void ShowSolvedStart(const dirac::Trajectory& solved, bool shooting = true);
   /// The names ShowSolvedStart updates (empty for a scenario without a solve).
   const QStringList& solver_start_names() const { return guesses_; }
 

@@ -1,6 +1,7 @@
 // The camera of the planar bodies scene: the top view follows the motion (sized for a trail's
 // worth of it) until the user moves the camera; the 3D view follows the bodies keeping the
-// user's orbit (planar_bodies_scene.hpp).
+// user's orbit; with `camera: fixed` either frames the whole path and the markers and stays
+// (planar_bodies_scene.hpp).
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
@@ -25,6 +26,22 @@ double PlanarBodiesScene::FollowHalfSize(double window, double radius) {
   return std::clamp(0.55 * (window + 2.0 * radius), 2.2 * radius, 3.8 * radius);
 }
 
+std::array<double, 2> PlanarBodiesScene::ViewHalfSizes() const {
+  if (fixed_camera_ && extent_) {
+    const std::array<double, 4>& e = *extent_;
+    const double pad = 1.25 * radius_;
+    return {0.5 * (e[1] - e[0]) + pad, 0.5 * (e[3] - e[2]) + pad};
+  }
+  return {FollowHalfSize(window_[0], radius_), FollowHalfSize(window_[1], radius_)};
+}
+
+void PlanarBodiesScene::IncludeMarkers(std::array<double, 4>& extent) const {
+  const auto markers = markers_.Extent();
+  if (!markers) return;
+  extent = {std::min(extent[0], (*markers)[0]), std::max(extent[1], (*markers)[1]),
+            std::min(extent[2], (*markers)[2]), std::max(extent[3], (*markers)[3])};
+}
+
 void PlanarBodiesScene::OnStartRender(vtkObject*, unsigned long, void* client, void*) {
   static_cast<PlanarBodiesScene*>(client)->SteerCamera();
 }
@@ -32,7 +49,14 @@ void PlanarBodiesScene::OnStartRender(vtkObject*, unsigned long, void* client, v
 void PlanarBodiesScene::SteerCamera3D() {
   const std::array<double, 3>& pose = bodies_.front().pose;
   if (!std::isfinite(pose[0]) || !std::isfinite(pose[1])) return;
-  const std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
+  std::array<double, 3> centre{pose[0], pose[1], 0.5 * top_};
+  // A fixed camera looks at the middle of the whole extent from far enough to see all of it.
+  double reach = 2.2 * radius_ + top_;
+  if (fixed_camera_) {
+    const std::array<double, 4>& e = *extent_;
+    centre = {0.5 * (e[0] + e[1]), 0.5 * (e[2] + e[3]), 0.5 * top_};
+    reach = std::hypot(0.5 * (e[1] - e[0]), 0.5 * (e[3] - e[2])) + radius_ + top_;
+  }
   vtkCamera* camera = renderer_->GetActiveCamera();
   if (camera_reset_) {
     // An oblique view from behind the start, about two and a half bodies across.
@@ -44,7 +68,7 @@ void PlanarBodiesScene::SteerCamera3D() {
     int width = 0, height = 0;
     renderer_->GetTiledSize(&width, &height);
     const double aspect = width > 0 && height > 0 ? static_cast<double>(width) / height : 1.0;
-    const double distance = (4.4 * radius_ + 2.0 * top_) * std::max(1.0, 0.75 / aspect);
+    const double distance = 2.0 * reach * std::max(1.0, 0.75 / aspect);
     camera->ParallelProjectionOff();
     camera->SetFocalPoint(centre.data());
     camera->SetPosition(centre[0] + distance * std::cos(kElevation) * std::cos(kAzimuth),
@@ -52,7 +76,7 @@ void PlanarBodiesScene::SteerCamera3D() {
                         centre[2] + distance * std::sin(kElevation));
     camera->SetViewUp(0.0, 0.0, 1.0);
     camera->SetViewAngle(30.0);
-  } else if (camera_owned_) {
+  } else if (camera_owned_ && !fixed_camera_) {
     // Follow: move the camera with the bodies, keeping the user's orbit and zoom.
     const double* f = camera->GetFocalPoint();
     const double* p = camera->GetPosition();
@@ -130,8 +154,7 @@ void PlanarBodiesScene::SteerCamera() {
   int width = 0, height = 0;
   renderer_->GetTiledSize(&width, &height);
   const double aspect = width > 0 && height > 0 ? static_cast<double>(width) / height : 1.0;
-  const double half_x = FollowHalfSize(window_[0], radius_);
-  const double half_y = FollowHalfSize(window_[1], radius_);
+  const auto [half_x, half_y] = ViewHalfSizes();
   const double scale = std::max(half_y, half_x / aspect) * 1.04;
   const double hx = scale * aspect, hy = scale;
   // Centre: on the bodies and the trail behind them, kept inside the whole motion's box so the
@@ -149,8 +172,9 @@ void PlanarBodiesScene::SteerCamera() {
     if (need_lo <= need_hi) return std::clamp(c, need_lo, need_hi);
     return 0.5 * (bodies_box_[2 * axis] + bodies_box_[2 * axis + 1]);
   };
-  const double cx = place(0, hx);
-  const double cy = place(1, hy);
+  // A fixed camera: the middle of the whole extent, whatever the bodies do.
+  const double cx = fixed_camera_ ? 0.5 * (e[0] + e[1]) : place(0, hx);
+  const double cy = fixed_camera_ ? 0.5 * (e[2] + e[3]) : place(1, hy);
   const double cz = 0.5 * top_;
   const double distance = 4.0 * std::max(hx, hy) + 10.0 * top_;
   camera->ParallelProjectionOn();

@@ -49,6 +49,10 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
   if (style != "top" && style != "3d")
     options.Fail("style", "expected 'top' or '3d', got '" + style + "'");
   three_d_ = style == "3d";
+  const std::string camera = options.String("camera", "follow");
+  if (camera != "follow" && camera != "fixed")
+    options.Fail("camera", "expected 'follow' or 'fixed', got '" + camera + "'");
+  fixed_camera_ = camera == "fixed";
   double z = three_d_ ? 0.0 : 0.02;
   radius_ = 0.0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -81,11 +85,14 @@ PlanarBodiesScene::PlanarBodiesScene(const SceneContext& context) {
     bodies_.push_back(std::move(body));
   }
   top_ = z;
+  // Markers: flat above the grid and the axes and under the trails in the top view, solids as
+  // tall as the bodies on the ground in 3D.
+  markers_ = SceneMarkers(context.scenario, options, -0.005, three_d_ ? top_ : 0.0);
   has_boundary_ = context.scenario.optimal_control.present;
   edit_ = context.edit;
   ReadBoundary(context.scenario);
   trail_samples_ = TrailOption(options, kDefaultTrailSamples);
-  options.CheckKeys({"bodies", "trail", "style"});
+  options.CheckKeys({"bodies", "trail", "style", "camera", "markers"});
 
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     Body& body = bodies_[i];
@@ -176,8 +183,10 @@ PlanarBodiesScene::~PlanarBodiesScene() {
 void PlanarBodiesScene::UpdateLegend() {
   std::string legend =
       three_d_ ? "3D view on the ground plane (x, y); grid spacing " + FormatNumber(spacing_) +
-                     "; the camera follows, drag to orbit\n"
-               : "top view: x to the right, y up; grid spacing " + FormatNumber(spacing_) + "\n";
+                     (fixed_camera_ ? "; the whole path in view, drag to orbit\n"
+                                    : "; the camera follows, drag to orbit\n")
+               : "top view: x to the right, y up; grid spacing " + FormatNumber(spacing_) +
+                     (fixed_camera_ ? "; the whole path in view\n" : "\n");
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const Body& b = bodies_[i];
     std::string angle;
@@ -188,6 +197,7 @@ void PlanarBodiesScene::UpdateLegend() {
   legend += "yellow: trail of the centre";
   if (trail_samples_ > 0) legend += " (last " + std::to_string(trail_samples_) + " samples)";
   legend += "\ndark triangles: each body's own x axis";
+  if (!markers_.empty()) legend += "\n" + markers_.LegendLines();
   if (has_boundary_)
     legend +=
         "\ncyan / magenta outlines: start and target (boundary values; free ones from the "
@@ -207,6 +217,7 @@ void PlanarBodiesScene::AddTo(vtkRenderer* renderer) {
   if (ground_) renderer->AddActor(ground_);
   renderer->AddActor(grid_);
   renderer->AddActor(axes_);
+  markers_.AddTo(renderer);
   for (const Trail& trail : trails_) renderer->AddActor(trail.actor);
   for (const Body& body : bodies_) {
     renderer->AddActor(body.slab);
@@ -257,7 +268,12 @@ void PlanarBodiesScene::SetSnapshot(const SnapshotPtr& snapshot) {
 }
 
 bool PlanarBodiesScene::OnScenarioEdited(const dirac::Scenario& scenario) {
-  if (!has_boundary_) return false;
+  const bool moved = markers_.OnScenarioEdited(scenario);
+  if (moved) {
+    UpdateLegend();
+    UpdateFrame();  // the extent (grid, fixed camera) includes the markers
+  }
+  if (!has_boundary_) return moved;
   ReadBoundary(scenario);
   UpdateGhosts();
   return true;
@@ -371,8 +387,13 @@ std::optional<std::array<double, 2>> PlanarBodiesScene::TargetDisplayPoint(std::
   const Body& body = bodies_[i];
   const auto& [x, y, angle] = *body.target_pose;
   const double r = 0.5 * body.length * along;
-  renderer_->SetWorldPoint(x + r * std::cos(angle), y + r * std::sin(angle),
-                           0.5 * (body.z0 + body.z1), 1.0);
+  return DisplayPoint(x + r * std::cos(angle), y + r * std::sin(angle), 0.5 * (body.z0 + body.z1));
+}
+
+std::optional<std::array<double, 2>> PlanarBodiesScene::DisplayPoint(double x, double y,
+                                                                     double z) const {
+  if (!renderer_) return std::nullopt;
+  renderer_->SetWorldPoint(x, y, z, 1.0);
   renderer_->WorldToDisplay();
   const double* d = renderer_->GetDisplayPoint();
   return std::array<double, 2>{d[0], d[1]};
@@ -463,6 +484,7 @@ void PlanarBodiesScene::UpdateFrame() {
     }
   }
   if (!(e[0] <= e[1]) || !(e[2] <= e[3])) return;  // nothing finite to show
+  IncludeMarkers(e);
   extent_ = e;
   UpdateGrid();
 }
@@ -470,8 +492,8 @@ void PlanarBodiesScene::UpdateFrame() {
 void PlanarBodiesScene::UpdateGrid() {
   const std::array<double, 4>& e = *extent_;
   // Grid lines every ~1/6 of the following view's larger side.
-  const double view =
-      2.0 * std::max(FollowHalfSize(window_[0], radius_), FollowHalfSize(window_[1], radius_));
+  const std::array<double, 2> half = ViewHalfSizes();
+  const double view = 2.0 * std::max(half[0], half[1]);
   const double spacing = NiceStep(view / 6.0);
   const double margin = 2.0 * view;  // the view never leaves the grid, whatever its aspect
   const double x0 = std::floor((e[0] - margin) / spacing) * spacing;

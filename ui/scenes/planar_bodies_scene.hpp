@@ -7,7 +7,9 @@
 ///
 /// Options (`view.scene`): bodies (a list of maps {x, y: trajectory columns; angle: one column
 /// or a list, summed; length, width: positive, default 1 x 0.5; label}), trail (samples,
-/// default 500), style (`top`, the default, or `3d`).
+/// default 500), style (`top`, the default, or `3d`), camera (`follow`, the default, or
+/// `fixed`: the whole trajectory and the markers framed once, no following), markers (static
+/// discs beside the motion, e.g. a path constraint's obstacle; scene_markers.hpp).
 ///
 /// Style `3d`: the bodies are shaded solids stacked on a ground plane (the first on the ground,
 /// each later one above the previous, on an axle where they share a centre: Elroy's beanie is
@@ -39,6 +41,7 @@
 
 #include "scenes/drawn_scene.hpp"
 #include "scenes/scene_kit.hpp"
+#include "scenes/scene_markers.hpp"
 
 class vtkActor;
 class vtkCallbackCommand;
@@ -53,7 +56,9 @@ namespace dirac::ui {
 /// Camera: a parallel top view (looking along -z, y up). Whenever the view has just been reset
 /// (SceneView::ResetCamera calls OnCameraReset) the scene takes the camera over and keeps the
 /// current bodies and their recent trail in view, following a drifting motion; once the user
-/// moves the camera it is left alone until the next reset.
+/// moves the camera it is left alone until the next reset. With `camera: fixed` the reset
+/// frames the whole path (every centre of the trajectory, a body's size around it, and the
+/// markers) and the camera stays there during playback.
 class PlanarBodiesScene : public DrawnScene {
  public:
   /// Body colours in order (body 1 the scene kit's kSceneOrange, body 2 blue, ...).
@@ -104,6 +109,9 @@ class PlanarBodiesScene : public DrawnScene {
   /// along its own x axis, at mid-height) is in VTK display coordinates (pixels, origin bottom
   /// left) with the current camera; nullopt before AddTo or without outlines. For tests.
   std::optional<std::array<double, 2>> TargetDisplayPoint(std::size_t i, double along) const;
+  /// Where the world point (x, y, z) is in VTK display coordinates (pixels, origin bottom left)
+  /// with the current camera; nullopt before AddTo. For tests.
+  std::optional<std::array<double, 2>> DisplayPoint(double x, double y, double z) const;
   /// True if the start and target outlines are drawn (an optimal_control block and a run).
   bool shows_boundary_ghosts() const { return has_boundary_ && columns_ok_; }
 
@@ -115,6 +123,10 @@ class PlanarBodiesScene : public DrawnScene {
   bool camera_following() const { return camera_owned_; }
   /// True for `style: 3d`.
   bool three_d() const { return three_d_; }
+  /// True for `camera: fixed` (the whole path framed, no following).
+  bool fixed_camera() const { return fixed_camera_; }
+  /// The static markers (`markers`), with their current centres and radii.
+  const SceneMarkers& markers() const { return markers_; }
   /// The notice shown instead of the bodies ("" when they are drawn).
   std::string message_text() const;
   /// The legend text in the corner of the view.
@@ -162,6 +174,11 @@ class PlanarBodiesScene : public DrawnScene {
   void PlaceReadout();
   /// Half the side the following top view needs along one axis (planar_bodies_camera.cpp).
   static double FollowHalfSize(double window, double radius);
+  /// Half the sides (x, y) the top view shows: the following view's, or with a fixed camera the
+  /// whole extent's with a body's margin (planar_bodies_camera.cpp).
+  std::array<double, 2> ViewHalfSizes() const;
+  /// The extent of the centres, widened to the markers'.
+  void IncludeMarkers(std::array<double, 4>& extent) const;
   void ReadBoundary(const dirac::Scenario& scenario);
   void UpdateGhosts();
   void UpdateFrame();
@@ -178,6 +195,8 @@ class PlanarBodiesScene : public DrawnScene {
   double drag_angle_ = 0.0;         // the pointer's angle about the outline's centre
 
   bool three_d_ = false;
+  bool fixed_camera_ = false;  // camera: fixed
+  SceneMarkers markers_;
   bool has_boundary_ = false;               // optimal_control: the boundary outlines
   std::map<std::string, double> boundary_;  // fixed initial.<column> / final.<column> values
   std::array<double, 3> followed_{};        // 3d: the centre the camera followed at the last render

@@ -36,7 +36,8 @@ PlanarPointsScene::PlanarPointsScene(const SceneContext& context) {
   }
   trail_samples_ = TrailOption(options, kDefaultTrailSamples);
   scale_ = PositiveOption(options, "scale", 1.0);
-  options.CheckKeys({"points", "trail", "scale"});
+  markers_ = SceneMarkers(context.scenario, options, 0.0, 0.0);
+  options.CheckKeys({"points", "trail", "scale", "markers"});
 
   for (std::size_t i = 0; i < points_.size(); ++i) {
     Point& point = points_[i];
@@ -71,6 +72,7 @@ void PlanarPointsScene::UpdateLegend() {
   }
   legend += "bright trails: the last " + std::to_string(trail_samples_) +
             " samples; faint lines: the whole run";
+  if (!markers_.empty()) legend += "\n" + markers_.LegendLines();
   legend_->SetInput(legend.c_str());
 }
 
@@ -80,6 +82,7 @@ std::string PlanarPointsScene::legend_text() const { return TextOf(legend_); }
 
 void PlanarPointsScene::AddTo(vtkRenderer* renderer) {
   renderer->AddActor(grid_);
+  markers_.AddTo(renderer);
   for (const Point& point : points_) {
     renderer->AddActor(point.path);
     renderer->AddActor(point.trail);
@@ -125,13 +128,17 @@ void PlanarPointsScene::SetSnapshot(const SnapshotPtr& snapshot) {
     }
     SetPolyline(point.path_data, path);
   }
-  if (e[0] <= e[1] && e[2] <= e[3]) extent_ = e;
-  if (!extent_) return;
+  if (!(e[0] <= e[1] && e[2] <= e[3])) return;
+  if (const auto m = markers_.Extent())  // the grid and the camera take the markers in
+    e = {std::min(e[0], (*m)[0]), std::max(e[1], (*m)[1]), std::min(e[2], (*m)[2]),
+         std::max(e[3], (*m)[3])};
+  extent_ = e;
   // Sphere size from the extent of the motion; the grid a little beyond it.
   const double size = std::max({e[1] - e[0], e[3] - e[2], 1e-6});
   for (Point& point : points_) point.sphere->SetRadius(0.035 * size * scale_);
   const double pad = 0.1 * size;
   SetGridLines(grid_data_, {e[0] - pad, e[1] + pad, e[2] - pad, e[3] + pad}, 10, 10, -0.001 * size);
+  markers_.SetLevel(-0.0005 * size);  // between the grid and the paths
 }
 
 void PlanarPointsScene::SetTime(double t) {

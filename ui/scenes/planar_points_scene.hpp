@@ -18,6 +18,7 @@
 
 #include "scenes/drawn_scene.hpp"
 #include "scenes/scene_kit.hpp"
+#include "scenes/scene_markers.hpp"
 
 class vtkActor;
 class vtkPolyData;
@@ -42,6 +43,13 @@ class PlanarPointsScene : public DrawnScene {
   void SetSnapshot(const SnapshotPtr& snapshot) override;
   void SetTime(double t) override;
   bool Bounds(std::array<double, 6>& bounds) const override;
+  /// Moves the markers whose centre or radius names an edited parameter (the grid follows with
+  /// the next run).
+  bool OnScenarioEdited(const dirac::Scenario& scenario) override {
+    return markers_.OnScenarioEdited(scenario);
+  }
+  /// The static markers (`markers`, scene_markers.hpp).
+  const SceneMarkers& markers() const { return markers_; }
 
   std::size_t point_count() const { return points_.size(); }
   /// Position (x, y) of point i drawn at the last SetTime.
@@ -67,6 +75,7 @@ class PlanarPointsScene : public DrawnScene {
   void UpdateLegend();
 
   std::vector<Point> points_;
+  SceneMarkers markers_;
   std::size_t trail_samples_ = 0;
   double scale_ = 1.0;
   SnapshotPtr snapshot_;

@@ -274,6 +274,13 @@ double PositiveOption(const dirac::SceneOptions& options, const std::string& key
 
 std::optional<LengthOption> PositiveNumberOrParameter(const dirac::Scenario& scenario,
                                                       const std::string& text) {
+  const std::optional<LengthOption> out = NumberOrParameter(scenario, text);
+  if (!out || !(out->value > 0.0)) return std::nullopt;
+  return out;
+}
+
+std::optional<LengthOption> NumberOrParameter(const dirac::Scenario& scenario,
+                                              const std::string& text) {
   LengthOption out;
   const auto parameter = std::find_if(scenario.parameters.begin(), scenario.parameters.end(),
                                       [&](const dirac::Parameter& p) { return p.name == text; });
@@ -284,7 +291,7 @@ std::optional<LengthOption> PositiveNumberOrParameter(const dirac::Scenario& sce
     out.value = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0') return std::nullopt;
   }
-  if (!(out.value > 0.0) || !std::isfinite(out.value)) return std::nullopt;
+  if (!std::isfinite(out.value)) return std::nullopt;
   return out;
 }
 

@@ -170,6 +170,10 @@ struct LengthOption {
 /// number, or if the value is not a positive finite number. Throws nothing.
 std::optional<LengthOption> PositiveNumberOrParameter(const dirac::Scenario& scenario,
                                                       const std::string& text);
+/// `text` as a parameter of `scenario` (its current value) or a number, any finite value (a
+/// marker's centre); nullopt otherwise. Throws nothing.
+std::optional<LengthOption> NumberOrParameter(const dirac::Scenario& scenario,
+                                              const std::string& text);
 /// A trajectory column named at `key` (an entry of `columns`). Throws ScenarioError naming it.
 void RequireColumn(const dirac::SceneOptions& options, const std::string& key,
                    const std::string& name, const std::vector<std::string>& columns);

@@ -156,7 +156,8 @@ void MainWindow::Wire() {
             // A solve's shooting unknowns show their solved values.
             if (snapshot->complete && snapshot->solve && snapshot->solve->converged &&
                 snapshot->trajectory)
-              parameter_panel_->ShowSolvedStart(*snapshot->trajectory);
+              parameter_panel_->ShowSolvedStart(*snapshot->trajectory,
+                                                snapshot->solve->report.method != "collocation");
           });
   connect(controller_, &SimulationController::failed, shown_, &ShownResult::OnFailed);
   connect(controller_, &SimulationController::busyChanged, status_, &WorkbenchStatusBar::SetBusy);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "control/collocation_columns.hpp"
 #include "control/collocation_dynamics.hpp"
 #include "control/collocation_mesh.hpp"
 #include "control/collocation_nlp.hpp"
@@ -90,10 +91,14 @@ std::vector<ActiveArc> FindActiveArcs(const Scenario& s, const control::Collocat
 }
 
 // The optimum at the nodes: t, states, controls, the running cost and, on SO(3), R11 ... R33,
-// on SE(2) the reconstruction's three names (x, y and the angle, unwrapped).
+// on SE(2) the reconstruction's three names (x, y and the angle, unwrapped); then the columns
+// shooting's trajectory has from the Pontryagin bundle (costates p_<y>, pbar_<y>, accelerations
+// a_<y>, the Hamiltonian E: control/collocation_columns.hpp).
 Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
                           const control::CollocationDynamics& dynamics,
-                          const std::vector<double>& w) {
+                          const control::NlpPoint& optimum) {
+  const std::vector<double>& w = optimum.x;
+  const control::AdjointColumns adjoint = control::NodeAdjointColumns(s, nlp, dynamics, optimum);
   std::vector<std::string> columns{"t"};
   columns.insert(columns.end(), dynamics.base().begin(), dynamics.base().end());
   columns.insert(columns.end(), dynamics.fibre().begin(), dynamics.fibre().end());
@@ -107,6 +112,7 @@ Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
         columns.push_back(s.reconstruction.names[0] + std::to_string(i) + std::to_string(j));
   if (se2)
     columns.insert(columns.end(), s.reconstruction.names.begin(), s.reconstruction.names.end());
+  columns.insert(columns.end(), adjoint.names.begin(), adjoint.names.end());
   Trajectory out(columns);
   const std::vector<Eigen::Matrix3d> R = nlp.Attitudes(w.data());
   const int d = static_cast<int>(dynamics.num_states()),
@@ -127,6 +133,7 @@ Trajectory NodeTrajectory(const Scenario& s, const control::CollocationNlp& nlp,
       angle += std::remainder(std::atan2(R[k](1, 0), R[k](0, 0)) - angle, 2 * M_PI);
       row.insert(row.end(), {R[k](0, 2), R[k](1, 2), angle});
     }
+    row.insert(row.end(), adjoint.rows[k].begin(), adjoint.rows[k].end());
     out.AppendRow(row.data());
   }
   return out;
@@ -221,7 +228,12 @@ OptimalControlSolution SolveByCollocation(const Scenario& scenario, const SolveO
   report.active_arcs = FindActiveArcs(scenario, *nlp, dynamics, result.x);
   solution.solved.optimal_control.horizon = report.final_time;
   solution.solved.simulation.t_end = report.final_time;
-  if (options.sample) solution.trajectory = NodeTrajectory(scenario, *nlp, dynamics, result.x);
+  if (options.sample) {
+    solution.trajectory = NodeTrajectory(scenario, *nlp, dynamics, result.solution);
+    const std::vector<double> H = solution.trajectory.Column("E");
+    for (const double h : H)
+      solution.hamiltonian_drift = std::max(solution.hamiltonian_drift, std::abs(h - H.front()));
+  }
   return solution;
 }
 

@@ -4,6 +4,7 @@
 // its widgets by objectName; the 3D view is checked in the rendered image.
 #include <QAction>
 #include <QApplication>
+#include <QChart>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
@@ -124,6 +125,7 @@ class ScenesGuiTest : public QObject {
   void scenarioPlaysEditsAndRenders_data();
   void scenarioPlaysEditsAndRenders();
   void planarCameraFollowsAndYieldsToTheUser();
+  void obstacleMarkerAndFixedCameraFrameTheWholePath();
   void rollingDiskLeansOnItsContactPoint();
   void groundFillingTheViewIsTheClearColour();
   void badSceneSpecsShowMessages();
@@ -296,6 +298,71 @@ void ScenesGuiTest::rollingDiskLeansOnItsContactPoint() {
   QTest::qWait(50);
   window->clock()->SetTime(0.3 * t_end);
   check_pose(0.4);
+}
+
+// hovercraft_obstacle.yaml: the path constraint's circle drawn as a marker disc at the
+// parameters' centre and radius (moved by an edit of xo), the fixed camera showing the whole
+// path and the disc at every time, and the collocation solve filling the costate and
+// Hamiltonian charts (no "no column" title).
+void ScenesGuiTest::obstacleMarkerAndFixedCameraFrameTheWholePath() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "hovercraft_obstacle.yaml");
+  auto* scene = dynamic_cast<PlanarBodiesScene*>(window->scene_view()->scene());
+  QVERIFY(scene);
+  QVERIFY(scene->fixed_camera());
+  QCOMPARE(scene->markers().markers().size(), std::size_t{1});
+  const auto& disc = scene->markers().markers()[0];
+  QCOMPARE(disc.x, 2.0);
+  QCOMPARE(disc.y, -0.2);
+  QCOMPARE(disc.radius, 0.8);
+  QVERIFY(QString::fromStdString(scene->legend_text()).contains("obstacle"));
+  for (int i = 0; i < window->plot_panel()->plot_count(); ++i) {
+    const QString title = window->plot_panel()->chart(i)->title();
+    QVERIFY2(!title.contains("no column"), qPrintable(title));
+  }
+  QVERIFY(window->plot_panel()->FindPlot("Pontryagin Hamiltonian") >= 0);
+
+  // The same view at t = 1 and t = 4, with the start, the end and the disc's far side in it.
+  const dirac::Trajectory& run = *window->controller()->latest()->trajectory;
+  std::vector<std::array<double, 2>> seen;
+  for (const double t : {1.0, 4.0}) {
+    window->clock()->SetTime(t);
+    QTest::qWait(100);
+    const QImage image = window->scene_view()->GrabImage();
+    QVERIFY(image.save(
+        OutputPath(t < 2 ? "scenes_view_hovercraft_1.png" : "scenes_view_hovercraft_4.png")));
+    int red = 0;  // the disc's rim (235, 80, 80) and its dark red fill
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QRgb c = image.pixel(x, y);
+        if (qRed(c) > 90 && qRed(c) > 2 * qGreen(c) && qRed(c) > 2 * qBlue(c)) ++red;
+      }
+    QVERIFY2(red > 2000, qPrintable(QString("the obstacle is hardly visible: %1 red px").arg(red)));
+    const std::size_t last = run.num_rows() - 1;
+    for (const auto& [x, y] :
+         {std::pair{run.at(0, run.ColumnIndex("x")), run.at(0, run.ColumnIndex("y"))},
+          std::pair{run.at(last, run.ColumnIndex("x")), run.at(last, run.ColumnIndex("y"))},
+          std::pair{disc.x, disc.y - disc.radius}}) {
+      const auto p = scene->DisplayPoint(x, y, 0.0);
+      QVERIFY(p);
+      QVERIFY2((*p)[0] > 0 && (*p)[0] < image.width() && (*p)[1] > 0 && (*p)[1] < image.height(),
+               qPrintable(QString("(%1, %2) is out of view at t = %3").arg(x).arg(y).arg(t)));
+      seen.push_back(*p);
+    }
+  }
+  for (std::size_t k = 0; k < 3; ++k) {
+    QVERIFY(std::abs(seen[k][0] - seen[k + 3][0]) < 1e-6);
+    QVERIFY(std::abs(seen[k][1] - seen[k + 3][1]) < 1e-6);
+  }
+
+  // An edit of xo moves the disc (before the re-solve arrives) and the solve goes round it.
+  const SnapshotPtr first = window->controller()->latest();
+  auto* editor = window->findChild<QDoubleSpinBox*>("parameter.xo");
+  QVERIFY2(editor, "no editor named parameter.xo");
+  editor->setValue(2.5);
+  QVERIFY(QTest::qWaitFor([&] { return scene->markers().markers()[0].x == 2.5; }, 2000));
+  QVERIFY2(WaitForRun(*window, first->run), qPrintable(window->last_error()));
 }
 
 void ScenesGuiTest::planarCameraFollowsAndYieldsToTheUser() {
