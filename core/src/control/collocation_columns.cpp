@@ -55,8 +55,9 @@ std::vector<std::vector<double>> NodeGroupCostates(const CollocationNlp& nlp,
   const GroupRows& rows = nlp.group_rows();
   if (!nlp.has_group() || !dynamics.has_body_velocity() || rows.size() == 0) return mu;
   const std::vector<Eigen::Matrix3d> G = nlp.Attitudes(optimum.x.data());
-  // The group rows sit right after the defects (before the path rows).
-  const int first = nlp.DefectRow(N, 0, 0);
+  // The final rows' multipliers: the cost's sensitivity to r(G_N), the same whether G_N is a
+  // product of the increments or a chart unknown linked to them by the group defects.
+  const int first = nlp.FinalGroupRow();
   Eigen::Vector3d nu = Eigen::Vector3d::Zero();
   for (int r = 0; r < rows.size(); ++r) nu(r) = optimum.lambda[first + r];
   const Eigen::Vector3d muT = -rows.EtaJacobian(G[N]).transpose() * nu;

@@ -48,6 +48,32 @@ GroupRows::GroupRows(MatrixGroup group, const Eigen::Matrix3d& target, bool fix_
     rows_ = (fix_translation ? 2 : 0) + (fix_angle ? 1 : 0);
 }
 
+Eigen::Matrix3d GroupRows::InverseAdjoint(const Eigen::Matrix3d& P) const {
+  if (group_ == MatrixGroup::kSO3) return P.transpose();
+  const Eigen::Matrix3d Pinv = P.inverse();
+  Eigen::Matrix3d A;
+  for (int i = 0; i < 3; ++i)
+    A.col(i) = geometry::Vee(group_, Pinv * geometry::Hat(group_, Eigen::Vector3d::Unit(i)) * P);
+  return A;
+}
+
+Eigen::Matrix3d GroupRows::EtaJacobian(const Eigen::Matrix3d& GN) const {
+  Eigen::Matrix3d D = Eigen::Matrix3d::Zero();
+  if (group_ == MatrixGroup::kSO3) {
+    if (rows_ == 0) return D;
+    const Eigen::Vector3d e = geometry::Log(group_, GN.transpose() * target_);
+    return -geometry::LeftJacobian(group_, e).inverse();
+  }
+  // Position: p + R V(omega) (u, v) = p + R (u, v) + O(eta^2); angle: theta + omega.
+  int r = 0;
+  if (translation_) {
+    D.block<2, 2>(0, 0) = GN.topLeftCorner<2, 2>();
+    r = 2;
+  }
+  if (angle_) D(r, 2) = 1.0;
+  return D;
+}
+
 void CollocationNlp::Increments(const double* w, std::vector<Eigen::Vector3d>& xi,
                                 std::vector<Eigen::Vector3d>& phi) const {
   const double T = FinalTime(w);

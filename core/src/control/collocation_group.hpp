@@ -30,6 +30,12 @@ class GroupRows {
   bool fixes_angle() const { return angle_; }              ///< SE(2): the angle
 
   Eigen::Matrix3d Exp(const Eigen::Vector3d& phi) const { return geometry::Exp(group_, phi); }
+  /// Ad_{P^-1}: the matrix of v -> (P^-1 v^ P)^v (carries a group costate along the motion).
+  Eigen::Matrix3d InverseAdjoint(const Eigen::Matrix3d& P) const;
+  /// D = dr / deta of r(G_N Exp(eta)) at eta = 0 (the right-trivialised derivative of the
+  /// rows at G_N): its first size() rows, the others zero. The final rows' multipliers nu
+  /// give the group costate at T, mu_T = -D^T nu.
+  Eigen::Matrix3d EtaJacobian(const Eigen::Matrix3d& GN) const;
   /// The rows in the chart G_N = reference Exp(eta).
   FinalChartRows InChart(const Eigen::Matrix3d& reference) const {
     return FinalChartRows(group_, reference, target_, translation_, angle_);
