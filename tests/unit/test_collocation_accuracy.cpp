@@ -147,12 +147,8 @@ TEST(CollocationAccuracy, MatchesShootingOnElroysBeanie) {
 }
 
 // heisenberg_geodesic.yaml is a (vakonomic) boundary-value problem, not an optimal-control one;
-// its optimal-control counterpart on the Heisenberg group: x' = v1, y' = v2, z' = y v1 - x v2
-// (the geodesic's constraint z' - y x' + x y' = 0, as the anchor of the frame
-// X1 = d/dx + y d/dz, X2 = d/dy - x d/dz, X3 = d/dz with [X1, X2] = -2 X3), the horizontal
-// velocities forced, min int |u|^2/2 from the origin with velocity (1, 0) (the geodesic's
-// initial velocity; from rest shooting's first Jacobian is singular) to (1, 0, 0.2), the final
-// velocities free.
+// its optimal-control counterpart on the Heisenberg group is testing::kHeisenbergSpline
+// (optimal_control_texts.hpp: the horizontal velocities forced, min int |u|^2/2).
 using testing::kHeisenbergSpline;
 
 TEST(CollocationAccuracy, MatchesShootingOnTheHeisenbergGroup) {

@@ -6,12 +6,17 @@
 // result, and the report says why.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 #include "canonical_problems.hpp"
+#include "control/boundary_conditions.hpp"
+#include "control/collocation_polish.hpp"
+#include "control/multiple_shooting.hpp"
+#include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
@@ -127,6 +132,61 @@ TEST(CollocationPolish, ElroysBeanieWithTheAngleRowEndsOnShootingsOptimum) {
 TEST(CollocationPolish, HeisenbergSplineWithAnInactiveBoundEndsOnShootingsOptimum) {
   ExpectPolishedToShooting(ParseScenario(testing::kHeisenbergSpline, "heisenberg.yaml"),
                            OptimalControlMethod::kCollocation, 20);
+}
+
+// The start itself (PolishSeed::Start) against shooting's optimum: the initial flow state
+// (states and costates; on so3_spline p_w is the group costate, carried back from the final
+// attitude rows' multipliers; on the Heisenberg spline p_v1, p_v2 come from the base costates
+// through the anchor; on the beanie from the SE(2) angle row) within `tolerance` of its scale,
+// and the shooting residual there small (the intervals amplify the costates' O(h^2) error), on 4
+// shooting intervals, from 20 collocation intervals refined. A wrong sign or transport of the
+// group costate is off by the costates' size (6.5 on so3_spline).
+void ExpectStartNearShooting(Scenario s) {
+  s.optimal_control.method = OptimalControlMethod::kShooting;
+  const OptimalControlSolution shooting = SolveOptimalControl(s);
+  ASSERT_TRUE(shooting.report.converged) << shooting.report.message;
+  s.optimal_control.method = OptimalControlMethod::kCollocation;
+  s.optimal_control.collocation.nodes = 20;
+  s.optimal_control.collocation.polish = false;
+  const OptimalControlSolution collocation = SolveOptimalControl(s);
+  ASSERT_TRUE(collocation.report.converged && collocation.warm_start.collocation);
+  const auto model = BuildModel(s);
+  const ExplicitFlow& flow = *model->explicit_flow();
+  const SimulationInput input = SimulationInput::FromScenario(s);
+  control::MultipleShooting ms(
+      flow, control::ResolveBoundaryProblem(s, flow, model->FlowState(input)), 4, input.parameters);
+  const control::PolishSeed seed(s, *collocation.warm_start.collocation);
+  EXPECT_EQ(seed.ActiveInequality(), "");
+  control::ShootingPoint start;
+  std::string why;
+  ASSERT_TRUE(seed.Start(ms, start, why)) << why;
+  const std::vector<double> x0 = ms.InitialState(start);
+  const std::vector<double> exact =
+      model->FlowState(SimulationInput::FromScenario(shooting.solved));
+  ASSERT_EQ(x0.size(), exact.size());
+  double scale = 1.0, error = 0.0;
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    scale = std::max(scale, std::abs(exact[i]));
+    error = std::max(error, std::abs(x0[i] - exact[i]));
+  }
+  Eigen::VectorXd F;
+  std::string failure;
+  ASSERT_TRUE(ms.Evaluate(start, F, nullptr, &failure)) << failure;
+  EXPECT_LT(error, 3e-3 * scale);
+  EXPECT_LT(control::MaxAbs(F), 3e-2 * scale);
+  std::printf(
+      "[ measured ] %s: the polish's start off shooting's x(0) by %.1e (scale %.2f), "
+      "max |F| %.1e there\n",
+      s.name.c_str(), error, scale, control::MaxAbs(F));
+}
+
+TEST(CollocationPolish, TheStartIsNearShootingsOptimum) {
+  ExpectStartNearShooting(LoadScenario(testing::SourcePath("scenarios/so3_spline.yaml")));
+  ExpectStartNearShooting(ParseScenario(testing::kHeisenbergSpline, "heisenberg.yaml"));
+  Scenario beanie = LoadScenario(testing::SourcePath("scenarios/elroys_beanie_ocp.yaml"));
+  ApplyOverride(beanie, "final.theta=-0.3");
+  ApplyOverride(beanie, "final.psi=free");
+  ExpectStartNearShooting(beanie);
 }
 
 // so3_spline's torque bounds of the docs are active: no polish, and the report names the bound.
