@@ -31,6 +31,14 @@ std::string PolishPrecondition(const Scenario& scenario,
   if (spec.horizon_free) return "the horizon is free (shooting needs it fixed)";
   if (!spec.terminal_cost.empty())
     return "the problem has a terminal cost (shooting's transversality conditions know none)";
+  // The report's active arcs (a bound within 1e-6 of its scale, a path constraint to the mesh):
+  // no need to read the NLP's point for these.
+  if (!collocation.report.active_arcs.empty()) {
+    const ActiveArc& arc = collocation.report.active_arcs.front();
+    return (arc.path_constraint ? "path constraint " + arc.name + " is active"
+                                : arc.name + " is on its " + (arc.upper ? "max" : "min")) +
+           " for t in [" + Number(arc.t_begin) + ", " + Number(arc.t_end) + "]";
+  }
   return "";
 }
 
