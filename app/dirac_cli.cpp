@@ -204,7 +204,7 @@ int Solve(const Options& o) {
   if (!o.csv.empty()) {
     SetStage("writing the CSV");
     dirac::WriteCsv(solution.trajectory, o.csv);
-    if (!o.quiet && collocation)
+    if (!o.quiet && collocation && !report.polished)
       std::fprintf(stderr, "  the optimum at the %d collocation intervals' nodes; wrote %s\n",
                    report.nodes, o.csv.c_str());
     else if (!o.quiet)

@@ -85,6 +85,31 @@ optimal_control:
   final: {psi: 1.0, v1: 0, x: free, theta: 0.5}
 )yaml";
 
+// The optimal-control counterpart of heisenberg_geodesic.yaml (a boundary-value problem) on the
+// Heisenberg group: x' = v1, y' = v2, z' = y v1 - x v2 (the geodesic's constraint
+// z' - y x' + x y' = 0, as the anchor of the frame X1 = d/dx + y d/dz, X2 = d/dy - x d/dz,
+// X3 = d/dz with [X1, X2] = -2 X3), the horizontal velocities forced, min int |u|^2/2 from the
+// origin with velocity (1, 0) (the geodesic's initial velocity; from rest shooting's first
+// Jacobian is singular) to (1, 0, 0.2), the final velocities free.
+inline const std::string kHeisenbergSpline = R"yaml(name: Heisenberg spline
+coordinates: [{name: x, initial: 0.0}, {name: y, initial: 0.0}, {name: z, initial: 0.0}]
+algebroid:
+  fibre: [{name: v1, initial: 1.0}, {name: v2, initial: 0.0}, {name: v3, initial: 0.0}]
+  anchor:
+    - {section: v1, components: {x: "1", z: "y"}}
+    - {section: v2, components: {y: "1", z: "-x"}}
+    - {section: v3, components: {z: "1"}}
+  brackets:
+    - {pair: [v1, v2], value: {v3: "-2"}}
+lagrangian: "(v1^2 + v2^2 + v3^2)/2"
+optimal_control:
+  horizon: 1
+  controls: [{name: u1, acts_on: v1}, {name: u2, acts_on: v2}]
+  cost: "(u1^2 + u2^2)/2"
+  final: {x: 1, y: 0, z: 0.2}
+simulation: {output_step: 0.01, rtol: 1.0e-12, atol: 1.0e-12}
+)yaml";
+
 // A particle on TQ with one control on its velocity.
 inline const std::string kTq = R"yaml(name: controlled particle
 coordinates:

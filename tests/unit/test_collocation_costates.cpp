@@ -37,6 +37,7 @@ double CostateError(const Scenario& s, const Trajectory& shooting, int intervals
   c.optimal_control.method = OptimalControlMethod::kCollocation;
   c.optimal_control.collocation.scheme = scheme;
   c.optimal_control.collocation.mesh_rounds = 0;
+  c.optimal_control.collocation.polish = false;
   SolveOptions options;
   options.nodes = intervals;
   options.sample = false;

@@ -27,6 +27,7 @@ Scenario Shipped(const std::string& name, const std::vector<std::string>& overri
 
 OptimalControlSolution ByCollocation(Scenario s, int nodes) {
   s.optimal_control.method = OptimalControlMethod::kCollocation;
+  s.optimal_control.collocation.polish = false;  // collocation's own optimum
   SolveOptions options;
   options.nodes = nodes;
   OptimalControlSolution solution = SolveOptimalControl(s, options);

@@ -77,6 +77,17 @@ struct SolveReport {
   /// error estimate on the final mesh.
   int mesh_rounds = 0;
   double mesh_error = 0.0;
+  /// Collocation followed by the shooting polish (control/collocation_polish.hpp): with no
+  /// inequality active at the collocation optimum, multiple shooting started from its nodes'
+  /// states and costates converged, and the solution is shooting's (controls from the maximum
+  /// principle, exact to the integrator's tolerance). `polish` says how it went, or why it was
+  /// not applied or did not converge (the collocation result then stands).
+  bool polished = false;
+  std::string polish;
+  double polish_residual = 0.0;  ///< shooting's max |F| at the polished optimum
+  int polish_iterations = 0;     ///< Newton iterations of the polish
+  int polish_intervals = 0;      ///< its shooting intervals
+  double polish_seconds = 0.0;   ///< its wall time (part of `seconds`)
 };
 
 /// A collocation solve's part of a WarmStart (control/collocation_warm_start.hpp).

@@ -308,6 +308,10 @@ struct CollocationSettings {
   /// `hessian: exact` (default): the Hessian of the NLP's Lagrangian from the tapes' second
   /// derivatives; `limited-memory`: IPOPT's L-BFGS approximation instead.
   bool exact_hessian = true;
+  /// `polish: auto` (default): a converged solve with a fixed horizon, no terminal cost and no
+  /// inequality active at the optimum is handed to multiple shooting (started from the nodes'
+  /// states and costates), whose optimum replaces it; `off`: the collocation result as it is.
+  bool polish = true;
 };
 
 /// An optimal control problem (`optimal_control:`, solved by `dirac solve`): minimise

@@ -6,10 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 
 #include "control/boundary_conditions.hpp"
+#include "control/collocation_polish.hpp"
 #include "control/multiple_shooting.hpp"
 #include "control/stored_jacobian_iteration.hpp"
 #include "dirac/build_model.hpp"
@@ -299,11 +302,18 @@ void CheckMethodFits(const Scenario& scenario) {
                             ": use method collocation (or auto)");
 }
 
-OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
-                                           const SolveOptions& options) {
-  CheckMethodFits(scenario);
-  if (ChosenMethod(scenario) == OptimalControlMethod::kCollocation)
-    return SolveByCollocation(scenario, options);
+namespace {
+
+// A given start for the shooting (the polish): fills the point from the problem's shooting, or
+// says why it cannot.
+using ShootingStart =
+    std::function<bool(const MultipleShooting&, ShootingPoint&, std::string& why)>;
+
+// Multiple shooting on the model's Pontryagin flow: from a warm start or the initial guess (with
+// continuation when Newton fails from it), or, with `start`, from that point alone.
+OptimalControlSolution SolveByShooting(const Model& model, const Scenario& scenario,
+                                       const SolveOptions& options,
+                                       const ShootingStart* start = nullptr) {
   const auto start_time = Clock::now();
   const ExplicitFlow* flow = model.explicit_flow();
   if (!flow)
@@ -326,7 +336,14 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   bool converged = false, solved_on_stored = false;
   Eigen::MatrixXd inverse_jacobian;  // of the solution, for the next warm start
   try {
-    if (options.warm_start && ms.FromWarmStart(*options.warm_start, &point)) {
+    if (start) {
+      std::string why;
+      if (!(*start)(ms, point, why)) {
+        report.message = why;
+        report.seconds = std::chrono::duration<double>(Clock::now() - start_time).count();
+        return solution;
+      }
+    } else if (options.warm_start && ms.FromWarmStart(*options.warm_start, &point)) {
       report.warm_started = true;
       const WarmStart& warm = *options.warm_start;
       const auto n = static_cast<Eigen::Index>(ms.num_unknowns());
@@ -365,7 +382,7 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
     }
     solved_on_stored = converged;
     if (!converged) converged = newton.Solve(point, 1.0);
-    if (!converged && options.continuation) {
+    if (!converged && options.continuation && !start) {
       const std::string direct = report.message;
       converged = Continue(ms, newton, point, report);
       if (!converged) report.message = "from the initial guess: " + direct + "; " + report.message;
@@ -451,12 +468,65 @@ OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& s
   return solution;
 }
 
+// Collocation, then the shooting polish when it applies (control/collocation_polish.hpp): the
+// model's Pontryagin flow (built here when `model` is null) shot from the collocation nodes.
+// If the polish does not apply or does not converge, the collocation result stands and its
+// report says why.
+OptimalControlSolution SolveByCollocationThenPolish(const Model* model, const Scenario& scenario,
+                                                    const SolveOptions& options) {
+  OptimalControlSolution collocation = SolveByCollocation(scenario, options);
+  std::string why = control::PolishPrecondition(scenario, collocation);
+  if (why.empty()) {
+    const control::PolishSeed seed(scenario, *collocation.warm_start.collocation);
+    why = seed.ActiveInequality();
+    std::shared_ptr<const Model> built;
+    if (why.empty() && !model) {
+      try {
+        built = BuildModel(scenario);
+        model = built.get();
+      } catch (const Error& e) {
+        why = std::string("no Pontryagin model to shoot on: ") + e.what();
+      }
+    }
+    if (why.empty() && !model->explicit_flow()) why = "the model has no explicit flow to shoot on";
+    if (why.empty()) {
+      SolveOptions polish = options;
+      polish.warm_start = nullptr;
+      polish.nodes = 0;  // the scenario's shooting intervals (options.nodes were collocation's)
+      const ShootingStart start = [&](const MultipleShooting& ms, ShootingPoint& point,
+                                      std::string& reason) {
+        return seed.Start(ms, point, reason);
+      };
+      try {
+        OptimalControlSolution shot = SolveByShooting(*model, scenario, polish, &start);
+        if (shot.report.converged)
+          return control::Polished(std::move(collocation), std::move(shot));
+        why = "the shooting from the collocation nodes did not converge: " + shot.report.message;
+      } catch (const Error& e) {
+        why = std::string("the shooting does not fit: ") + e.what();
+      }
+    }
+  }
+  collocation.report.polish = "shooting polish not applied: " + why;
+  return collocation;
+}
+
+}  // namespace
+
+OptimalControlSolution SolveOptimalControl(const Model& model, const Scenario& scenario,
+                                           const SolveOptions& options) {
+  CheckMethodFits(scenario);
+  if (ChosenMethod(scenario) == OptimalControlMethod::kCollocation)
+    return SolveByCollocationThenPolish(&model, scenario, options);
+  return SolveByShooting(model, scenario, options);
+}
+
 OptimalControlSolution SolveOptimalControl(const Scenario& scenario, const SolveOptions& options) {
   CheckMethodFits(scenario);
   if (ChosenMethod(scenario) == OptimalControlMethod::kCollocation)
-    return SolveByCollocation(scenario, options);
+    return SolveByCollocationThenPolish(nullptr, scenario, options);
   const auto model = BuildModel(scenario);
-  return SolveOptimalControl(*model, scenario, options);
+  return SolveByShooting(*model, scenario, options);
 }
 
 namespace {
@@ -465,8 +535,9 @@ namespace {
 std::string FormatCollocationReport(const SolveReport& report, double cost) {
   std::ostringstream out;
   out.precision(6);
-  out << "method collocation: " << (report.converged ? "converged" : "not converged") << ": "
-      << report.iterations << " interior-point iterations, ";
+  out << "method collocation" << (report.polished ? ", then shooting polish" : "") << ": "
+      << (report.converged ? "converged" : "not converged") << ": " << report.iterations
+      << " interior-point iterations, ";
   if (report.warm_started)
     out << "warm start, ";
   else if (report.warm_iterations > 0)
@@ -479,6 +550,7 @@ std::string FormatCollocationReport(const SolveReport& report, double cost) {
   if (report.converged) out << "\n  cost = " << cost;
   out << std::setprecision(6);
   if (!report.message.empty()) out << "\n  " << report.message;
+  if (!report.polish.empty()) out << "\n  " << report.polish;
   if (report.active_arcs.empty()) out << "\n  no bound or path constraint active";
   for (const ActiveArc& arc : report.active_arcs) {
     if (arc.path_constraint)
@@ -562,7 +634,12 @@ std::string SolveReportToJson(const SolveReport& report, double cost) {
       << ", \"unknowns\": " << report.unknowns << ", \"residual\": " << report.residual
       << ", \"best_residual\": " << report.best_residual
       << ", \"integrations\": " << report.integrations << ", \"seconds\": " << report.seconds
-      << ", \"history\": [";
+      << ", \"polished\": " << (report.polished ? "true" : "false")
+      << ", \"polish\": " << text(report.polish)
+      << ", \"polish_residual\": " << report.polish_residual
+      << ", \"polish_iterations\": " << report.polish_iterations
+      << ", \"polish_intervals\": " << report.polish_intervals
+      << ", \"polish_seconds\": " << report.polish_seconds << ", \"history\": [";
   for (std::size_t k = 0; k < report.history.size(); ++k) {
     const NewtonIterate& it = report.history[k];
     out << (k ? ", " : "") << "{\"iteration\": " << it.iteration << ", \"s\": " << it.continuation

@@ -196,7 +196,7 @@ void ReadMethod(const Reader& r, const YAML::Node& node, OptimalControlSpec& spe
 void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSettings& spec) {
   r.CheckKeys(node, "optimal_control.collocation",
               {"nodes", "max_iterations", "tolerance", "hessian", "scheme", "mesh_tolerance",
-               "mesh_rounds", "max_nodes"});
+               "mesh_rounds", "max_nodes", "polish"});
   spec.nodes = ReadInteger(r, node, "nodes", spec.nodes, 0);
   if (const YAML::Node scheme = node["scheme"]) {
     const std::string name = r.String(scheme, "scheme");
@@ -214,6 +214,11 @@ void ReadCollocation(const Reader& r, const YAML::Node& node, CollocationSetting
     if (name != "exact" && name != "limited-memory")
       r.Fail(hessian, name, "hessian is neither exact nor limited-memory");
     spec.exact_hessian = name == "exact";
+  }
+  if (const YAML::Node polish = node["polish"]) {
+    const std::string name = r.String(polish, "polish");
+    if (name != "auto" && name != "off") r.Fail(polish, name, "polish is neither auto nor off");
+    spec.polish = name == "auto";
   }
   spec.max_iterations = ReadInteger(r, node, "max_iterations", spec.max_iterations, 1);
   spec.tolerance = r.OptionalNumber(node, "tolerance", spec.tolerance);

@@ -327,6 +327,12 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     s.optimal_control.method = *method;
     return;
   }
+  if (name == "optimal_control.collocation.polish" && s.optimal_control.present) {
+    if (text != "auto" && text != "off")
+      throw ScenarioError(s.source_file, 0, name, "value \"" + text + "\" is neither auto nor off");
+    s.optimal_control.collocation.polish = text == "auto";
+    return;
+  }
   if (text == "free") {
     // A boundary value may be released: its transversality condition holds instead.
     const auto boundary = ParseBoundaryName(s, name);

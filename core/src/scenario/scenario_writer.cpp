@@ -205,7 +205,8 @@ void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
   if (c.nodes != defaults.nodes || c.max_iterations != defaults.max_iterations ||
       c.tolerance != defaults.tolerance || c.exact_hessian != defaults.exact_hessian ||
       c.scheme != defaults.scheme || c.mesh_tolerance != defaults.mesh_tolerance ||
-      c.mesh_rounds != defaults.mesh_rounds || c.max_nodes != defaults.max_nodes) {
+      c.mesh_rounds != defaults.mesh_rounds || c.max_nodes != defaults.max_nodes ||
+      c.polish != defaults.polish) {
     out << YAML::Key << "collocation" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
         << "nodes" << YAML::Value << c.nodes << YAML::Key << "max_iterations" << YAML::Value
         << c.max_iterations << YAML::Key << "tolerance" << YAML::Value << Num(c.tolerance);
@@ -215,6 +216,7 @@ void EmitBoundsAndMethod(YAML::Emitter& out, const OptimalControlSpec& spec) {
     out << YAML::Key << "mesh_tolerance" << YAML::Value << Num(c.mesh_tolerance) << YAML::Key
         << "mesh_rounds" << YAML::Value << c.mesh_rounds << YAML::Key << "max_nodes" << YAML::Value
         << c.max_nodes;
+    if (!c.polish) out << YAML::Key << "polish" << YAML::Value << "off";
     out << YAML::EndMap;
   }
 }
