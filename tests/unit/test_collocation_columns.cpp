@@ -25,10 +25,12 @@ Scenario ShippedScenario(const std::string& file) {
   return LoadScenario(testing::SourcePath("scenarios/" + file));
 }
 
-// Collocation on a fixed uniform mesh of `nodes` intervals.
+// Collocation on a fixed uniform mesh of `nodes` intervals, its own columns (not the shooting
+// polish's, which would replace them with shooting's on these problems without inequalities).
 OptimalControlSolution ByCollocation(Scenario s, int nodes, CollocationScheme scheme) {
   s.optimal_control.method = OptimalControlMethod::kCollocation;
   s.optimal_control.collocation.mesh_rounds = 0;
+  s.optimal_control.collocation.polish = false;
   s.optimal_control.collocation.scheme = scheme;
   SolveOptions options;
   options.nodes = nodes;

@@ -75,6 +75,12 @@ class ElidingLabel : public QLabel {
 QString WorkbenchStatusBar::MethodSummary(const dirac::SolveReport& report) {
   // Collocation: its mesh and the final time it found (the horizon may be free); shooting: its
   // intervals (the horizon is the user's T).
+  // Polished: the collocation optimum handed to shooting (no inequality active), whose exact
+  // optimum is the one shown.
+  if (report.method == "collocation" && report.polished)
+    return tr("collocation, %1 intervals, then shooting polish, t_f = %2 s")
+        .arg(report.nodes)
+        .arg(report.final_time, 0, 'f', 2);
   if (report.method == "collocation")
     return tr("collocation, %1 intervals, t_f = %2 s")
         .arg(report.nodes)
