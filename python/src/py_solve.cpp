@@ -64,11 +64,17 @@ std::unique_ptr<PySolution> Solve(const std::shared_ptr<const Model>& model, Sce
 }
 
 std::string SolutionRepr(const PySolution& s) {
-  char text[240];
+  // What iterated: Newton (shooting) or IPOPT (collocation, perhaps then the shooting polish).
+  const SolveReport& r = s.solution.report;
+  const bool collocation = r.method == "collocation";
+  char text[320];
   std::snprintf(text, sizeof text,
-                "<dirac.Solution '%s': cost %.10g, %d Newton iterations%s, max |F| %.2e>",
-                s.problem.name.c_str(), s.solution.cost, s.solution.report.iterations,
-                s.solution.report.warm_started ? " (warm)" : "", s.solution.report.residual);
+                "<dirac.Solution '%s': cost %.10g, %d %s iterations%s%s, %s %.2e>",
+                s.problem.name.c_str(), s.solution.cost, r.iterations,
+                collocation ? "interior-point" : "Newton", r.warm_started ? " (warm)" : "",
+                r.polished ? ", then the shooting polish" : "",
+                collocation && !r.polished ? "max violation" : "max |F|",
+                r.polished ? r.polish_residual : r.residual);
   return text;
 }
 

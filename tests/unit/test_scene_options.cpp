@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -149,6 +151,24 @@ TEST(SceneOptions, EveryShippedSceneRoundTripsThroughSaveAndLoad) {
     ++checked;
   }
   EXPECT_GE(checked, 10);
+}
+
+// The scenario browser shows resources/thumbnails/<name>.png through the Qt resource file: every
+// shipped scenario has its picture there, listed (two were made but never listed, and three new
+// scenarios had none).
+TEST(SceneOptions, EveryShippedScenarioHasAThumbnailInTheResources) {
+  std::ifstream in(testing::SourcePath("resources/dirac_studio.qrc"));
+  const std::string qrc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(qrc.empty());
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(testing::SourcePath("scenarios"))) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string name = "thumbnails/" + entry.path().stem().string() + ".png";
+    EXPECT_TRUE(std::filesystem::is_regular_file(testing::SourcePath("resources/" + name))) << name;
+    EXPECT_NE(qrc.find("<file>" + name + "</file>"), std::string::npos) << name << " not listed";
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
 }
 
 }  // namespace
