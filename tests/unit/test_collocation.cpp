@@ -292,6 +292,30 @@ TEST(Collocation, TimeOptimalReorientationMatchesPsopt) {
   EXPECT_NEAR(tr.Column("R22")[last], std::cos(150 * M_PI / 180), 1e-6);
   EXPECT_NEAR(tr.Column("R32")[last], std::sin(150 * M_PI / 180), 1e-6);
   EXPECT_FALSE(report.active_arcs.empty());
+
+  // The maximum principle's structure: with the cost 1 + eps |u|^2 / 2 (eps = 1e-9) and the
+  // rates inside their bounds, H = lambda . f - C is maximised by u_i = 50 sign(sigma_i), the
+  // switching function sigma_i = pbar_wi / I_i (the fibre costate times d(w_i')/du_i): at every
+  // interior node where |sigma_i| is not small (5 % of its largest), the control is on the bound
+  // of sigma's sign. The costates are the collocation's own (midpoint multipliers, no polish:
+  // the horizon is free).
+  const double inertia[3] = {5621, 4547, 2364};
+  for (int i = 0; i < 3; ++i) {
+    const std::string w = "pbar_w" + std::to_string(i + 1), u = "u" + std::to_string(i + 1);
+    ASSERT_TRUE(tr.FindColumn(w).has_value()) << w;
+    double largest = 0;
+    for (std::size_t r = 0; r < tr.num_rows(); ++r)
+      largest = std::max(largest, std::abs(tr.Column(w)[r]));
+    int decided = 0;
+    for (std::size_t r = 1; r + 1 < tr.num_rows(); ++r) {
+      const double sigma = tr.Column(w)[r] / inertia[i];
+      if (std::abs(tr.Column(w)[r]) < 0.05 * largest) continue;
+      EXPECT_NEAR(tr.Column(u)[r], sigma > 0 ? 50.0 : -50.0, 1e-6 * 50)
+          << u << " at t = " << tr.Column("t")[r] << ", sigma " << sigma;
+      ++decided;
+    }
+    EXPECT_GE(decided, static_cast<int>(tr.num_rows()) - 10) << u;  // a few nodes near switches
+  }
 }
 
 }  // namespace
