@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "control/collocation_columns.hpp"
 #include "control/collocation_costates.hpp"
 #include "geometry/lie_group.hpp"
 
@@ -144,19 +145,9 @@ bool PolishSeed::Start(const MultipleShooting& ms, ShootingPoint& start, std::st
   const auto costates = NodeCostates(N, d, collocation_.point.lambda, collocation_.scheme);
   const bool group = problem.has_group && dynamics.has_body_velocity();
   std::vector<Eigen::Matrix3d> G(static_cast<std::size_t>(N + 1), Eigen::Matrix3d::Identity());
-  Eigen::Vector3d mu_T = Eigen::Vector3d::Zero();
-  if (group) {
-    G = nlp_.Attitudes(w.data());
-    const GroupRows& rows = nlp_.group_rows();
-    if (rows.size() > 0) {
-      const Eigen::Matrix3d D = rows.EtaJacobian(G.back());
-      const int first = nlp_.FinalGroupRow();  // the fixed final components
-      for (int r = 0; r < rows.size(); ++r)
-        mu_T -=
-            collocation_.point.lambda[static_cast<std::size_t>(first + r)] * D.row(r).transpose();
-    }
-  }
-  const GroupRows& rows = nlp_.group_rows();
+  if (group) G = nlp_.Attitudes(w.data());
+  // The group costate from the final rows' multipliers, carried back (as the output's columns).
+  const auto group_costates = NodeGroupCostates(nlp_, dynamics, collocation_.point);
   std::vector<std::vector<double>> X(static_cast<std::size_t>(N + 1));
   std::vector<double> rates(static_cast<std::size_t>(d)),
       rates_jacobian(static_cast<std::size_t>(d * (1 + d + m))), xi(3),
@@ -166,11 +157,8 @@ bool PolishSeed::Start(const MultipleShooting& ms, ShootingPoint& start, std::st
     const double* x = &w[static_cast<std::size_t>(nlp_.StateIndex(k, 0))];
     const double* u = &w[static_cast<std::size_t>(nlp_.ControlIndex(k, 0))];
     dynamics.Rates(t, x, u, rates.data(), rates_jacobian.data());
-    Eigen::Vector3d mu = Eigen::Vector3d::Zero();
-    if (group) {
-      dynamics.BodyVelocity(x, xi.data(), xi_jacobian.data());
-      if (rows.size() > 0) mu = rows.InverseAdjoint(G[k].inverse() * G.back()).transpose() * mu_T;
-    }
+    const Eigen::Vector3d mu(group_costates[k].data());
+    if (group) dynamics.BodyVelocity(x, xi.data(), xi_jacobian.data());
     // p_A = pi_i rho^i_A + mu_b dxi^b / dy^A (rho^i_A = d q'^i / d y^A).
     std::vector<double> p(static_cast<std::size_t>(k_fibre), 0.0);
     for (int a = 0; a < k_fibre; ++a) {

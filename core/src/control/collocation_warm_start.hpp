@@ -36,7 +36,7 @@ namespace dirac::control {
 
 /// What the controlled equations and the NLP's rows depend on: the scenario with every value a
 /// re-solve may change (parameter values, initial values, boundary values, bounds, horizon and
-/// its bounds, solver settings, the view) set to fixed placeholders, serialised. Two scenarios
+/// its bounds, solver settings, the view) set to fixed stand-in values, serialised. Two scenarios
 /// with the same key have the same tapes (at their own parameter values) and, for the same
 /// intervals and the same fixed/free pattern, NLPs of the same shape.
 std::string StructureKey(const Scenario& scenario);
