@@ -3,6 +3,7 @@
 /// Inputs, progress callback and diagnostics shared by every model's Simulate. Layer: dynamics.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,13 @@ struct SimulationReport {
   double max_constraint_residual = 0.0;  ///< max over samples of |g^r(q, v)|
   double max_energy_drift = 0.0;         ///< max |E(t) - E(0)|
   double initial_energy = 0.0;
+  /// Trust verdict (docs/robustness.md, "Diverged runs"): the first sample time at which the
+  /// constraint residual or the energy drift left the bound derived from the tolerances, or at
+  /// which the integrator's error control collapsed; empty when the run can be trusted.
+  std::optional<double> diverged_at;
+  /// What left its bound at diverged_at, e.g. "constraint residual 3.2e-3 > bound 1e-5"; empty
+  /// when the run can be trusted.
+  std::string divergence;
 };
 
 /// Called with the trajectory so far after each batch of new samples; return false to cancel.
