@@ -80,6 +80,24 @@ struct ConstraintSpec {
   SourceLocation where;
 };
 
+/// A named intermediate expression (`definitions:`): an expression in t, the coordinates, the
+/// velocities, the parameters and earlier definitions, usable by name in every later expression
+/// of the file (docs/scenario-format.md, "Definitions").
+struct Definition {
+  std::string name;
+  std::string value;  ///< expression text
+  SourceLocation where;
+};
+
+/// A holonomic constraint f(q) = 0 (`holonomic:`), enforced at position level; its differential
+/// df = (df/dq) v joins the velocity constraints with the multiplier `multiplier`.
+struct HolonomicSpec {
+  std::string name;        ///< used for the residual column "position_residual_<name>"
+  std::string equation;    ///< expression f(q; parameters, t), the constraint is f = 0
+  std::string multiplier;  ///< multiplier symbol / CSV column
+  SourceLocation where;
+};
+
 /// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
 inline constexpr double kMaxSamples = 2e7;
 
@@ -366,7 +384,9 @@ struct Scenario {
   SourceLocation lagrangian_where;
   /// True when `lagrangian` was generated from `algebroid.algebra.inertia` (not written back).
   bool lagrangian_generated = false;
+  std::vector<Definition> definitions;  ///< in file order; each may use the earlier ones
   std::vector<ConstraintSpec> constraints;
+  std::vector<HolonomicSpec> holonomic;
   AlgebroidSpec algebroid;
   ReconstructionSpec reconstruction;
   SecondOrderSpec second_order;
