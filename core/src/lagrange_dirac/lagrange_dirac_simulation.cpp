@@ -183,8 +183,7 @@ namespace {
 
 // Fills mu(0) (y0's last m entries) and y'(0) (yp0's first n + k) from the saddle system at
 // (q0, y0) = y0's first n + k entries; true when the DAE residual there is at rounding level:
-// max |F_i| <= sqrt(eps) * max(1, |y0|, |y'0|) (measured: 1e-15 to 1e-13 on the rolling disk and
-// the float-coefficient disk-and-sled model).
+// max |F_i| <= sqrt(eps) * max(1, |y0|, |y'0|).
 bool SaddleInitialValues(const CompiledDae& dae, const std::vector<double>& parameters,
                          const dynamics::ImplicitDae& problem, std::vector<double>& y0,
                          std::vector<double>& yp0) {
@@ -276,10 +275,10 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
     add(ctx.dae->jacobian_yp, cj);
   };
   // Consistent mu(0) and y'(0) = (rho(q0) y0, a0) from the saddle system at (q0, y0): they solve
-  // F = 0 up to rounding, which IDACalcIC's own Newton test (0.0033 in the weighted norm of
-  // rtol, atol) cannot certify at rtol = atol <= 1e-10 (it failed there, flag -13, from this
-  // consistent state). IDACalcIC runs only when this residual is not at rounding level (a
-  // singular saddle matrix at the initial state).
+  // F = 0 up to rounding. IDACalcIC was reported failing from such a consistent state at
+  // rtol = atol <= 1e-10 (flag -13, line search; its Newton test is 0.0033 in the norm weighted
+  // by rtol and atol), so it runs only when this residual is not at rounding level (a singular
+  // saddle matrix at the initial state).
   const bool consistent = SaddleInitialValues(dae, input.parameters, problem, y0, yp0);
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
   if (!consistent) driver.ComputeConsistentInitialValues(std::min(spec.output_step, spec.t_end));
