@@ -144,12 +144,13 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
     GiNaC::exmap no_velocity;
     for (unsigned i = 0; i < n; ++i) {
       forms(r, i) = Simplify(form.diff(v[i]));
-      terms.push_back(forms(r, i) * v[i]);
+      if (!forms(r, i).is_zero()) terms.push_back(forms(r, i) * v[i]);
       no_velocity[v[i]] = 0;
     }
     std::vector<symbolic::VanishingTest> second;
     for (unsigned i = 0; i < n; ++i)
-      for (unsigned j = 0; j < n; ++j) second.push_back({forms(r, i).diff(v[j]) * v[j], terms});
+      for (unsigned j = 0; j < n; ++j)
+        if (forms(r, i).has(v[j])) second.push_back({forms(r, i).diff(v[j]) * v[j], terms});
     if (symbolic::FirstNonVanishing(second, nominal) < second.size())
       throw ScenarioError(s.source_file, spec.where.line, spec.name,
                           "constraint form is not linear in the velocities");

@@ -252,13 +252,14 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
     for (std::size_t a = 0; a < k; ++a) {
       s.omega(r, a) = d_dv[a](form);
       rebuilt += s.omega(r, a) * s.v[a];
-      terms.push_back(s.omega(r, a) * s.v[a]);
+      if (!s.omega(r, a).is_zero()) terms.push_back(s.omega(r, a) * s.v[a]);
     }
     // Linear: every d omega^r_a / dv^b vanishes (compared with omega^r's size per unit velocity).
     std::vector<symbolic::VanishingTest> second;
     std::vector<std::pair<std::size_t, std::size_t>> which;
     for (std::size_t a = 0; a < k; ++a)
       for (std::size_t b = 0; b < k; ++b) {
+        if (!s.omega(r, a).has(s.v[b])) continue;  // structurally free of v^b: nothing to decide
         second.push_back({d_dv[b](s.omega(r, a)) * s.v[b], terms});
         which.emplace_back(a, b);
       }
