@@ -268,8 +268,11 @@ def integer_digits(text):
 SYMPY_NAMES = {
     "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "exp": sympy.exp, "log": sympy.log,
     "sqrt": sympy.sqrt, "asin": sympy.asin, "acos": sympy.acos, "atan": sympy.atan,
-    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh, "abs": sympy.Abs,
-    "atan2": sympy.atan2, "pow": sympy.Pow,
+    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+    # Unevaluated like the functions above under evaluate=False (Abs would ask assumptions).
+    "abs": lambda a: sympy.Abs(a, evaluate=False),
+    "atan2": lambda y, x: sympy.atan2(y, x, evaluate=False),
+    "pow": lambda a, b: sympy.Pow(a, b, evaluate=False),
     # GiNaC's literals: Euler is the Euler-Mascheroni constant, not e (E is not a name there).
     "Pi": sympy.pi, "Euler": sympy.EulerGamma, "Catalan": sympy.Catalan,
     # What parse_expr's transformations and evaluate=False write.
@@ -303,8 +306,10 @@ def evaluate(e, values, perturb=None):
     if e.is_Float:
         value = mpmath.mpf(str(e))  # the decimal literal (at most 15 digits), exactly
         return value * (1 + perturb.choice([-1e-15, 1e-15])) if perturb else value
-    if e in MP_CONSTANTS:
-        return +MP_CONSTANTS[e]
+    if not e.args:
+        if e in MP_CONSTANTS:
+            return +MP_CONSTANTS[e]
+        raise Undefined(f"{e}")
     args = [evaluate(a, values, perturb) for a in e.args]
     if e.is_Add:
         return mpmath.fsum(args)
@@ -402,8 +407,8 @@ def main():
     for (text, points), answer, expr in zip(corpus, answers, exprs):
         values = [sympy_value(expr, symbols, point) for point in points]
         if answer.startswith("refused"):
-            if all(v is None for v in values) and ("division by zero" in answer
-                                                   or "pole" in answer or "log(0)" in answer):
+            if all(v is None or abs(v) > OVERFLOW for v in values) and (
+                    "division by zero" in answer or "pole" in answer or "log(0)" in answer):
                 undefined += 1
             elif "outside the range of double" in answer and all(
                     v is None or abs(v) > OVERFLOW for v in values):

@@ -77,11 +77,16 @@ void CheckParsed(const GiNaC::ex& e, const std::string& text, const ExpressionOr
   };
   if (GiNaC::is_a<GiNaC::numeric>(e)) {
     const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
-    std::ostringstream shown;
-    shown << e;
-    if (!n.is_real()) fail("constant " + shown.str() + " is not real");
+    std::ostringstream printed;
+    printed << e;
+    // An exact integer out of range has thousands of digits: its start and its length.
+    const std::string shown = printed.str().size() <= 60
+                                  ? printed.str()
+                                  : printed.str().substr(0, 40) + "... (" +
+                                        std::to_string(printed.str().size()) + " characters)";
+    if (!n.is_real()) fail("constant " + shown + " is not real");
     if (!std::isfinite(n.to_double()))
-      fail("constant " + shown.str() + " is outside the range of double (about 1.8e308)");
+      fail("constant " + shown + " is outside the range of double (about 1.8e308)");
     return;
   }
   if (GiNaC::is_a<GiNaC::power>(e) && GiNaC::is_a<GiNaC::numeric>(e.op(0)) &&
