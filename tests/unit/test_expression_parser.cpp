@@ -5,10 +5,13 @@
 #include <ginac/ginac.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "dirac/error.hpp"
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::symbolic {
@@ -204,6 +207,32 @@ TEST_F(ExpressionGrammar, IdentifiersMayStartWithAnUnderscore) {
   const symbol u("_u");
   table["_u"] = u;
   ExpectMeans("2*_u - -_u", 3 * u);
+}
+
+TEST(ExpressionPhysics, ASignAfterAProductLeavesTheRestOfTheLagrangianAlone) {
+  // "A hand-written Lagrangian with m*-g*z gets different physics" (issue 36): GiNaC's parser
+  // read m*(-g*z + m*vz^2/2), whose equation is m^2 vz' + m g = 0. Free fall is vz' = -g.
+  const auto system = LagrangeDiracSystem::Derive(ParseScenario(R"yaml(
+name: free fall
+coordinates:
+  - {name: z, velocity: vz, initial: 1.0, initial_velocity: 0.0}
+parameters:
+  - {name: m, default: 2.0}
+  - {name: g, default: 9.81}
+lagrangian: "m*-g*z + m*vz^2/2"
+simulation: {t_end: 1, output_step: 0.1}
+)yaml",
+                                                                "fall.yaml"));
+  const InputLayout& L = system->dae().layout;
+  ASSERT_EQ(L.n, 1u);
+  std::vector<double> in(L.size(), 0.3);
+  in[L.parameters()] = 2.0;
+  in[L.parameters() + 1] = 9.81;
+  in[L.vdot()] = 0.0;
+  const double at_rest = system->dae().residual.Evaluate(in)[1];  // m g (or g if normalised)
+  in[L.vdot()] = -9.81;
+  EXPECT_GT(std::abs(at_rest), 9.0);
+  EXPECT_NEAR(system->dae().residual.Evaluate(in)[1], 0.0, 1e-12 * std::abs(at_rest));
 }
 
 }  // namespace
