@@ -207,10 +207,12 @@ TEST_F(Hardening, ExpressionSwellIsRefusedBeforeTheDerivation) {
   ExpectCleanFailure("equations", Lagrangian("(vx + vy + x + 1)^9999"), "would expand");
   // A mutation of elroys_beanie_unreduced ('/2' lost its 2) ran for minutes in the
   // simplification of the constraint algorithm. Its W is regular: the exact elimination stops
-  // at the work bound and the chain is read off generic ranks instead (issue 21).
+  // at the work bound and the chain is read off generic ranks instead (issue 21). The mutation
+  // was "m*(vx^2 + vy^2)/ + I1*vtheta^2/2 + ...", which GiNaC's parser read as the quotient
+  // below; since issue 36 the sign after '/' binds to I1 alone, so the quotient is written out.
   const fs::path lost_two = Variant("elroys_beanie_unreduced.yaml", "lagrangian:",
-                                    "lagrangian: \"m*(vx^2 + vy^2)/ + I1*vtheta^2/2 + "
-                                    "I2*(vtheta + vpsi)^2/2 - k*(1 - cos(psi))\"",
+                                    "lagrangian: \"m*(vx^2 + vy^2)/(I1*vtheta^2/2 + "
+                                    "I2*(vtheta + vpsi)^2/2 - k*(1 - cos(psi)))\"",
                                     "lost_two.yaml");
   const auto analysed = RunCommand(Cli() + " analyze " + lost_two.string());
   EXPECT_EQ(analysed.exit_code, 0) << analysed.output;
@@ -220,8 +222,8 @@ TEST_F(Hardening, ExpressionSwellIsRefusedBeforeTheDerivation) {
   // Made degenerate (psi's velocity only linear), no structure reads the chain off generic
   // ranks: the work bound stops it with its message.
   const fs::path degenerate = Variant("elroys_beanie_unreduced.yaml", "lagrangian:",
-                                      "lagrangian: \"m*(vx^2 + vy^2)/ + I1*vtheta^2/2 + "
-                                      "I2*vpsi*cos(theta) - k*(1 - cos(psi))*x\"",
+                                      "lagrangian: \"m*(vx^2 + vy^2)/(I1*vtheta^2/2 + "
+                                      "I2*vpsi*cos(theta) - k*(1 - cos(psi))*x)\"",
                                       "lost_two_degenerate.yaml");
   ExpectCleanFailure("analyze", degenerate, "symbolic work bound was exceeded");
 }

@@ -11,6 +11,8 @@
 
 #include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
+#include "symbolic/expression_grammar.hpp"
+#include "symbolic/expression_tokens.hpp"
 
 namespace dirac::symbolic {
 namespace {
@@ -20,218 +22,15 @@ constexpr std::array<std::string_view, 27> kReserved = {
     "sinh",    "cosh", "tanh", "abs", "atan2", "pow",  "Pi",   "I",      "Euler",
     "Catalan", "t",    "E",    "lst", "diff",  "sqr",  "zeta", "tgamma", "lgamma"};
 
-// The functions an expression may call, with their number of arguments: exactly those the tape
-// compiler evaluates (sqrt and pow become powers).
-struct FunctionArity {
-  std::string_view name;
-  std::size_t arguments;
-};
-constexpr std::array<FunctionArity, 15> kFunctions = {{{"sin", 1},
-                                                       {"cos", 1},
-                                                       {"tan", 1},
-                                                       {"exp", 1},
-                                                       {"log", 1},
-                                                       {"sqrt", 1},
-                                                       {"asin", 1},
-                                                       {"acos", 1},
-                                                       {"atan", 1},
-                                                       {"sinh", 1},
-                                                       {"cosh", 1},
-                                                       {"tanh", 1},
-                                                       {"abs", 1},
-                                                       {"atan2", 2},
-                                                       {"pow", 2}}};
-
-std::string FunctionList() {
-  std::string list;
-  for (const auto& f : kFunctions) list += (list.empty() ? "" : ", ") + std::string(f.name);
-  return list;
-}
-
-// One open parenthesis of the pre-scan.
-struct Frame {
-  std::string name;             // the function called, empty for a plain parenthesis
-  std::size_t arguments = 0;    // completed arguments
-  bool argument_empty = true;   // nothing seen yet in the current argument
-  std::size_t outer_unary = 0;  // pending unary signs of the enclosing level
-  bool exponent = false;        // the group is (inside) an exponent
-};
-
-// GiNaC evaluates numeric powers exactly (CLN integers are unbounded): 9^999999999 or
-// 2^(1000*1000*1000) would compute for minutes. Integer literals in an exponent are limited to
-// this many digits in all, and an exponent may not contain a power.
-constexpr std::size_t kMaxExponentDigits = 4;
-
-// Checks the text before GiNaC parses it: allowed characters, balanced parentheses, nesting
-// depth (GiNaC's parser recurses once per parenthesis, call and unary sign), function names,
-// arity and empty arguments. Throws ScenarioError naming the origin.
-void PreScan(const std::string& text, const ExpressionOrigin& origin) {
-  auto fail = [&](const std::string& symbol, const std::string& message) {
-    throw ScenarioError(origin.file, origin.line, symbol.empty() ? origin.key : symbol,
-                        (symbol.empty() ? "" : "in " + origin.key + ": ") + message);
-  };
-  if (text.size() > kMaxExpressionLength)
-    fail("", "expression of " + std::to_string(text.size()) + " characters is longer than the " +
-                 std::to_string(kMaxExpressionLength) + " allowed");
-  std::vector<Frame> frames;
-  std::size_t unary = 0;        // pending unary signs at the current level
-  std::size_t unary_total = 0;  // pending unary signs over all open levels
-  enum class Last { kStart, kOperand, kOperator, kOpen, kComma } last = Last::kStart;
-  auto depth = [&] { return frames.size() + unary_total; };
-  auto check_depth = [&] {
-    if (depth() > kMaxExpressionDepth)
-      fail("", "nested deeper than " + std::to_string(kMaxExpressionDepth) +
-                   " levels (parentheses, function calls and unary signs)");
-  };
-  auto mark_operand = [&] {
-    if (!frames.empty()) frames.back().argument_empty = false;
-  };
-  bool after_caret = false;         // the next operand is an exponent
-  std::size_t exponent_frames = 0;  // open groups that are (inside) an exponent
-  std::size_t exponent_digits = 0;  // integer digits in the current exponent
-  auto open_frame = [&](const std::string& name) {
-    const bool exponent = after_caret || exponent_frames > 0;
-    if (after_caret && exponent_frames == 0) exponent_digits = 0;
-    frames.push_back({name, 0, true, unary, exponent});
-    exponent_frames += exponent;
-    after_caret = false;
-    unary = 0;
-    check_depth();
-    last = Last::kOpen;
-  };
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t j = i;
-      while (j < text.size() &&
-             (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))
-        ++j;
-      const std::string name = text.substr(i, j - i);
-      std::size_t k = j;
-      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
-      mark_operand();
-      if (k < text.size() && text[k] == '(') {
-        const auto f = std::find_if(kFunctions.begin(), kFunctions.end(),
-                                    [&](const FunctionArity& a) { return a.name == name; });
-        if (f == kFunctions.end())
-          fail(name, "'" + name + "' is not a function (functions: " + FunctionList() + ")");
-        open_frame(name);
-        i = k + 1;
-        continue;
-      }
-      after_caret = false;
-      last = Last::kOperand;
-      i = j;
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
-      std::size_t j = i;
-      while (j < text.size() &&
-             (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.'))
-        ++j;
-      const std::size_t mantissa_end = j;
-      if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
-        std::size_t k = j + 1;
-        if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
-        if (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
-          j = k;
-          while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-        }
-      }
-      const bool integer = j == mantissa_end && text.find('.', i) >= mantissa_end;
-      if (integer && (after_caret || exponent_frames > 0)) {
-        const std::size_t digits = mantissa_end - i;
-        if (after_caret && exponent_frames == 0) exponent_digits = 0;
-        exponent_digits += digits;
-        if (exponent_digits > kMaxExponentDigits)
-          fail("", "integer exponent too large: the integers of an exponent may have at most " +
-                       std::to_string(kMaxExponentDigits) + " digits in all");
-      }
-      after_caret = false;
-      mark_operand();
-      last = Last::kOperand;
-      i = j;
-      continue;
-    }
-    switch (c) {
-      case '+':
-      case '-':
-        if (last == Last::kOperand) {  // binary: the pending unary signs are done
-          unary_total -= unary;
-          unary = 0;
-        } else {
-          ++unary;
-          ++unary_total;
-          check_depth();
-        }
-        mark_operand();
-        last = Last::kOperator;
-        break;
-      case '*':
-      case '/':
-      case '^':
-        if (last != Last::kOperand) fail("", std::string("'") + c + "' lacks its left operand");
-        if (c == '^') {
-          if (exponent_frames > 0) fail("", "a power inside an exponent is not allowed");
-          after_caret = true;
-        }
-        unary_total -= unary;
-        unary = 0;
-        last = Last::kOperator;
-        break;
-      case '(':
-        mark_operand();
-        if (last == Last::kOperand) fail("", "'(' after an operand (missing operator?)");
-        open_frame("");
-        break;
-      case ',':
-        if (frames.empty() || frames.back().name.empty())
-          fail("", "',' outside a function's argument list");
-        if (frames.back().argument_empty || last != Last::kOperand)
-          fail(frames.back().name, "empty argument in a call of " + frames.back().name);
-        ++frames.back().arguments;
-        frames.back().argument_empty = true;
-        unary_total -= unary;
-        unary = 0;
-        last = Last::kComma;
-        break;
-      case ')': {
-        if (frames.empty()) fail("", "')' without a matching '('");
-        const Frame frame = frames.back();
-        if (last != Last::kOperand) {
-          if (frame.name.empty()) fail("", "empty parentheses '()'");
-          fail(frame.name, frame.argument_empty && frame.arguments == 0
-                               ? frame.name + "() is called with no argument"
-                               : "empty argument in a call of " + frame.name);
-        }
-        if (!frame.name.empty()) {
-          const auto f = std::find_if(kFunctions.begin(), kFunctions.end(),
-                                      [&](const FunctionArity& a) { return a.name == frame.name; });
-          const std::size_t found = frame.arguments + 1;
-          if (found != f->arguments)
-            fail(frame.name, frame.name + " takes " + std::to_string(f->arguments) +
-                                 (f->arguments == 1 ? " argument" : " arguments") + ", found " +
-                                 std::to_string(found));
-        }
-        unary_total -= unary;
-        unary = frame.outer_unary;
-        exponent_frames -= frame.exponent;
-        frames.pop_back();
-        last = Last::kOperand;
-        break;
-      }
-      default:
-        fail("", std::string("unexpected character '") + c + "'");
-    }
-    ++i;
-  }
-  if (!frames.empty()) fail(frames.back().name, "'(' without a matching ')'");
-  if (last != Last::kOperand) fail("", "the expression ends with an operator");
+// The text around `offset`, quoted, for messages: the whole text when short.
+std::string Excerpt(const std::string& text, std::size_t offset) {
+  constexpr std::size_t kShort = 80;
+  constexpr std::size_t kSide = 30;
+  if (text.size() <= kShort) return "\"" + text + "\"";
+  const std::size_t from = offset > kSide ? offset - kSide : 0;
+  const std::size_t to = std::min(text.size(), offset + kSide);
+  return std::string("\"") + (from > 0 ? "..." : "") + text.substr(from, to - from) +
+         (to < text.size() ? "..." : "") + "\"";
 }
 
 // Depth of the expression tree, with a ceiling: stops descending past `limit`.
@@ -278,11 +77,16 @@ void CheckParsed(const GiNaC::ex& e, const std::string& text, const ExpressionOr
   };
   if (GiNaC::is_a<GiNaC::numeric>(e)) {
     const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
-    std::ostringstream shown;
-    shown << e;
-    if (!n.is_real()) fail("constant " + shown.str() + " is not real");
+    std::ostringstream printed;
+    printed << e;
+    // An exact integer out of range has thousands of digits: its start and its length.
+    const std::string shown = printed.str().size() <= 60
+                                  ? printed.str()
+                                  : printed.str().substr(0, 40) + "... (" +
+                                        std::to_string(printed.str().size()) + " characters)";
+    if (!n.is_real()) fail("constant " + shown + " is not real");
     if (!std::isfinite(n.to_double()))
-      fail("constant " + shown.str() + " is outside the range of double (about 1.8e308)");
+      fail("constant " + shown + " is outside the range of double (about 1.8e308)");
     return;
   }
   if (GiNaC::is_a<GiNaC::power>(e) && GiNaC::is_a<GiNaC::numeric>(e.op(0)) &&
@@ -370,25 +174,22 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
                           const ExpressionOrigin& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw ScenarioError(origin.file, origin.line, origin.key, "empty expression");
-  PreScan(text, origin);
-  GiNaC::parser reader(symbols, /*strict=*/false);
-  GiNaC::ex result;
+  if (text.size() > kMaxExpressionLength)
+    throw ScenarioError(origin.file, origin.line, origin.key,
+                        "expression of " + std::to_string(text.size()) +
+                            " characters is longer than the " +
+                            std::to_string(kMaxExpressionLength) + " allowed");
   auto shown = [&] {
     return text.size() <= 200 ? "\"" + text + "\"" : "\"" + text.substr(0, 200) + "...\"";
   };
+  GiNaC::ex result;
   try {
-    result = reader(text);
-  } catch (const std::exception& e) {
-    // parse_error, and GiNaC's evaluation errors (1/0 is "power::eval(): division by zero").
-    throw ScenarioError(origin.file, origin.line, origin.key,
-                        "cannot parse " + shown() + ": " + e.what());
-  }
-  // The non-strict parser adds unknown names to its table: any addition is an unknown symbol.
-  for (const auto& [name, value] : reader.get_syms()) {
-    if (symbols.find(name) == symbols.end())
-      throw ScenarioError(origin.file, origin.line, name,
-                          "unknown symbol in " + origin.key + " " + shown() +
-                              " (not a coordinate, velocity, parameter or t)");
+    result = BuildExpression(Tokenize(text), symbols);
+  } catch (const ExpressionFault& fault) {
+    const std::string where = DescribePosition(text, fault.offset) + " of " +
+                              Excerpt(text, fault.offset) + ": " + fault.message;
+    if (fault.symbol.empty()) throw ScenarioError(origin.file, origin.line, origin.key, where);
+    throw ScenarioError(origin.file, origin.line, fault.symbol, "in " + origin.key + ", " + where);
   }
   if (TreeDepth(result, 4 * kMaxExpressionDepth) > 4 * kMaxExpressionDepth)
     throw ScenarioError(origin.file, origin.line, origin.key,

@@ -1,10 +1,13 @@
 #pragma once
-// Internal: parsing scenario expressions with GiNaC, with errors that name file, line, symbol.
+// Internal: parsing scenario expressions into GiNaC, with errors that name file, line, key or
+// symbol, and the column of the offending token.
 //
-// The text is checked before GiNaC sees it (GiNaC's recursive-descent parser overflows the stack
-// on deep nesting and dereferences null for a built-in function called with no argument), and
-// the parsed expression is checked after (every constant finite and real, no 0^x, a bounded
-// expanded size), so that the derivation only ever sees expressions it can finish with.
+// The text is read by our own precedence-climbing grammar (expression_tokens.*,
+// expression_grammar.*: the meaning of Python and SymPy, `x*-y` = -x*y, `2^-1*x` = x/2,
+// `2^3^2` = 2^9), which counts its nesting, so no text can exhaust the stack, and refuses
+// exact numeric powers GiNaC could not finish; the parsed expression is checked after (every
+// constant finite and real, no 0^x, a bounded expanded size), so that the derivation only ever
+// sees expressions it can finish with.
 
 #include <ginac/ginac.h>
 
@@ -15,8 +18,8 @@ namespace dirac::symbolic {
 
 /// Longest expression text accepted [characters].
 inline constexpr std::size_t kMaxExpressionLength = 65536;
-/// Deepest nesting accepted: parentheses and function calls, plus runs of unary signs, counted
-/// together; also the deepest expression tree GiNaC may build from the text.
+/// Deepest nesting accepted: parentheses, function calls, unary signs and exponents, counted
+/// together; four times it bounds the depth of the expression tree GiNaC may build.
 inline constexpr std::size_t kMaxExpressionDepth = 32;
 /// Most terms the expression may have once products and integer powers of sums are expanded
 /// (an upper estimate computed without expanding): `(x+1)^100000` is refused, not expanded.
@@ -37,12 +40,16 @@ bool IsValidIdentifier(const std::string& name);
 
 /// Parses `text` with the symbols in `symbols` (and the functions sin, cos, tan, exp, log,
 /// sqrt, asin, acos, atan, sinh, cosh, tanh, abs of one argument, atan2 and pow of two, and the
-/// constant Pi). Throws ScenarioError (file, line, key or offending symbol) for: text longer
-/// than kMaxExpressionLength or nested deeper than kMaxExpressionDepth; a call of another
-/// function, or with the wrong number of arguments or an empty one; a syntax error; an unknown
-/// symbol; a constant that is not a finite real double (1e400, I); 0 raised to a non-constant
-/// power; an expansion estimated above kMaxExpandedTerms terms; any exception GiNaC throws while
-/// evaluating the text (1/0).
+/// constants Pi, Euler, Catalan), with the precedence of Python and SymPy (docs/scenario-format.md
+/// #expressions). Throws ScenarioError (file, line, key or offending symbol, and the column of
+/// the offending token where there is one) for: text longer than kMaxExpressionLength or nested
+/// deeper than kMaxExpressionDepth (parentheses, calls, unary signs and exponents together); a
+/// call of another function, or with the wrong number of arguments or an empty one; a syntax
+/// error; an unknown symbol; a constant that is not a finite real double (1e400, I); the
+/// integers of one exponent longer than 4 digits in all, an exact exponent above 9999 in
+/// absolute value, an exact power of more than 100 000 digits; 0 raised to a non-constant power;
+/// an expansion estimated above kMaxExpandedTerms terms; any exception GiNaC throws while
+/// evaluating the text (1/0, log(0)).
 GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
                           const ExpressionOrigin& origin);
 
