@@ -32,6 +32,9 @@ void ShownResult::OnSnapshot(const SnapshotPtr& snapshot) {
   last_good_ = snapshot;
   stale_ = false;
   run_note_.clear();
+  if (const auto& t = snapshot->report.diverged_at)
+    run_note_ = tr("diverged at t = %1 s: not to be trusted after the red line (%2)")
+                    .arg(FormatSeconds(*t), QString::fromStdString(snapshot->report.divergence));
   scene_view_->SetMessage(presenter_->SceneMessage());
   UpdateNote();
 }
@@ -80,10 +83,17 @@ void ShownResult::OnFailed(const QString& message) {
 
 void ShownResult::CancelRun() {
   const bool was_busy = context_.controller->busy();
+  // Only the gauge two-form of the shown run was left: that run stays, complete and current.
+  const bool gauge_only = context_.controller->computing_gauge();
+  const double gauge_reached = context_.controller->gauge_time();
   context_.controller->Cancel();
   if (!was_busy || context_.controller->solves()) return;  // the solve chip says it for solves
   const SnapshotPtr latest = context_.controller->latest();
-  if (latest && !latest->complete && latest != last_good_) {
+  if (gauge_only && latest && latest->complete) {
+    run_note_ = tr("gauge two-form cancelled at t = %1 s: the run is shown without it")
+                    .arg(FormatSeconds(gauge_reached));
+    // The status line's run summary keeps its gauge note (GaugeView, WorkbenchStatusBar).
+  } else if (latest && !latest->complete && latest != last_good_) {
     context_.status->SetDiagnostics(
         tr("cancelled at t = %1 s of %2 s: the partial run is shown")
             .arg(FormatSeconds(latest->last_time()), FormatSeconds(latest->t_end)));
