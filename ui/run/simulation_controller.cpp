@@ -234,6 +234,18 @@ bool SimulationController::StopDerivation() {
   return was_busy;
 }
 
+bool SimulationController::StopWork() {
+  const bool was_busy = StopDerivation();
+  debounce_.stop();
+  Supersede();
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+  }
+  StopGaugeClock();
+  return was_busy;
+}
+
 double SimulationController::derivation_seconds() const {
   return deriving_ ? SecondsSince(derivation_start_) : 0.0;
 }
@@ -570,7 +582,7 @@ void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& g
   try {
     // Derived once with the model: Compute evaluates compiled tapes only (no GiNaC), so it runs
     // without SymbolicMutex().
-    // Asked every 20 ms (also inside long steps): a newer request or Cancel stops it there.
+    // Asked every 5 ms (also inside long steps): a newer request or Cancel stops it there.
     // How far it got is posted at most every 100 ms.
     auto posted = start;
     dirac::Trajectory trajectory = gauge.Compute(input, [&](const dirac::Trajectory& so_far) {

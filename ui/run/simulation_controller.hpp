@@ -116,6 +116,11 @@ class SimulationController : public QObject {
   /// (e.g. before the GUI thread reads another scenario); returns whether one was running. A
   /// stopped derivation of the current scenario restarts with the next run (Restart()).
   bool StopDerivation();
+  /// Stops everything the worker does for the current scenario (its derivation as
+  /// StopDerivation(), the run, comparison, gauge two-form or solve, and a pending request),
+  /// e.g. before the window reads another scenario file, so that the worker is free within a
+  /// fraction of a second; returns whether anything was running or pending. Restart() resumes.
+  bool StopWork();
   /// True from LoadScenario() until its model is derived (or its derivation failed or stopped).
   bool deriving() const { return deriving_; }
   /// The stage the derivation of the current scenario is in ("compiling the residual"), and

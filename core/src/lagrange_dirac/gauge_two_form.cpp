@@ -30,7 +30,7 @@ constexpr std::size_t kMaxSolveNodes = 5000;
 // Compute asks its caller whether to go on at least this often, also from inside one output
 // step (a blowing-up flow takes thousands of internal steps per sample): a cancel is seen
 // within this time plus one residual evaluation.
-constexpr auto kProgressInterval = std::chrono::milliseconds(20);
+constexpr auto kProgressInterval = std::chrono::milliseconds(5);
 
 // Thrown from the residual when the caller's progress returned false; caught in Compute
 // (CallbackGuard carries it through IDAS), which returns the rows so far.
