@@ -61,6 +61,11 @@ dirac::Trajectory::RowSink StreamInto(dirac::CsvWriter& writer) {
   };
 }
 
+// Exit statuses (docs/cli.md): 0 success, 1 error, 2 usage, 3 a run that finished but diverged
+// (SimulationReport::diverged_at), 4 internal error, 130 interrupted sweep.
+constexpr int kExitDiverged = 3;
+constexpr int kExitInternalError = 4;
+
 int Run(const Options& o) {
   const dirac::Scenario scenario = LoadWithOverrides(o);
   const auto start = std::chrono::steady_clock::now();
@@ -100,6 +105,14 @@ int Run(const Options& o) {
                        ? "  initial values fixed by the constraints of M_f changed by %.3e\n"
                        : "  initial velocity projected onto the constraint by %.3e\n",
                    report.initial_projection);
+  }
+  if (report.diverged_at) {
+    // The CSV is complete; its numbers past diverged_at cannot be trusted (docs/robustness.md).
+    std::fprintf(stderr,
+                 "dirac: %s: the run diverged at t = %.17g: %s; its results cannot be trusted "
+                 "(exit status 3)\n",
+                 scenario.source_file.c_str(), *report.diverged_at, report.divergence.c_str());
+    return kExitDiverged;
   }
   return 0;
 }
@@ -355,9 +368,10 @@ int Sweep(const Options& o) {
   }
   if (!o.quiet)
     std::fprintf(stderr,
-                 "sweep: %zu runs (%zu failed) of %zu in %.2f s with %zu thread(s); wrote %s\n",
-                 result.completed, result.failed, points.size(), result.elapsed_seconds,
-                 options.jobs, result.summary_path.c_str());
+                 "sweep: %zu runs (%zu failed, %zu diverged) of %zu in %.2f s with %zu thread(s); "
+                 "wrote %s\n",
+                 result.completed, result.failed, result.diverged, points.size(),
+                 result.elapsed_seconds, options.jobs, result.summary_path.c_str());
   return 0;
 }
 
@@ -447,7 +461,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dirac: internal error: %s\n",
                  NamingTheFile(std::string(e.what()) + " (while " + Stage() + ")").c_str());
-    status = 3;
+    status = kExitInternalError;
   }
   return CheckStandardOutput(status);
 }

@@ -43,6 +43,11 @@ class IoError(Error):
 class DerivationCancelled(Error):
     """A derivation was stopped by its progress callback."""
 
+class DivergenceWarning(RuntimeWarning):
+    """Warned by run() when the run finished but diverged: its constraint residual or energy
+    drift left the bound derived from the tolerances (docs/robustness.md, "Diverged runs"); the
+    result's report has diverged_at (the time) and divergence (what left its bound)."""
+
 class Result:
     """A sampled trajectory; the arrays are read-only views of the engine's samples (no copy)."""
 

@@ -114,6 +114,8 @@ void BindScenarioAndModel(py::module_& m);
 /// dirac.Error and its subclasses, and the translation of core exceptions to them.
 void BindErrors(py::module_& m);
 /// Raises dirac.SolveError with `message` and `report` (a dict) as its .report.
+/// Warns dirac.DivergenceWarning(message) (raises if warnings are errors).
+void WarnDiverged(const std::string& message);
 [[noreturn]] void ThrowSolveError(const std::string& message, const py::dict& report);
 
 // ---- py_solve.cpp

@@ -29,6 +29,11 @@ void Raise(const char* type, const std::string& message, const py::dict& attribu
 
 }  // namespace
 
+void WarnDiverged(const std::string& message) {
+  const py::object cls = py::handle(g_module).attr("DivergenceWarning");
+  if (PyErr_WarnEx(cls.ptr(), message.c_str(), 1) < 0) throw py::error_already_set();
+}
+
 void ThrowSolveError(const std::string& message, const py::dict& report) {
   py::dict attributes;
   attributes["report"] = report;
@@ -54,6 +59,10 @@ void BindErrors(py::module_& m) {
   NewType(m, "IoError", error, "A file could not be read or written.");
   NewType(m, "DerivationCancelled", error,
           "A derivation was cancelled (by its progress callback).");
+  NewType(m, "DivergenceWarning", PyExc_RuntimeWarning,
+          "A run finished but diverged: its constraint residual or energy drift left the bound "
+          "derived from the tolerances (docs/robustness.md, 'Diverged runs'); its results "
+          "cannot be trusted. The result's report has diverged_at and divergence.");
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -57,6 +57,8 @@ py::dict RunReport(const SimulationReport& r) {
         {"max_energy_drift", &SimulationReport::max_energy_drift},
         {"initial_energy", &SimulationReport::initial_energy}})
     d[name] = r.*value;
+  d["diverged_at"] = r.diverged_at ? py::cast(*r.diverged_at) : py::none();
+  d["divergence"] = r.divergence;
   return d;
 }
 
@@ -92,6 +94,9 @@ PyResult Run(const PyModel& m, const py::object& t_end, const py::object& set,
   result.trajectory = std::make_shared<const Trajectory>(std::move(trajectory));
   result.scenario_name = scenario.name;
   result.report = RunReport(report);
+  if (report.diverged_at)
+    WarnDiverged(scenario.name + ": the run diverged at t = " + NumberText(*report.diverged_at) +
+                 ": " + report.divergence + "; its results cannot be trusted");
   return result;
 }
 

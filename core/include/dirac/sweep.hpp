@@ -24,11 +24,12 @@
 /// - `summary.csv` (or `summary-shard-K-of-N.csv`): one row per run in run order. Columns:
 ///   `run`, the varied names, `final_<column>` for every coordinate, velocity, momentum,
 ///   costate and group column at t_end, `max_constraint_residual`, `max_energy_drift` (max over
-///   samples of |E - E0|), `steps` (integrator steps), `status` (`ok` or `failed`), `message`
-///   (the error of a failed run, quoted as CSV), and last `wall_time_s` (the run's wall time:
-///   the only column that differs between two identical sweeps; SweepOptions::wall_time = false
-///   leaves it out). Numbers have 17 significant digits; the cells of a failed run that it has
-///   no value for are empty.
+///   samples of |E - E0|), `steps` (integrator steps), `status` (`ok`, `diverged` or `failed`),
+///   `message` (the error of a failed run, or "diverged at t = T: what" for a run that finished
+///   but left the trust bounds of docs/robustness.md, quoted as CSV), and last `wall_time_s` (the
+///   run's wall time: the only column that differs between two identical sweeps;
+///   SweepOptions::wall_time = false leaves it out). Numbers have 17 significant digits; the cells
+///   of a failed run that it has no value for are empty.
 /// - an interrupted sweep (cancel flag) writes the rows of the runs that completed to
 ///   `summary-interrupted.csv` (`summary-shard-K-of-N-interrupted.csv`) instead, so that a
 ///   partial table is never taken for a whole one; runs cut short write nothing.
@@ -125,8 +126,9 @@ using SweepProgressCallback = std::function<void(const SweepProgress&)>;
 /// What a sweep did.
 struct SweepResult {
   std::size_t planned = 0;    ///< runs of this process (its shard)
-  std::size_t completed = 0;  ///< runs recorded in the table (ok or failed)
+  std::size_t completed = 0;  ///< runs recorded in the table (ok, diverged or failed)
   std::size_t failed = 0;
+  std::size_t diverged = 0;  ///< runs that finished but cannot be trusted (status `diverged`)
   bool interrupted = false;  ///< the cancel flag stopped it
   std::string summary_path;  ///< the table written
   double elapsed_seconds = 0.0;

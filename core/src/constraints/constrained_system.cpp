@@ -401,6 +401,8 @@ void ConstrainedSystem::Impl::SolveDynamics(const Scenario& scenario) {
     dynamics_residual.push_back(Simplify(OnManifold(value).subs(gauge_map)));
   }
   integrable = chain.outcome == ChainOutcome::kStabilized && !free_index.empty();
+  autonomous = !data.hamiltonian.has(data.t);
+  for (const ex& rate : rates) autonomous = autonomous && !rate.has(data.t);
 }
 
 ConstrainedSystem::ConstrainedSystem(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

@@ -94,6 +94,7 @@ struct ConstrainedSystem::Impl {
   std::vector<ex> multipliers;        // Lagrange–Dirac multipliers (m)
   std::vector<ex> dynamics_residual;  // rho^T (Omega^T z' - dH), identically 0 on M_f
   bool integrable = false;
+  bool autonomous = false;  // H and z' free of t: the energy column is conserved
 
   CompiledFunction free_rates, free_jacobian, outputs;
   CompiledFunction covectors;  // omega^r_i(t, q; parameters), inputs [t, q, parameters]

@@ -9,6 +9,7 @@
 #include "constraints/constrained_system_impl.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/cvode_driver.hpp"
+#include "dynamics/divergence_monitor.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
@@ -110,6 +111,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     const std::size_t residual_end = residual_begin + s.found_constraints.size();
     std::vector<double> out(tp.outputs.num_outputs()), extra(tp.extras.num_outputs());
     double e0 = 0.0;
+    dynamics::DivergenceMonitor monitor(spec, s.autonomous);
     auto record = [&](double t) {
       load(t, driver.y());
       tp.outputs.Evaluate(in.data(), out.data(), scratch.data());
@@ -131,10 +133,16 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
                              tp.group_momentum.num_outputs() == 3 ? momentum : nullptr);
       }
       const double energy = row[residual_begin - 1];
-      if (trajectory.empty()) e0 = energy;
+      if (trajectory.empty()) {
+        e0 = energy;
+        monitor.SetScales(row.data() + 1, z0.size(), energy);
+      }
       report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
+      double worst = 0.0;
       for (std::size_t k = residual_begin; k < residual_end; ++k)
-        report.max_constraint_residual = std::max(report.max_constraint_residual, std::abs(row[k]));
+        worst = std::isfinite(row[k]) ? std::max(worst, std::abs(row[k])) : row[k];
+      report.max_constraint_residual = std::max(report.max_constraint_residual, worst);
+      monitor.Observe(t, worst, std::abs(energy - e0), report);
       trajectory.AppendRow(row.data());
     };
     record(0.0);

@@ -10,6 +10,7 @@
 #include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
 #include "dynamics/cvode_driver.hpp"
+#include "dynamics/divergence_monitor.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "scenario/scenario_symbols.hpp"
@@ -26,9 +27,10 @@ using GiNaC::symbol;
 // Tapes over [t, q (n), v (n), q' (n), parameters].
 struct FirstOrderTapes {
   std::size_t n = 0, num_parameters = 0;
-  CompiledFunction rows;    // the Euler–Lagrange rows F(t, q, v, q'), n outputs
-  CompiledFunction matrix;  // B = dF/dq', n x n row-major
-  CompiledFunction energy;  // E_L = dL/dv . v - L (= H)
+  CompiledFunction rows;      // the Euler–Lagrange rows F(t, q, v, q'), n outputs
+  CompiledFunction matrix;    // B = dF/dq', n x n row-major
+  CompiledFunction energy;    // E_L = dL/dv . v - L (= H)
+  bool conservative = false;  // L free of t: E_L is conserved
   std::size_t inputs() const { return 1 + 3 * n + num_parameters; }
 };
 
@@ -156,6 +158,7 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
       bdf ? "CVODES BDF (q' from d theta q' = -dH)" : "CVODES Adams (q' from d theta q' = -dH)";
   report.tape = "interpreter";
   double e0 = 0.0;
+  dynamics::DivergenceMonitor monitor(spec, t_.conservative);
   auto record = [&](double t) {
     const double* q = driver.y();
     double residual = 0.0;
@@ -169,8 +172,12 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
     const double energy = solver.Energy(t, q);
     row[1 + 4 * n] = energy;
     row[2 + 4 * n] = residual;
-    if (trajectory.empty()) e0 = energy;
+    if (trajectory.empty()) {
+      e0 = energy;
+      monitor.SetScales(q, n, energy);
+    }
     report.max_energy_drift = std::max(report.max_energy_drift, std::abs(energy - e0));
+    monitor.Observe(t, 0.0, std::abs(energy - e0), report);  // no constraint rows here
     trajectory.AppendRow(row.data());
   };
   dynamics::RunSampledOde(spec, driver, record, progress, trajectory, report);
@@ -231,6 +238,7 @@ std::shared_ptr<const Model> DeriveFirstOrderSystemIfApplicable(const Scenario& 
   tapes.rows = symbolic::CompileExpressions(rows, inputs);
   tapes.matrix = symbolic::CompileExpressions(matrix, inputs);
   tapes.energy = symbolic::CompileExpressions({energy}, inputs);
+  tapes.conservative = !L.has(t);
 
   std::vector<ColumnInfo> columns{{"t", ColumnKind::kTime}};
   std::vector<InitialValueInfo> initial_values;

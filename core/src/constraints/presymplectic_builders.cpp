@@ -8,6 +8,7 @@
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/differentiate.hpp"
 #include "symbolic/expression_parser.hpp"
+#include "symbolic/generic_rank.hpp"
 
 namespace dirac::constraints {
 
@@ -132,21 +133,34 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   const unsigned m = static_cast<unsigned>(s.constraints.size());
   const unsigned n = static_cast<unsigned>(v.size());
   matrix forms(m, n);
+  const auto nominal = scenario::NominalValuesOf(s);
   for (unsigned r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
     const ex form = symbolic::ParseExpression(
         spec.form, data.table, {s.source_file, spec.where.line, spec.name + ".form"});
-    ex rebuilt = 0;
+    // Linear and homogeneous by evaluation at seeded points (symbolic::FirstNonVanishing), not
+    // by cancellation, which with float coefficients depends on GiNaC's term order.
+    std::vector<ex> terms;
+    GiNaC::exmap no_velocity;
     for (unsigned i = 0; i < n; ++i) {
       forms(r, i) = Simplify(form.diff(v[i]));
-      if (!IsFreeOf(forms(r, i), v))
-        throw ScenarioError(s.source_file, spec.where.line, spec.name,
-                            "constraint form is not linear in the velocities");
-      rebuilt += forms(r, i) * v[i];
+      if (!forms(r, i).is_zero()) terms.push_back(forms(r, i) * v[i]);
+      no_velocity[v[i]] = 0;
     }
-    if (!Simplify(form - rebuilt).is_zero())
+    std::vector<symbolic::VanishingTest> second;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < n; ++j)
+        if (forms(r, i).has(v[j])) second.push_back({forms(r, i).diff(v[j]) * v[j], terms});
+    if (symbolic::FirstNonVanishing(second, nominal) < second.size())
+      throw ScenarioError(s.source_file, spec.where.line, spec.name,
+                          "constraint form is not linear in the velocities");
+    if (symbolic::FirstNonVanishing({{form.subs(no_velocity), terms}}, nominal) == 0)
       throw ScenarioError(s.source_file, spec.where.line, spec.name,
                           "constraint form must be homogeneous linear in the velocities");
+    // What the evaluation found to vanish is dropped: v-dependence left in a coefficient by
+    // float rounding.
+    for (unsigned i = 0; i < n; ++i)
+      if (!IsFreeOf(forms(r, i), v)) forms(r, i) = Simplify(forms(r, i).subs(no_velocity));
   }
   return forms;
 }

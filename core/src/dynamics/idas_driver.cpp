@@ -57,8 +57,10 @@ struct IdasDriver::Impl {
       case IDA_FIRST_RES_FAIL:
         return "the residual is not finite at the initial values";
       case IDA_LINESEARCH_FAIL:
-        return "consistent initial values: the Newton line search failed (it diverged); the "
-               "constraints may be unsatisfiable at these initial values, or dependent";
+        return "consistent initial values: IDACalcIC's Newton line search could not reduce the "
+               "residual to its own tolerance (0.0033 in the norm weighted by rtol and atol; "
+               "with rtol, atol near rounding that test cannot be met even from a consistent "
+               "state), or the constraints are unsatisfiable or dependent at these values";
       case IDA_NO_RECOVERY:
         return "consistent initial values: the residual was not finite and could not recover";
       case IDA_CONSTR_FAIL:
@@ -80,7 +82,7 @@ struct IdasDriver::Impl {
   }
 
   // The largest |F_i| at (t, y, y'), with the name of component i.
-  std::string WorstResidual(double t) const {
+  std::string WorstResidual(double t, bool at_start) const {
     if (!dae.residual || !yy || !yp) return "";
     std::vector<double> r(dae.size, 0.0);
     const bool finite =
@@ -96,7 +98,8 @@ struct IdasDriver::Impl {
     if (r.empty()) return "";
     std::ostringstream out;
     out << "; " << (finite ? "largest" : "non-finite")
-        << " residual there |F| = " << std::abs(r[worst]) << " in the equation of "
+        << (at_start ? " residual at the starting values |F| = " : " residual there |F| = ")
+        << std::abs(r[worst]) << " in the equation of "
         << (worst < dae.names.size() ? dae.names[worst] : "component " + std::to_string(worst));
     return out.str();
   }
@@ -110,7 +113,7 @@ struct IdasDriver::Impl {
     else
       out << " (IDAS flag " << flag << ")";
     if (flag != IDA_MEM_FAIL && flag != IDA_ILL_INPUT && flag != IDA_MEM_NULL)
-      out << WorstResidual(t);
+      out << WorstResidual(t, std::string(call) == "IDACalcIC");
     if (!last_error.empty()) out << ". IDAS says: " << last_error;
     // What blew up: a non-finite component, else the largest one, of the last state reached.
     if (yy && !dae.names.empty()) {

@@ -14,6 +14,7 @@
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
 #include "dynamics/cvode_driver.hpp"
+#include "dynamics/divergence_monitor.hpp"
 #include "dynamics/sampled_run.hpp"
 #include "model/native_tape_set.hpp"
 #include "scenario/scenario_symbols.hpp"
@@ -164,6 +165,7 @@ std::shared_ptr<const EulerPoincareData> DeriveEulerPoincareData(const Scenario&
   data->tapes.inertia = symbolic::CompileExpressions(inertia, inputs);
   data->tapes.energy = symbolic::CompileExpressions({energy}, inputs);
   data->autonomous = autonomous;
+  data->conservative = !L.has(t);
   data->equations = Equations(*data, L, energy, p, y);
   return data;
 } catch (...) {
@@ -411,6 +413,8 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
                       : "CVODES Adams (Euler-Poincare, sparse structure constants)";
   report.tape = tape;
   report.initial_energy = rates.Energy(0.0, input.v0.data());
+  dynamics::DivergenceMonitor monitor(spec, d_->conservative);
+  monitor.SetScales(input.v0.data(), input.v0.size(), report.initial_energy);
   auto record = [&](double t) {
     const double* y = driver.y();
     row[0] = t;
@@ -438,6 +442,7 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
     }
     report.max_energy_drift =
         std::max(report.max_energy_drift, std::abs(energy - report.initial_energy));
+    monitor.Observe(t, 0.0, std::abs(energy - report.initial_energy), report);  // no constraints
     trajectory.AppendRow(row.data());
   };
   dynamics::RunSampledOde(spec, driver, record, progress, trajectory, report);

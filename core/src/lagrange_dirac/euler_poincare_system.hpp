@@ -48,7 +48,8 @@ struct EulerPoincareData {
   CoadjointRows rows;  ///< the constants by row, for the right-hand side
   std::size_t num_parameters = 0;
   EulerPoincareTapes tapes;
-  bool autonomous = true;  ///< d_t (dL/dy) = 0 identically
+  bool autonomous = true;    ///< d_t (dL/dy) = 0 identically
+  bool conservative = true;  ///< L free of t: the energy is conserved
   std::vector<std::size_t> inertia_rows, inertia_cols;
   std::vector<DerivedEquation> equations;
   std::size_t dimension() const { return basis.dimension(); }

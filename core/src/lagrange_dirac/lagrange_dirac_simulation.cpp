@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "dirac/error.hpp"
+#include "dynamics/divergence_monitor.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "dynamics/local_tolerance.hpp"
 #include "dynamics/sampled_run.hpp"
@@ -49,7 +50,7 @@ class SampleRecorder {
  public:
   SampleRecorder(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
                  const std::vector<std::string>& columns, const SimulationInput& input,
-                 SimulationReport& report)
+                 bool conservative, SimulationReport& report)
       : dae_(dae),
         saddle_(dae, input.parameters),
         reconstruction_(reconstruction),
@@ -58,7 +59,8 @@ class SampleRecorder {
         row_(trajectory_.num_columns()),
         rates_(dae.layout.n + dae.layout.k),
         constraint_values_(dae.layout.m),
-        momentum_(dae.layout.k) {
+        momentum_(dae.layout.k),
+        monitor_(input.spec, conservative) {
     trajectory_.StreamTo(input.row_sink);
     std::size_t scratch = 0;
     for (const CompiledFunction* f :
@@ -84,16 +86,20 @@ class SampleRecorder {
     if (trajectory_.empty()) {
       e0_ = energy;
       report_.initial_energy = energy;
+      monitor_.SetScales(x, n + k, energy);
     }
     std::size_t c = 1 + n + k + m;
     row_[c++] = energy;
     double worst = 0.0;
     for (std::size_t r = 0; r < m; ++r) {
       row_[c++] = constraint_values_[r];
-      worst = std::max(worst, std::abs(constraint_values_[r]));
+      // NaN-aware: a non-finite residual is the worst.
+      const double size = std::abs(constraint_values_[r]);
+      worst = std::isfinite(size) ? std::max(worst, size) : size;
     }
     report_.max_constraint_residual = std::max(report_.max_constraint_residual, worst);
     report_.max_energy_drift = std::max(report_.max_energy_drift, std::abs(energy - e0_));
+    monitor_.Observe(t, worst, std::abs(energy - e0_), report_);
     if (reconstruction_.active()) {
       dae_.fibre_momentum.Evaluate(in, momentum_.data(), scratch_.data());
       reconstruction_.Write(row_.data() + c, k == 3 ? momentum_.data() : nullptr);
@@ -120,6 +126,7 @@ class SampleRecorder {
   Trajectory trajectory_;
   SimulationReport& report_;
   std::vector<double> row_, rates_, constraint_values_, momentum_, scratch_;
+  dynamics::DivergenceMonitor monitor_;
   double e0_ = 0.0;
 };
 
@@ -172,9 +179,38 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
   RequireIndependentConstraints(wr, Wr, constraint_names, coordinate_names, q0);
 }
 
+namespace {
+
+// Fills mu(0) (y0's last m entries) and y'(0) (yp0's first n + k) from the saddle system at
+// (q0, y0) = y0's first n + k entries; true when the DAE residual there is at rounding level:
+// max |F_i| <= sqrt(eps) * max(1, |y0|, |y'0|).
+bool SaddleInitialValues(const CompiledDae& dae, const std::vector<double>& parameters,
+                         const dynamics::ImplicitDae& problem, std::vector<double>& y0,
+                         std::vector<double>& yp0) {
+  const std::size_t n = dae.layout.n, k = dae.layout.k, N = dae.layout.dae_size();
+  SaddleSystem saddle(dae, parameters);
+  std::vector<double> rates(n + k), mu(dae.layout.m), y(y0), yp(yp0), r(N);
+  if (!saddle.Rates(0.0, y.data(), rates.data(), mu.data())) return false;
+  std::copy(mu.begin(), mu.end(), y.begin() + static_cast<std::ptrdiff_t>(n + k));
+  std::copy(rates.begin(), rates.end(), yp.begin());
+  if (!problem.residual(0.0, y.data(), yp.data(), r.data())) return false;
+  double scale = 1.0, worst = 0.0;
+  for (std::size_t i = 0; i < N; ++i) {
+    scale = std::max({scale, std::abs(y[i]), std::abs(yp[i])});
+    worst = std::max(worst, std::abs(r[i]));
+  }
+  if (!(worst <= std::sqrt(std::numeric_limits<double>::epsilon()) * scale)) return false;
+  y0 = std::move(y);
+  yp0 = std::move(yp);
+  return true;
+}
+
+}  // namespace
+
 Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
                        const std::vector<std::string>& columns, const SimulationInput& input,
-                       const SimulationProgress& progress, SimulationReport* report_out) {
+                       const SimulationProgress& progress, bool conservative,
+                       SimulationReport* report_out) {
   const InputLayout& layout = dae.layout;
   const std::size_t n = layout.n, k = layout.k, N = layout.dae_size();
   CheckInputSizes(layout, input);
@@ -238,12 +274,17 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
     add(ctx.dae->jacobian_y, 1.0);
     add(ctx.dae->jacobian_yp, cj);
   };
+  // Consistent mu(0) and y'(0) = (rho(q0) y0, a0) from the saddle system at (q0, y0): they solve
+  // F = 0 up to rounding. IDACalcIC was reported failing from such a consistent state at
+  // rtol = atol <= 1e-10 (flag -13, line search; its Newton test is 0.0033 in the norm weighted
+  // by rtol and atol), so it runs only when this residual is not at rounding level (a singular
+  // saddle matrix at the initial state).
+  const bool consistent = SaddleInitialValues(dae, input.parameters, problem, y0, yp0);
   dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
-  // Algebraic mu(0) and y'(0) from the differential state (q0, y0): IDAS's own Newton solve.
-  driver.ComputeConsistentInitialValues(std::min(spec.output_step, spec.t_end));
+  if (!consistent) driver.ComputeConsistentInitialValues(std::min(spec.output_step, spec.t_end));
   const double* y = driver.y();
 
-  SampleRecorder recorder(dae, reconstruction_spec, columns, input, report);
+  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
   auto body_velocity = [&](double t) {
     driver.Advance(t);
     return recorder.BodyVelocity(t, y);
@@ -271,7 +312,8 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
 
 Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
                        const std::vector<std::string>& columns, const SimulationInput& input,
-                       const SimulationProgress& progress, SimulationReport* report_out) {
+                       const SimulationProgress& progress, bool conservative,
+                       SimulationReport* report_out) {
   const InputLayout& layout = dae.layout;
   const std::size_t n = layout.n, k = layout.k;
   CheckInputSizes(layout, input);
@@ -320,7 +362,7 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   dynamics::CvodeDriver driver(ode, family, 0.0, x0, spec.t_end);
   const double* x = driver.y();
 
-  SampleRecorder recorder(dae, reconstruction_spec, columns, input, report);
+  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
   auto body_velocity = [&](double t) {
     driver.Advance(t);
     return recorder.BodyVelocity(t, x);
@@ -353,10 +395,11 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
 
 Trajectory Simulate(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
                     const std::vector<std::string>& columns, const SimulationInput& input,
-                    const SimulationProgress& progress, SimulationReport* report) {
+                    const SimulationProgress& progress, bool conservative,
+                    SimulationReport* report) {
   if (input.spec.method == IntegrationMethod::kIdas)
-    return SimulateDae(dae, reconstruction, columns, input, progress, report);
-  return SimulateOde(dae, reconstruction, columns, input, progress, report);
+    return SimulateDae(dae, reconstruction, columns, input, progress, conservative, report);
+  return SimulateOde(dae, reconstruction, columns, input, progress, conservative, report);
 }
 
 }  // namespace lagrange_dirac

@@ -28,22 +28,27 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
                                const std::vector<double>& x0);
 
 /// The run with the method input.spec.method asks for: SimulateDae for `idas`, else SimulateOde.
+/// Every path fills report->diverged_at / divergence (dynamics/divergence_monitor.hpp);
+/// `conservative`: the energy must be conserved (autonomous L and constraints).
 Trajectory Simulate(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
                     const std::vector<std::string>& columns, const SimulationInput& input,
-                    const SimulationProgress& progress, SimulationReport* report);
+                    const SimulationProgress& progress, bool conservative,
+                    SimulationReport* report);
 
 /// The ODE path: v0 projected onto Delta(q0); x = (q, y) integrated by CVODES (Adams, or BDF
 /// with the exact Jacobian and CVODES' projection onto A(q) y = 0), the accelerations and
 /// multipliers solved from the saddle system at every right-hand side. Same columns as the DAE.
 Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
                        const std::vector<std::string>& columns, const SimulationInput& input,
-                       const SimulationProgress& progress, SimulationReport* report);
+                       const SimulationProgress& progress, bool conservative,
+                       SimulationReport* report);
 
 /// Projects v0 onto Delta(q0), finds consistent initial values (IDACalcIC), integrates and
 /// samples into `columns` (then reconstructs the group motion if `reconstruction` asks).
 /// Throws NumericalError / ModelError.
 Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
                        const std::vector<std::string>& columns, const SimulationInput& input,
-                       const SimulationProgress& progress, SimulationReport* report);
+                       const SimulationProgress& progress, bool conservative,
+                       SimulationReport* report);
 
 }  // namespace dirac::lagrange_dirac

@@ -36,6 +36,7 @@ struct LagrangeDiracSystem::Impl {
   GiNaC::matrix anchor;                                 // rho (n x k)
   std::vector<std::vector<std::vector<ex>>> structure;  // C[c][a][b] = C^c_ab
   bool algebroid = false;
+  bool autonomous = true;  // L and the constraint forms free of t: E_L is conserved
   std::vector<ex> body_velocity;
   ReconstructionSpec reconstruction;
   std::vector<ex> g, second_order, euler_lagrange, constraint_rate;  // constraint_rate: dg/dt
@@ -234,33 +235,54 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
                      "integrator needs a regular Lagrangian");
   }
 
-  // Constraint forms A^r_A(q) (omega^r_i on TQ) read off g^r = A^r_A y^A.
+  // Constraint forms A^r_A(q) (omega^r_i on TQ) read off g^r = A^r_A y^A. The structural
+  // verdicts (linear, homogeneous, nonzero) are made by substitution and by evaluation at seeded
+  // points (symbolic::FirstNonVanishing), never by cancellation in GiNaC's term order: with
+  // float coefficients that cancellation depends on the launch (docs/robustness.md).
   EnterDerivationStage("reading the constraint forms");
   s.omega = GiNaC::matrix(m, k);
+  const auto nominal = scenario::NominalValuesOf(scenario);
+  GiNaC::exmap no_velocity;
+  for (std::size_t a = 0; a < k; ++a) no_velocity[s.v[a]] = 0;
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = scenario.constraints[r];
     const ex form = symbols.Parse(spec.form, spec.where.line, spec.name + ".form");
     ex rebuilt = 0;
+    std::vector<ex> terms;  // omega^r_a v^a: the size the tests below compare with
     for (std::size_t a = 0; a < k; ++a) {
       s.omega(r, a) = d_dv[a](form);
-      for (std::size_t b = 0; b < k; ++b) {
-        if (!GiNaC::normal(d_dv[b](s.omega(r, a))).is_zero())
-          throw ScenarioError(file, spec.where.line, spec.name,
-                              "constraint form is not linear in the velocities (coefficient of " +
-                                  s.velocity_names[a] + " depends on " + s.velocity_names[b] + ")");
-      }
       rebuilt += s.omega(r, a) * s.v[a];
+      if (!s.omega(r, a).is_zero()) terms.push_back(s.omega(r, a) * s.v[a]);
     }
-    if (!GiNaC::normal(form - rebuilt).is_zero())
+    // Linear: every d omega^r_a / dv^b vanishes (compared with omega^r's size per unit velocity).
+    std::vector<symbolic::VanishingTest> second;
+    std::vector<std::pair<std::size_t, std::size_t>> which;
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = 0; b < k; ++b) {
+        if (!s.omega(r, a).has(s.v[b])) continue;  // structurally free of v^b: nothing to decide
+        second.push_back({d_dv[b](s.omega(r, a)) * s.v[b], terms});
+        which.emplace_back(a, b);
+      }
+    if (const std::size_t bad = symbolic::FirstNonVanishing(second, nominal); bad < second.size())
+      throw ScenarioError(file, spec.where.line, spec.name,
+                          "constraint form is not linear in the velocities (coefficient of " +
+                              s.velocity_names[which[bad].first] + " depends on " +
+                              s.velocity_names[which[bad].second] + ")");
+    // Homogeneous: the velocity-free part form(q, v = 0) vanishes.
+    const ex velocity_free = form.subs(no_velocity);
+    if (symbolic::FirstNonVanishing({{velocity_free, terms}}, nominal) == 0)
       throw ScenarioError(file, spec.where.line, spec.name,
                           "constraint form must be homogeneous linear in the velocities, "
                           "<omega(q), v>; it has a velocity-free part " +
-                              Print(GiNaC::normal(form - rebuilt), EquationFormat::kPlain));
-    bool all_zero = true;
-    for (std::size_t a = 0; a < k; ++a) all_zero &= s.omega(r, a).is_zero();
-    if (all_zero) throw ScenarioError(file, spec.where.line, spec.name, "constraint form is zero");
+                              Print(velocity_free, EquationFormat::kPlain));
+    std::vector<symbolic::VanishingTest> coefficients;
+    for (std::size_t a = 0; a < k; ++a) coefficients.push_back({s.omega(r, a), {}});
+    if (symbolic::FirstNonVanishing(coefficients, nominal) == coefficients.size())
+      throw ScenarioError(file, spec.where.line, spec.name, "constraint form is zero");
     s.g.push_back(rebuilt);
   }
+  s.autonomous = !s.lagrangian.has(s.t);
+  for (const ex& g : s.g) s.autonomous = s.autonomous && !g.has(s.t);
 
   // Euler–Lagrange on the algebroid (seed L eq (17)) = eq (29) of seed D on TQ, with
   // d/dt dL/dy expanded by the chain rule:
@@ -408,7 +430,7 @@ Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
   SimulationReport local;
   SimulationReport* out = report != nullptr ? report : &local;
   Trajectory trajectory = lagrange_dirac::Simulate(dae, impl_->reconstruction, TrajectoryColumns(),
-                                                   input, progress, out);
+                                                   input, progress, impl_->autonomous, out);
   out->tape = std::move(tape);
   return trajectory;
 }

@@ -53,6 +53,7 @@ void CheckNames(const Model& model, const Scenario& base, const SweepPoints& poi
 struct RunOutcome {
   std::string row;  // the table row
   bool failed = false;
+  bool diverged = false;  // finished, but its results cannot be trusted (report.diverged_at)
   std::string message;
 };
 
@@ -109,8 +110,17 @@ class SweepRunner {
       cells.push_back(sweep::FormatNumber(report.max_constraint_residual));
       cells.push_back(sweep::FormatNumber(report.max_energy_drift));
       cells.push_back(std::to_string(report.internal_steps));
-      cells.push_back("ok");
-      cells.push_back("");
+      if (report.diverged_at) {
+        // Not a success: the numbers above are recorded, but they cannot be trusted.
+        outcome.diverged = true;
+        outcome.message = "diverged at t = " + sweep::FormatNumber(*report.diverged_at) + ": " +
+                          report.divergence;
+        cells.push_back("diverged");
+        cells.push_back(sweep::QuoteCell(outcome.message));
+      } else {
+        cells.push_back("ok");
+        cells.push_back("");
+      }
     } catch (const std::exception& e) {
       if (Cancelled()) return std::nullopt;
       outcome.failed = true;
@@ -204,6 +214,7 @@ SweepResult RunSweep(const Model& model, const Scenario& base, const SweepPlan& 
     if (o) {
       ++result.completed;
       result.failed += o->failed;
+      result.diverged += o->diverged;
     }
   result.interrupted = result.completed < result.planned;
   const std::string name =

@@ -11,6 +11,7 @@
 
 #include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
+#include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 
@@ -111,7 +112,7 @@ GenericRank ComputeGenericRank(const GiNaC::matrix& m, const NominalValues& nomi
     if (found != nominal.end() && std::isfinite(found->second)) centre[s] = found->second;
   }
 
-  const bool exact_possible = SmallEnoughForExactDeterminant(m);
+  const bool exact_possible = SmallEnoughForExactDeterminant(m) && !HasFloat(m);
   bool evaluated = false;
   try {
     const CompiledFunction f = CompileExpressions(entries, symbols);
@@ -153,6 +154,69 @@ GenericRank ComputeGenericRank(const GiNaC::matrix& m, const NominalValues& nomi
                      std::to_string(kGenericRankPoints * kAttemptsPerPoint) +
                      " points drawn near the scenario's initial and parameter values");
   return result;
+}
+
+bool HasFloat(const GiNaC::ex& e) {
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (GiNaC::is_a<GiNaC::numeric>(*it) && !GiNaC::ex_to<GiNaC::numeric>(*it).is_rational())
+      return true;
+  return false;
+}
+
+std::size_t FirstNonVanishing(const std::vector<VanishingTest>& tests,
+                              const NominalValues& nominal) {
+  // Structurally zero values need no evaluation; the others are evaluated with their scales.
+  std::vector<std::size_t> open;
+  std::vector<GiNaC::ex> entries;
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    if (tests[i].value.is_zero()) continue;
+    open.push_back(i);
+    entries.push_back(tests[i].value);
+    entries.insert(entries.end(), tests[i].scale_terms.begin(), tests[i].scale_terms.end());
+  }
+  if (open.empty()) return tests.size();
+  const std::vector<GiNaC::symbol> symbols = SymbolsOf(entries);
+  std::vector<double> centre(symbols.size(), 0.0);
+  for (std::size_t s = 0; s < symbols.size(); ++s) {
+    const auto found = nominal.find(symbols[s].get_name());
+    if (found != nominal.end() && std::isfinite(found->second)) centre[s] = found->second;
+  }
+  const CompiledFunction f = CompileExpressions(entries, symbols);
+  std::vector<double> in(symbols.size()), out(entries.size()), scratch(f.scratch_size());
+  PointGenerator random(kSeed ^ 0xA5A5ULL);
+  std::vector<int> evaluated(open.size(), 0);
+  std::size_t first_failure = tests.size();
+  for (int p = 0; p < kGenericRankPoints; ++p) {
+    CheckDerivationCancelled();
+    for (int attempt = 0; attempt < kAttemptsPerPoint; ++attempt) {
+      for (std::size_t s = 0; s < symbols.size(); ++s)
+        in[s] = centre[s] + 0.25 * (1.0 + std::abs(centre[s])) * random.Symmetric();
+      f.Evaluate(in.data(), out.data(), scratch.data());
+      bool all_finite = true;
+      std::size_t slot = 0;
+      for (std::size_t j = 0; j < open.size(); ++j) {
+        const VanishingTest& test = tests[open[j]];
+        const double value = out[slot++];
+        double scale = 0.0;
+        for (std::size_t t = 0; t < test.scale_terms.size(); ++t) scale += std::abs(out[slot++]);
+        if (!std::isfinite(value) || !std::isfinite(scale)) {
+          all_finite = false;
+          continue;
+        }
+        ++evaluated[j];
+        if (std::abs(value) > kVanishingTolerance * scale || (scale == 0.0 && value != 0.0))
+          first_failure = std::min(first_failure, open[j]);
+      }
+      if (all_finite) break;
+    }
+  }
+  for (std::size_t j = 0; j < open.size(); ++j)
+    if (evaluated[j] == 0)
+      throw ModelError("cannot decide whether " + CanonicalString(tests[open[j]].value) +
+                       " vanishes: it is not finite at any of " +
+                       std::to_string(kGenericRankPoints * kAttemptsPerPoint) +
+                       " points drawn near the scenario's initial and parameter values");
+  return first_failure;
 }
 
 }  // namespace dirac::symbolic

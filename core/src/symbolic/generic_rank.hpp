@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace dirac::symbolic {
 
@@ -53,6 +54,31 @@ inline constexpr std::size_t kExactRankMaxSize = 4;
 
 /// The generic rank of `m`. Throws ModelError if the entries cannot be evaluated at any of the
 /// sample points (non-finite everywhere) and the matrix is too large to decide symbolically.
+/// The symbolic determinant is used only when every number in `m` is exact (rational): with
+/// floating-point coefficients its cancellation depends on GiNaC's term order.
 GenericRank ComputeGenericRank(const GiNaC::matrix& m, const NominalValues& nominal);
+
+/// True when `e` contains a floating-point (inexact) number.
+bool HasFloat(const GiNaC::ex& e);
+
+/// One identity to decide: does `value` vanish identically? `scale_terms` set the size it is
+/// compared with: at each point |value| <= kVanishingTolerance * sum |scale_terms|.
+struct VanishingTest {
+  GiNaC::ex value;
+  std::vector<GiNaC::ex> scale_terms;
+};
+
+/// Relative tolerance of VanishesIdentically (rounding of float coefficients and of the
+/// evaluation, with a wide margin; a nonzero analytic function is far above it at points in
+/// general position).
+inline constexpr double kVanishingTolerance = 1e-9;
+
+/// The index of the first test whose value does not vanish identically, or tests.size() when all
+/// do. A value that is structurally zero vanishes; otherwise the decision is made at
+/// kGenericRankPoints seeded points drawn near `nominal` (the same points in every run), never
+/// by GiNaC's term order, so the verdict is the same on every launch. Throws ModelError when a
+/// value cannot be evaluated (non-finite) at any point.
+std::size_t FirstNonVanishing(const std::vector<VanishingTest>& tests,
+                              const NominalValues& nominal);
 
 }  // namespace dirac::symbolic
