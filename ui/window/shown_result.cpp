@@ -10,6 +10,17 @@
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
+namespace {
+
+// "diverged at t = … s: …" for a run whose report says it diverged, else "".
+QString DivergedNote(const SimulationSnapshot& snapshot) {
+  const auto& t = snapshot.report.diverged_at;
+  if (!t) return {};
+  return QObject::tr("diverged at t = %1 s: not to be trusted after the red line (%2)")
+      .arg(FormatSeconds(*t), QString::fromStdString(snapshot.report.divergence));
+}
+
+}  // namespace
 
 ShownResult::ShownResult(const ReactionContext& context, RunPresenter* presenter, PlotPanel* plots,
                          SceneView* scene_view, ConstraintPanel* constraints, QObject* parent)
@@ -31,10 +42,7 @@ void ShownResult::OnSnapshot(const SnapshotPtr& snapshot) {
   if (!snapshot->complete) return;
   last_good_ = snapshot;
   stale_ = false;
-  run_note_.clear();
-  if (const auto& t = snapshot->report.diverged_at)
-    run_note_ = tr("diverged at t = %1 s: not to be trusted after the red line (%2)")
-                    .arg(FormatSeconds(*t), QString::fromStdString(snapshot->report.divergence));
+  run_note_ = DivergedNote(*snapshot);
   scene_view_->SetMessage(presenter_->SceneMessage());
   UpdateNote();
 }
@@ -92,6 +100,8 @@ void ShownResult::CancelRun() {
   if (gauge_only && latest && latest->complete) {
     run_note_ = tr("gauge two-form cancelled at t = %1 s: the run is shown without it")
                     .arg(FormatSeconds(gauge_reached));
+    if (const QString diverged = DivergedNote(*latest); !diverged.isEmpty())
+      run_note_ += QStringLiteral("; ") + diverged;
     // The status line's run summary keeps its gauge note (GaugeView, WorkbenchStatusBar).
   } else if (latest && !latest->complete && latest != last_good_) {
     context_.status->SetDiagnostics(
