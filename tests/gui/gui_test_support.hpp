@@ -2,18 +2,23 @@
 // Shared by the GUI tests: paths, opening the workbench window, waiting for runs, colours.
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QList>
+#include <QObject>
 #include <QPointF>
 #include <QString>
 #include <QTest>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "dirac/trajectory.hpp"
 #include "run/simulation_controller.hpp"
 #include "run/simulation_snapshot.hpp"
 #include "window/main_window.hpp"
@@ -79,6 +84,60 @@ inline bool IsCoolBlue(QRgb c) { return qBlue(c) > 150 && qRed(c) < 110 && qGree
 
 /// Generous: the machine is shared and runs under Xvfb with software OpenGL.
 inline constexpr int kRunTimeoutMs = 180000;
+
+/// Measures how long the GUI thread's event loop goes without turning: a 10 ms timer ticks from
+/// construction; largest_ms() is the longest time between ticks (or since the last one) [ms].
+class EventLoopGaps {
+ public:
+  EventLoopGaps() {
+    clock_.start();
+    tick_.setInterval(10);
+    QObject::connect(&tick_, &QTimer::timeout, [this] {
+      const qint64 now = clock_.elapsed();
+      largest_ = std::max(largest_, now - last_);
+      last_ = now;
+    });
+    tick_.start();
+  }
+  double largest_ms() const {
+    return static_cast<double>(std::max(largest_, clock_.elapsed() - last_));
+  }
+
+ private:
+  QElapsedTimer clock_;
+  QTimer tick_;
+  qint64 last_ = 0, largest_ = 0;
+};
+
+/// Every point of a drawn curve is a sample (t_k, y_k) of `column` of `trajectory` (the charts
+/// decimate and simplify, never interpolate), and the curve spans the run from its first to its
+/// last sample. "" if so, else what is wrong. Independent of the chart's size and of when it
+/// was laid out (unlike a count of points).
+inline QString CurveDrawsColumn(const QList<QPointF>& curve, const dirac::Trajectory& trajectory,
+                                const std::string& column) {
+  if (trajectory.num_rows() < 2) return "the run has fewer than two samples";
+  if (curve.size() < 2) return QStringLiteral("%1 points drawn").arg(curve.size());
+  const std::vector<double> t = trajectory.Column("t");
+  const std::vector<double> y = trajectory.Column(column);
+  if (curve.front().x() != t.front() || curve.back().x() != t.back())
+    return QStringLiteral("the curve spans [%1, %2], the run [%3, %4]")
+        .arg(curve.front().x())
+        .arg(curve.back().x())
+        .arg(t.front())
+        .arg(t.back());
+  for (const QPointF& p : curve) {
+    const auto at = std::lower_bound(t.begin(), t.end(), p.x());
+    if (at == t.end() || *at != p.x())
+      return QStringLiteral("point at t = %1 is not a sample time").arg(p.x(), 0, 'g', 17);
+    const double value = y[static_cast<std::size_t>(at - t.begin())];
+    if (p.y() != value && !(std::isnan(p.y()) && std::isnan(value)))
+      return QStringLiteral("point (%1, %2) is not the sample %3")
+          .arg(p.x(), 0, 'g', 17)
+          .arg(p.y(), 0, 'g', 17)
+          .arg(value, 0, 'g', 17);
+  }
+  return {};
+}
 
 /// A shown, exposed 1600x1000 main window with error dialogs off; null if it never appears.
 inline std::unique_ptr<MainWindow> OpenWindow() {

@@ -4,6 +4,7 @@
 // run under ThreadSanitizer by scripts/sanitize.sh (tsan), and as a plain test in every build.
 #include <QtTest/QtTest>
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -13,6 +14,7 @@
 
 namespace {
 
+using dirac::ui::GaugeResultPtr;
 using dirac::ui::SimulationController;
 using dirac::ui::SnapshotPtr;
 
@@ -83,6 +85,38 @@ class ControllerWorkerTest : public QObject {
     const dirac::Trajectory& tr = *last->trajectory;
     const double x_end = tr.at(tr.num_rows() - 1, tr.ColumnIndex("x"));
     QVERIFY2(std::abs(x_end - 1.6) < 1e-8, qPrintable(QString::number(x_end, 'g', 17)));
+  }
+
+  // The gauge two-form of a run that blows up (Heisenberg with + z^2/2 in L: the flow Jacobian
+  // grows like e^t) is long; Cancel stops it where it is, reports it cancelled, and frees the
+  // worker. (The GUI suite asserts the 100 ms; here, under ThreadSanitizer too, it is logged.)
+  void CancelStopsTheGaugeTwoForm() {
+    SimulationController controller;
+    std::vector<GaugeResultPtr> results;
+    connect(&controller, &SimulationController::gaugeReady, this,
+            [&](GaugeResultPtr r) { results.push_back(r); });
+    dirac::Scenario s = Load("heisenberg.yaml");
+    s.lagrangian += " + 0.5*z^2";
+    controller.SetGaugeTwoForm(true);
+    controller.LoadScenario(s);
+    QTRY_VERIFY_WITH_TIMEOUT(controller.computing_gauge() && controller.gauge_time() > 0.0, 600000);
+    QVERIFY(controller.busy() && controller.latest() && controller.latest()->complete);
+    const auto cancelled_at = std::chrono::steady_clock::now();
+    controller.Cancel();
+    QVERIFY(!controller.busy() && !controller.computing_gauge());
+    QTRY_VERIFY_WITH_TIMEOUT(!controller.worker_active(), 120000);
+    qInfo("worker free %.1f ms after Cancel",
+          std::chrono::duration<double, std::milli>(controller.worker_free_since() - cancelled_at)
+              .count());
+    QVERIFY(controller.worker_free_since() > cancelled_at);
+    QCOMPARE(results.size(), std::size_t{1});
+    QVERIFY(results[0]->cancelled && !results[0]->trajectory && results[0]->reached > 0.0);
+    QVERIFY(!controller.latest_gauge());
+    // The worker takes the next request at once: the same run again, to its gauge two-form.
+    controller.Restart();
+    QTRY_VERIFY_WITH_TIMEOUT(controller.computing_gauge(), 600000);
+    controller.Cancel();
+    QTRY_VERIFY_WITH_TIMEOUT(!controller.worker_active(), 120000);
   }
 
   // Destroyed while deriving and while integrating: joins the worker, nothing races or leaks.

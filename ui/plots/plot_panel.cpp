@@ -337,6 +337,7 @@ void PlotPanel::Fill(Plot& plot) {
   plot.missing = missing.join(", ");
   UpdateTitle(plot);
   UpdateCursor(plot);
+  PlaceDivergenceMarks(plot);
   // New curves (and ranges) repaint the whole chart once: the graphics view's minimal updates
   // left fragments of the previous curves and tick labels on screen (seen after solves that
   // streamed several iterates). Cursor moves stay minimal updates.

@@ -109,6 +109,11 @@ class PlotPanel : public QWidget {
   const std::vector<dirac::VariableBound>& bounds() const { return bounds_; }
   /// Moves the time cursor [s].
   void SetCursorTime(double t);
+  /// Marks the run shown as diverged from time `t` [s] on (SimulationReport::diverged_at): a
+  /// solid red vertical line "plot.<i>.diverged" at t in every chart (no legend entry), with
+  /// the part after it shaded ("plot.<i>.diverged.band"); nullopt removes the marks.
+  void SetDivergedAt(std::optional<double> t);
+  std::optional<double> diverged_at() const { return diverged_at_; }
   /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
   /// of the event loop, after the window's repaint, and paint the charts a second time).
   void LayOutNow();
@@ -231,6 +236,9 @@ class PlotPanel : public QWidget {
   /// `apply` false only says whether anything would change.
   bool FitRanges(Plot& plot, const CurveSet& curves, bool apply);
   void UpdateCursor(Plot& plot);
+  // The divergence marks of a chart (divergence_marks.cpp): made, placed for the axes' current
+  // ranges, or removed, as diverged_at_ says.
+  void PlaceDivergenceMarks(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
   // What the columns measure in words (their ColumnQuantity::words, distinct, joined).
@@ -262,6 +270,7 @@ class PlotPanel : public QWidget {
   std::vector<dirac::ActiveArc> active_;
   double t_end_ = 1.0;
   double cursor_ = 0.0;
+  std::optional<double> diverged_at_;
   QString note_;
   QLabel* note_label_ = nullptr;
   QLabel* empty_label_ = nullptr;  // "No charts: right-click to add one"

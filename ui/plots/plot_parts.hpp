@@ -50,6 +50,8 @@ struct PlotPanel::Plot {
   std::array<std::vector<QLineSeries*>, 2> overlay;  // per overlay, per spec.series (may be null)
   std::vector<BoundItems> bounds;                    // per spec.series (all null: no bound)
   QLineSeries* cursor = nullptr;
+  QLineSeries* diverged = nullptr;       // the line at diverged_at_ (null: none)
+  QAreaSeries* diverged_band = nullptr;  // the part after it, shaded (null: none)
   std::array<double, 2> y_min{-1.0, -1.0}, y_max{1.0, 1.0};
   bool zoomed = false;
   int displayed_points = 0;  // the decimation the curves were filled with (DisplayedPoints)

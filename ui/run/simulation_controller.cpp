@@ -61,6 +61,8 @@ SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   derive_cancel_ = std::make_shared<std::atomic<bool>>(false);
   derivation_clock_.setInterval(250);
   connect(&derivation_clock_, &QTimer::timeout, this, &SimulationController::derivationProgress);
+  gauge_clock_.setInterval(250);
+  connect(&gauge_clock_, &QTimer::timeout, this, &SimulationController::gaugeProgress);
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDefaultDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, &SimulationController::Submit);
@@ -81,6 +83,7 @@ SimulationController::~SimulationController() {
   // The worker is gone: release this controller's models here (still under the lock, in case
   // another controller's worker is deriving).
   std::lock_guard symbolic(SymbolicMutex());
+  mailbox_.Clear();  // calls not yet run may hold models
   std::lock_guard lock(mutex_);
   retired_.clear();
   model_.reset();
@@ -98,6 +101,7 @@ void SimulationController::LoadScenario(dirac::Scenario scenario) {
   model_.reset();
   latest_.reset();
   latest_gauge_.reset();
+  StopGaugeClock();
   SolveStatus status;
   if (PosesSolve(scenario_)) status.state = SolveStatus::State::kSolving;
   SetSolveStatus(status);
@@ -230,14 +234,47 @@ bool SimulationController::StopDerivation() {
   return was_busy;
 }
 
+bool SimulationController::StopWork() {
+  const bool was_busy = StopDerivation();
+  debounce_.stop();
+  Supersede();
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+  }
+  StopGaugeClock();
+  return was_busy;
+}
+
 double SimulationController::derivation_seconds() const {
   return deriving_ ? SecondsSince(derivation_start_) : 0.0;
+}
+
+double SimulationController::gauge_seconds() const {
+  return computing_gauge_ ? SecondsSince(gauge_start_) : 0.0;
+}
+
+void SimulationController::StopGaugeClock() {
+  if (!computing_gauge_) return;
+  computing_gauge_ = false;
+  gauge_clock_.stop();
+  emit gaugeProgress();
 }
 
 void SimulationController::Cancel() {
   debounce_.stop();
   StopDerivation();
   Supersede();
+  if (computing_gauge_) {
+    auto result = std::make_shared<GaugeResult>();
+    result->run = latest_ ? latest_->run : 0;
+    result->scenario = scenario_id_;
+    result->cancelled = true;
+    result->reached = gauge_time_;
+    result->wall_seconds = gauge_seconds();
+    StopGaugeClock();
+    emit gaugeReady(result);
+  }
   {
     std::lock_guard lock(mutex_);
     pending_.reset();
@@ -257,6 +294,7 @@ void SimulationController::Submit() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
   active_cancel_->store(true);  // the job before this one, if still running
   active_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  StopGaugeClock();  // the gauge two-form of the run before, if still computing
   Job job{++run_,        scenario_id_, std::make_shared<const dirac::Scenario>(scenario_),
           comparison_,   gauge_,       active_cancel_,
           derive_cancel_};
@@ -303,6 +341,7 @@ void SimulationController::WorkerLoop() {
       worker_active_ = true;
     }
     RunJob(job);
+    worker_free_ns_ = Clock::now().time_since_epoch().count();
     worker_active_ = false;
   }
 }
@@ -323,9 +362,9 @@ void SimulationController::RunJob(const Job& job) {
       worker_scenario_id_ = job.scenario_id;
       worker_warm_start_ = {};
       worker_has_optimum_ = false;
-      QMetaObject::invokeMethod(
-          this, [this, id = job.scenario_id, model = worker_model_] { OnModelDerived(id, model); },
-          Qt::QueuedConnection);
+      mailbox_.Post([this, id = job.scenario_id, model = worker_model_]() mutable {
+        OnModelDerived(id, std::move(model));
+      });
     }
     if (Superseded(job.run)) return;
     if (job.scenario->optimal_control.present || worker_model_->has_boundary_value_problem()) {
@@ -346,9 +385,7 @@ void SimulationController::RunJob(const Job& job) {
       return snapshot;
     };
     auto publish = [this](std::shared_ptr<SimulationSnapshot> snapshot) {
-      QMetaObject::invokeMethod(
-          this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); },
-          Qt::QueuedConnection);
+      mailbox_.Post([this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); });
     };
 
     auto last_publish = start;
@@ -435,13 +472,13 @@ void SimulationController::RunJob(const Job& job) {
   } catch (const dirac::DerivationCancelled&) {
     // Stopped by the GUI thread (another scenario, Cancel, quitting): no failure to report.
   } catch (const dirac::Error& e) {
-    const QString message = QString::fromStdString(e.what());
-    QMetaObject::invokeMethod(
-        this, [this, run = job.run, message] { OnFailed(run, message); }, Qt::QueuedConnection);
+    mailbox_.Post([this, run = job.run, message = std::string(e.what())] {
+      OnFailed(run, QString::fromStdString(message));
+    });
   } catch (const std::exception& e) {
-    const QString message = QStringLiteral("Internal error: %1").arg(e.what());
-    QMetaObject::invokeMethod(
-        this, [this, run = job.run, message] { OnFailed(run, message); }, Qt::QueuedConnection);
+    mailbox_.Post([this, run = job.run, message = std::string(e.what())] {
+      OnFailed(run, QStringLiteral("Internal error: %1").arg(QString::fromStdString(message)));
+    });
   }
 }
 
@@ -452,9 +489,7 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
   options.cancel = job.cancel.get();
   options.progress = [this, &job](const dirac::NewtonIterate& iterate) {
     if (Superseded(job.run)) return false;
-    QMetaObject::invokeMethod(
-        this, [this, run = job.run, iterate] { OnSolveProgress(run, iterate); },
-        Qt::QueuedConnection);
+    mailbox_.Post([this, run = job.run, iterate] { OnSolveProgress(run, iterate); });
     return true;
   };
   if (worker_has_optimum_ && worker_warm_start_.valid()) options.warm_start = &worker_warm_start_;
@@ -512,10 +547,11 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
     snapshot->trajectory =
         std::make_shared<const dirac::Trajectory>(std::move(solution.trajectory));
   } else {
-    QString message = QString::fromStdString(solution.report.message);
-    if (message.isEmpty())
+    std::string message = solution.report.message;
+    if (message.empty())
       message = QStringLiteral("not converged (best max |F| %1)")
-                    .arg(solution.report.best_residual, 0, 'e', 2);
+                    .arg(solution.report.best_residual, 0, 'e', 2)
+                    .toStdString();
     const bool show_guess = !worker_has_optimum_;
     if (show_guess) {
       // No optimum of this scenario yet: show the motion from the initial guess, marked so.
@@ -526,15 +562,14 @@ void SimulationController::RunSolve(const Job& job, Clock::time_point start) {
       snapshot->trajectory = std::make_shared<const dirac::Trajectory>(std::move(guess));
       snapshot->report = report;
     }
-    QMetaObject::invokeMethod(
-        this, [this, run = job.run, message] { OnSolveFailed(run, message); },
-        Qt::QueuedConnection);
+    mailbox_.Post([this, run = job.run, message = std::move(message)] {
+      OnSolveFailed(run, QString::fromStdString(message));
+    });
     if (!show_guess) return;
   }
   snapshot->solve = std::move(result);
   snapshot->wall_seconds = SecondsSince(start);
-  QMetaObject::invokeMethod(
-      this, [this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); }, Qt::QueuedConnection);
+  mailbox_.Post([this, s = SnapshotPtr(std::move(snapshot))] { OnSnapshot(s); });
 }
 
 void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& gauge,
@@ -547,8 +582,19 @@ void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& g
   try {
     // Derived once with the model: Compute evaluates compiled tapes only (no GiNaC), so it runs
     // without SymbolicMutex().
-    dirac::Trajectory trajectory =
-        gauge.Compute(input, [&](const dirac::Trajectory&) { return !Superseded(job.run); });
+    // Asked every 5 ms (also inside long steps): a newer request or Cancel stops it there.
+    // How far it got is posted at most every 100 ms.
+    auto posted = start;
+    dirac::Trajectory trajectory = gauge.Compute(input, [&](const dirac::Trajectory& so_far) {
+      if (Superseded(job.run)) return false;
+      if (Clock::now() - posted >= std::chrono::milliseconds(100) && !so_far.empty()) {
+        posted = Clock::now();
+        mailbox_.Post([this, run = job.run, t = so_far.at(so_far.num_rows() - 1, 0)] {
+          OnGaugeProgress(run, t);
+        });
+      }
+      return true;
+    });
     if (Superseded(job.run)) return;
     result->trajectory = std::make_shared<const dirac::Trajectory>(std::move(trajectory));
   } catch (const std::exception& e) {
@@ -556,8 +602,7 @@ void SimulationController::RunGauge(const Job& job, const dirac::GaugeTwoForm& g
     result->error = e.what();
   }
   result->wall_seconds = SecondsSince(start);
-  QMetaObject::invokeMethod(
-      this, [this, r = GaugeResultPtr(std::move(result))] { OnGauge(r); }, Qt::QueuedConnection);
+  mailbox_.Post([this, r = GaugeResultPtr(std::move(result))] { OnGauge(r); });
 }
 
 std::shared_ptr<const dirac::Model> SimulationController::Derive(const Job& job,
@@ -565,9 +610,7 @@ std::shared_ptr<const dirac::Model> SimulationController::Derive(const Job& job,
   dirac::DerivationObserver observer;
   observer.cancel = job.derive_cancel.get();
   observer.on_stage = [this, id = job.scenario_id](const std::string& stage) {
-    QMetaObject::invokeMethod(
-        this, [this, id, text = QString::fromStdString(stage)] { OnDerivationStage(id, text); },
-        Qt::QueuedConnection);
+    mailbox_.Post([this, id, stage] { OnDerivationStage(id, QString::fromStdString(stage)); });
   };
   dirac::DerivationScope scope(std::move(observer));
   std::lock_guard symbolic(SymbolicMutex());
@@ -621,6 +664,12 @@ void SimulationController::DeliverSnapshot(SnapshotPtr snapshot) {
   if (snapshot->run != run_ || snapshot->scenario != scenario_id_) return;  // stale
   latest_ = snapshot;
   if (snapshot->complete && !snapshot->gauge_pending) SetBusy(false);
+  if (snapshot->complete && snapshot->gauge_pending) {
+    computing_gauge_ = true;
+    gauge_time_ = 0.0;
+    gauge_start_ = Clock::now();
+    gauge_clock_.start();
+  }
   if (snapshot->solve) {
     const SolveResult& solve = *snapshot->solve;
     SolveStatus status = solve_status_;  // a failure (OnSolveFailed) came first
@@ -659,8 +708,15 @@ void SimulationController::OnSolveFailed(std::uint64_t run, const QString& messa
   SetBusy(false);
 }
 
+void SimulationController::OnGaugeProgress(std::uint64_t run, double t) {
+  if (run != run_ || !computing_gauge_) return;
+  gauge_time_ = t;
+  emit gaugeProgress();
+}
+
 void SimulationController::OnGauge(GaugeResultPtr result) {
   if (result->run != run_ || result->scenario != scenario_id_ || !gauge_) return;  // stale
+  StopGaugeClock();
   latest_gauge_ = result;
   SetBusy(false);
   emit gaugeReady(result);
@@ -668,6 +724,7 @@ void SimulationController::OnGauge(GaugeResultPtr result) {
 
 void SimulationController::OnFailed(std::uint64_t run, const QString& message) {
   if (run != run_) return;
+  StopGaugeClock();
   if (deriving_ && !model_) {  // the derivation failed
     deriving_ = false;
     derivation_clock_.stop();

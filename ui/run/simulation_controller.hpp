@@ -23,6 +23,7 @@
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
 #include "run/simulation_snapshot.hpp"
+#include "run/worker_mailbox.hpp"
 
 namespace dirac::ui {
 
@@ -95,16 +96,31 @@ class SimulationController : public QObject {
   bool gauge_two_form() const { return gauge_; }
   /// The newest gauge result of the current scenario (maybe of an earlier run), else null.
   GaugeResultPtr latest_gauge() const { return latest_gauge_; }
+  /// True while the worker computes the gauge two-form of the newest complete run (its main
+  /// run is shown; the gauge result follows).
+  bool computing_gauge() const { return computing_gauge_; }
+  /// While computing_gauge(): how far the gauge integration has got [s of model time], and the
+  /// wall time since it started [s].
+  double gauge_time() const { return gauge_time_; }
+  double gauge_seconds() const;
 
   /// Starts a run with the current values now (no debounce).
   void Restart();
   /// Stops the running job, and the derivation if one is running (it ends at its next
-  /// checkpoint, within a fraction of a second); the last published snapshot stays.
+  /// checkpoint, within a fraction of a second); the last published snapshot stays. Every
+  /// stage of a job (derivation, integration, comparison, gauge two-form, solve) polls for it,
+  /// so the worker is free (worker_active() false) within about 100 ms. A gauge two-form being
+  /// computed is reported through gaugeReady() with GaugeResult::cancelled set.
   void Cancel();
   /// Stops a running derivation so that the symbolic lock is free within a fraction of a second
   /// (e.g. before the GUI thread reads another scenario); returns whether one was running. A
   /// stopped derivation of the current scenario restarts with the next run (Restart()).
   bool StopDerivation();
+  /// Stops everything the worker does for the current scenario (its derivation as
+  /// StopDerivation(), the run, comparison, gauge two-form or solve, and a pending request),
+  /// e.g. before the window reads another scenario file, so that the worker is free within a
+  /// fraction of a second; returns whether anything was running or pending. Restart() resumes.
+  bool StopWork();
   /// True from LoadScenario() until its model is derived (or its derivation failed or stopped).
   bool deriving() const { return deriving_; }
   /// The stage the derivation of the current scenario is in ("compiling the residual"), and
@@ -127,6 +143,12 @@ class SimulationController : public QObject {
   /// True while the worker thread is inside a job (deriving, integrating, solving or unwinding
   /// a cancelled one); any thread may ask.
   bool worker_active() const { return worker_active_.load(); }
+  /// When the worker last left a job (finished, failed or given up), on the steady clock; any
+  /// thread may ask. With worker_active() false, the time a cancel took to free it.
+  std::chrono::steady_clock::time_point worker_free_since() const {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(worker_free_ns_.load()));
+  }
   /// True if the current scenario poses a solve (optimal_control: or boundary_value:): every
   /// run solves it with dirac::SolveOptimalControl (warm-started from the previous optimum of
   /// the scenario) and publishes the sampled optimum.
@@ -147,8 +169,12 @@ class SimulationController : public QObject {
   void snapshotReady(dirac::ui::SnapshotPtr snapshot);
   /// Derivation or integration failed; `message` is human readable (file:line for scenarios).
   void failed(const QString& message);
-  /// The gauge two-form of the current run was computed (or failed: result->error).
+  /// The gauge two-form of the current run was computed (or failed: result->error; or was
+  /// cancelled: result->cancelled).
   void gaugeReady(dirac::ui::GaugeResultPtr result);
+  /// While computing_gauge(): the gauge integration advanced (gauge_time()), or its clock did
+  /// (every 250 ms).
+  void gaugeProgress();
   void busyChanged(bool busy);
   /// solve_status() changed (a solve started, iterated, converged or failed).
   void solveStatusChanged();
@@ -190,6 +216,8 @@ class SimulationController : public QObject {
   void OnSnapshot(SnapshotPtr snapshot);
   void DeliverSnapshot(SnapshotPtr snapshot);
   void OnGauge(GaugeResultPtr result);
+  void OnGaugeProgress(std::uint64_t run, double t);
+  void StopGaugeClock();
   void OnFailed(std::uint64_t run, const QString& message);
   void OnSolveProgress(std::uint64_t run, const dirac::NewtonIterate& iterate);
   void OnSolveFailed(std::uint64_t run, const QString& message);
@@ -212,6 +240,10 @@ class SimulationController : public QObject {
   QString derivation_stage_;
   std::chrono::steady_clock::time_point derivation_start_;
   QTimer derivation_clock_;  // derivationProgress() every 250 ms while deriving
+  bool computing_gauge_ = false;
+  double gauge_time_ = 0.0;
+  std::chrono::steady_clock::time_point gauge_start_;
+  QTimer gauge_clock_;  // gaugeProgress() every 250 ms while computing_gauge_
 
   // Shared with the worker (under mutex_).
   std::mutex mutex_;
@@ -224,6 +256,7 @@ class SimulationController : public QObject {
   std::atomic<double> last_cancel_latency_ms_{0.0};
   std::atomic<bool> stopping_{false};
   std::atomic<bool> worker_active_{false};
+  std::atomic<std::chrono::steady_clock::rep> worker_free_ns_{0};
   // Back-pressure on partial results: a partial snapshot is published only once the GUI thread
   // has drawn the previous one, and no more often than twice the time that drawing took, so the
   // window spends at most about half its time on a growing run and keeps answering.
@@ -240,6 +273,9 @@ class SimulationController : public QObject {
   dirac::WarmStart worker_warm_start_;
   bool worker_has_optimum_ = false;
   std::string worker_comparison_error_;
+
+  // Worker -> GUI thread: every result and report of the worker goes through it.
+  WorkerMailbox mailbox_;
 
   std::thread worker_;  // last member: started after everything above exists
 };

@@ -73,6 +73,9 @@ struct GaugeResult {
   std::shared_ptr<const dirac::Trajectory> trajectory;
   std::string error;          ///< "" on success
   double wall_seconds = 0.0;  ///< wall-clock time of the gauge computation [s]
+  /// Cancelled (SimulationController::Cancel) at model time `reached` [s]: no trajectory.
+  bool cancelled = false;
+  double reached = 0.0;
 };
 
 using GaugeResultPtr = std::shared_ptr<const GaugeResult>;

@@ -35,6 +35,12 @@ GaugeView::GaugeView(const ReactionContext& context, QAction* action, PlotPanel*
       clock_(clock) {
   connect(action_, &QAction::toggled, this, &GaugeView::Apply);
   connect(context_.controller, &SimulationController::gaugeReady, this, &GaugeView::OnGauge);
+  connect(context_.controller, &SimulationController::gaugeProgress, this, [this] {
+    const SimulationController* c = context_.controller;
+    if (c->computing_gauge())
+      context_.status->ShowGaugeProgress(c->gauge_time(), c->scenario().simulation.t_end,
+                                         c->gauge_seconds());
+  });
 }
 
 void GaugeView::OnScenarioLoading() {
@@ -65,6 +71,12 @@ void GaugeView::Apply() {
 }
 
 void GaugeView::OnGauge(const GaugeResultPtr& result) {
+  if (result->cancelled) {
+    // The charts would show another run's B_t beside this run: empty until the next result.
+    plots_->SetAuxiliaryTrajectory(nullptr);
+    context_.status->ShowGauge(*result);
+    return;
+  }
   if (plots_->auxiliary_plot_count() > 0) {
     plots_->SetAuxiliaryTrajectory(result->trajectory);
     if (scroll_pending_) {

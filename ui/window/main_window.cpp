@@ -182,8 +182,9 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
   // worker derives or destroys a model (GiNaC's reference counts are not thread-safe). A
   // derivation holding the lock is stopped first (it ends at its next checkpoint, within a
-  // fraction of a second), so that the window never waits for one.
-  const bool interrupted = controller_->StopDerivation();
+  // fraction of a second), so that the window never waits for one; so is everything else the
+  // worker does (a run, its gauge two-form, a solve), which another scenario replaces.
+  const bool interrupted = controller_->StopWork();
   try {
     std::lock_guard symbolic(SymbolicMutex());
     scenario = dirac::LoadScenario(path.toStdString());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,26 @@
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
+namespace {
+
+// The run up to the time it diverged (SimulationReport::diverged_at), for the 3D view: it draws
+// and frames the part that can be trusted (the rest flies off by orders of magnitude, and
+// framing it left the view empty). Other snapshots as they are.
+SnapshotPtr TrustedPart(const SnapshotPtr& snapshot) {
+  if (!snapshot || !snapshot->complete || !snapshot->report.diverged_at || !snapshot->trajectory ||
+      snapshot->trajectory->num_rows() < 2)
+    return snapshot;
+  const dirac::Trajectory& all = *snapshot->trajectory;
+  const double diverged_at = *snapshot->report.diverged_at;
+  auto part = std::make_shared<dirac::Trajectory>(all.columns());
+  for (std::size_t r = 0; r < all.num_rows() && (r == 0 || all.at(r, 0) <= diverged_at); ++r)
+    part->AppendRow(all.row(r));
+  auto trusted = std::make_shared<SimulationSnapshot>(*snapshot);
+  trusted->trajectory = std::move(part);
+  return trusted;
+}
+
+}  // namespace
 
 RunPresenter::RunPresenter(const ReactionContext& context, const RunViews& views,
                            const SceneRegistry* scenes, SceneEdit scene_edit, QObject* parent)
@@ -112,7 +133,7 @@ void RunPresenter::FitPlotsTo(const SimulationSnapshot& snapshot) {
 
 void RunPresenter::ShowLatest() {
   if (const SnapshotPtr latest = context_.controller->latest()) {
-    v_.scene_view->SetSnapshot(latest);
+    v_.scene_view->SetSnapshot(TrustedPart(latest));
     v_.scene_view->SetTime(v_.clock->time());
     FitPlotsTo(*latest);
     v_.plots->SetTrajectory(latest->trajectory);
@@ -128,8 +149,9 @@ void RunPresenter::Show(const SnapshotPtr& snapshot) {
   v_.plots->SetTrajectory(snapshot->trajectory);
   v_.clock->SetSpan(snapshot->t_end);
   v_.clock->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
-  v_.scene_view->SetSnapshot(snapshot);
+  v_.scene_view->SetSnapshot(TrustedPart(snapshot));
   v_.scene_view->SetTime(v_.clock->time());
+  v_.plots->SetDivergedAt(snapshot->complete ? snapshot->report.diverged_at : std::nullopt);
   v_.plots->SetCursorTime(v_.clock->time());
   v_.toolbar->Refresh();  // "t = … / <the shown run's final time>"
 }
@@ -155,7 +177,7 @@ void RunPresenter::OnSnapshot(const SnapshotPtr& snapshot) {
   }
   v_.clock->SetSpan(snapshot->t_end);
   v_.clock->SetAvailable(snapshot->complete ? snapshot->t_end : snapshot->last_time());
-  v_.scene_view->SetSnapshot(snapshot);
+  v_.scene_view->SetSnapshot(TrustedPart(snapshot));
   v_.scene_view->SetTime(v_.clock->time());
   // Follow the first run as it grows; afterwards refit to each finished run unless the user has
   // placed the camera.
@@ -172,6 +194,7 @@ void RunPresenter::OnSnapshot(const SnapshotPtr& snapshot) {
     v_.scene_view->StartFastFrame();
   }
   const double plots_start = answers_edit ? SinceEdit() : 0.0;
+  v_.plots->SetDivergedAt(snapshot->complete ? snapshot->report.diverged_at : std::nullopt);
   FitPlotsTo(*snapshot);
   v_.plots->SetTimeSpan(snapshot->t_end);
   v_.plots->SetTrajectory(snapshot->trajectory);

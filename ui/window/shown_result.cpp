@@ -10,6 +10,17 @@
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
+namespace {
+
+// "diverged at t = … s: …" for a run whose report says it diverged, else "".
+QString DivergedNote(const SimulationSnapshot& snapshot) {
+  const auto& t = snapshot.report.diverged_at;
+  if (!t) return {};
+  return QObject::tr("diverged at t = %1 s: not to be trusted after the red line (%2)")
+      .arg(FormatSeconds(*t), QString::fromStdString(snapshot.report.divergence));
+}
+
+}  // namespace
 
 ShownResult::ShownResult(const ReactionContext& context, RunPresenter* presenter, PlotPanel* plots,
                          SceneView* scene_view, ConstraintPanel* constraints, QObject* parent)
@@ -31,7 +42,7 @@ void ShownResult::OnSnapshot(const SnapshotPtr& snapshot) {
   if (!snapshot->complete) return;
   last_good_ = snapshot;
   stale_ = false;
-  run_note_.clear();
+  run_note_ = DivergedNote(*snapshot);
   scene_view_->SetMessage(presenter_->SceneMessage());
   UpdateNote();
 }
@@ -80,10 +91,19 @@ void ShownResult::OnFailed(const QString& message) {
 
 void ShownResult::CancelRun() {
   const bool was_busy = context_.controller->busy();
+  // Only the gauge two-form of the shown run was left: that run stays, complete and current.
+  const bool gauge_only = context_.controller->computing_gauge();
+  const double gauge_reached = context_.controller->gauge_time();
   context_.controller->Cancel();
   if (!was_busy || context_.controller->solves()) return;  // the solve chip says it for solves
   const SnapshotPtr latest = context_.controller->latest();
-  if (latest && !latest->complete && latest != last_good_) {
+  if (gauge_only && latest && latest->complete) {
+    run_note_ = tr("gauge two-form cancelled at t = %1 s: the run is shown without it")
+                    .arg(FormatSeconds(gauge_reached));
+    if (const QString diverged = DivergedNote(*latest); !diverged.isEmpty())
+      run_note_ += QStringLiteral("; ") + diverged;
+    // The status line's run summary keeps its gauge note (GaugeView, WorkbenchStatusBar).
+  } else if (latest && !latest->complete && latest != last_good_) {
     context_.status->SetDiagnostics(
         tr("cancelled at t = %1 s of %2 s: the partial run is shown")
             .arg(FormatSeconds(latest->last_time()), FormatSeconds(latest->t_end)));

@@ -128,7 +128,10 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
   progress_->setValue(
       snapshot.t_end > 0 ? static_cast<int>(1000 * snapshot.last_time() / snapshot.t_end) : 1000);
   if (!snapshot.complete) {
-    diagnostics_->setText(tr("simulating… t = %1 s").arg(FormatSeconds(snapshot.last_time())));
+    diagnostics_->setText(
+        tr("simulating… t = %1 s of %2 s (%3 s)")
+            .arg(FormatSeconds(snapshot.last_time()), FormatSeconds(snapshot.t_end))
+            .arg(snapshot.wall_seconds, 0, 'f', 1));
     return;
   }
   if (snapshot.solve) {
@@ -158,15 +161,20 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
     return;
   }
   const dirac::SimulationReport& r = snapshot.report;
-  QString text = tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
-                    "%3 samples   ·   %4 s")
-                     .arg(r.max_constraint_residual, 0, 'e', 2)
-                     .arg(r.max_energy_drift, 0, 'e', 2)
-                     .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
-                     .arg(snapshot.wall_seconds, 0, 'f', 2);
+  QString text;
+  if (r.diverged_at)
+    text = tr("diverged at t = %1 s: %2 — not to be trusted after that time   ·   ")
+               .arg(FormatSeconds(*r.diverged_at), QString::fromStdString(r.divergence));
+  text += tr("max |constraint residual| %1   ·   max |E − E₀| %2   ·   "
+             "%3 samples   ·   %4 s")
+              .arg(r.max_constraint_residual, 0, 'e', 2)
+              .arg(r.max_energy_drift, 0, 'e', 2)
+              .arg(snapshot.trajectory ? snapshot.trajectory->num_rows() : 0)
+              .arg(snapshot.wall_seconds, 0, 'f', 2);
   if (snapshot.comparison) {
     text += tr("   ·   compared with %1").arg(QString::fromStdString(snapshot.comparison_label));
   }
+  run_summary_ = text;
   if (snapshot.gauge_pending) text += tr("   ·   computing gauge two-form…");
   diagnostics_->setText(text);
   diagnostics_->setToolTip(tr("initial energy %1, %2 internal steps, initial velocity "
@@ -179,17 +187,31 @@ void WorkbenchStatusBar::ShowRun(const SimulationSnapshot& snapshot) {
 }
 
 void WorkbenchStatusBar::ShowGauge(const GaugeResult& result) {
-  const QString pending = tr("computing gauge two-form…");
-  QString text = diagnostics_->text();
-  if (!result.error.empty() || !result.trajectory) {
-    diagnostics_->setText(text.replace(pending, tr("gauge two-form failed")));
-    return;
+  const QString separator = tr("   ·   ");
+  QString note;
+  if (result.cancelled) {
+    note = tr("gauge two-form cancelled at t = %1 s (after %2 s)")
+               .arg(FormatSeconds(result.reached))
+               .arg(result.wall_seconds, 0, 'f', 1);
+  } else if (!result.error.empty() || !result.trajectory) {
+    note = tr("gauge two-form failed");
+  } else {
+    note = tr("max |B_t| %1, identity residual %2 (%3 s)")
+               .arg(ColumnMax(*result.trajectory, "B_norm"), 0, 'e', 2)
+               .arg(ColumnMax(*result.trajectory, "identity_residual"), 0, 'e', 2)
+               .arg(result.wall_seconds, 0, 'f', 2);
   }
-  diagnostics_->setText(
-      text.replace(pending, tr("max |B_t| %1, identity residual %2 (%3 s)")
-                                .arg(ColumnMax(*result.trajectory, "B_norm"), 0, 'e', 2)
-                                .arg(ColumnMax(*result.trajectory, "identity_residual"), 0, 'e', 2)
-                                .arg(result.wall_seconds, 0, 'f', 2)));
+  diagnostics_->setText(run_summary_ + separator + note);
+}
+
+void WorkbenchStatusBar::ShowGaugeProgress(double t, double t_end, double seconds) {
+  diagnostics_->setText(run_summary_ +
+                        tr("   ·   computing gauge two-form: t = %1 s of %2 s (%3 s)")
+                            .arg(FormatSeconds(t), FormatSeconds(t_end))
+                            .arg(seconds, 0, 'f', 1));
+  progress_->setRange(0, 1000);
+  progress_->setVisible(true);
+  progress_->setValue(t_end > 0 ? static_cast<int>(1000 * std::min(1.0, t / t_end)) : 0);
 }
 
 void WorkbenchStatusBar::SetBusy(bool busy) {

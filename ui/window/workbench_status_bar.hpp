@@ -29,9 +29,11 @@ class WorkbenchStatusBar : public QStatusBar {
   void SetError(const QString& message);
   /// Replaces the diagnostics line (and clears its tooltip).
   void SetDiagnostics(const QString& text);
-  /// The diagnostics of a snapshot: "simulating… t = …" while partial; for a complete run the
-  /// constraint residual, energy drift, samples and wall time (the comparison and a pending
-  /// gauge computation named), details in the tooltip; for a solve its residual (shooting: max
+  /// The diagnostics of a snapshot: "simulating… t = … s of … s (… s)" while partial; for a
+  /// complete run the constraint residual, energy drift, samples and wall time (the comparison
+  /// and a pending gauge computation named), details in the tooltip, led by "diverged at t = …
+  /// s: <what left its bound> — not to be trusted after that time" for a run whose report says
+  /// it diverged; for a solve its residual (shooting: max
   /// |F| and the Hamiltonian's drift; collocation: the largest constraint violation and the
   /// IPOPT iterations), the method (MethodSummary) and the samples. Also moves the progress bar.
   void ShowRun(const SimulationSnapshot& snapshot);
@@ -39,8 +41,12 @@ class WorkbenchStatusBar : public QStatusBar {
   /// 28.64 s" or "shooting, 4 intervals" (a boundary-value problem's too).
   static QString MethodSummary(const dirac::SolveReport& report);
   /// Replaces the pending-gauge note of the diagnostics with the gauge result (max |B_t|, the
-  /// identity residual, its time) or "gauge two-form failed".
+  /// identity residual, its time), "gauge two-form failed" or "gauge two-form cancelled at t =
+  /// … s (… s of computing)".
   void ShowGauge(const GaugeResult& result);
+  /// While the gauge two-form of the shown run is computed: "computing gauge two-form: t = … s
+  /// of … s (… s)" in place of the pending note (model time reached, t_end, wall time).
+  void ShowGaugeProgress(double t, double t_end, double seconds);
   /// Shows (and resets) or hides the progress bar.
   void SetBusy(bool busy);
   /// While a derivation runs (`stage` not empty): "deriving the equations: STAGE (S s)" and a
@@ -59,6 +65,7 @@ class WorkbenchStatusBar : public QStatusBar {
   QLabel* diagnostics_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* solve_ = nullptr;
+  QString run_summary_;  // the diagnostics of the complete run shown, before its gauge note
 };
 
 /// The chip's text for `status` ("" for State::kNone).

@@ -26,7 +26,10 @@ namespace dirac {
 /// (max |Phi^T Omega Phi - Omega| on T Delta_Q), identity_residual
 /// (max |Phi^T Omega Phi - Omega - B_t| on T Delta_Q).
 /// Derives the flow with GiNaC on every call (one thread at a time); for repeated runs use
-/// BuildModel(scenario)->gauge_two_form()->Compute(input). Throws ModelError for degenerate
+/// BuildModel(scenario)->gauge_two_form()->Compute(input). `progress` is called after every 2% of
+/// the samples and at least every 5 ms of wall time, also from inside one long output step; when
+/// it returns false the computation stops at once and the rows so far are returned. The
+/// derivation has cancellation checkpoints (DerivationScope). Throws ModelError for degenerate
 /// Lagrangians, algebroids or when the solved multipliers are not available (systems too large
 /// for the symbolic solve), NumericalError if IDAS fails.
 Trajectory ComputeGaugeTwoForm(const Scenario& scenario, const SimulationInput& input,

@@ -76,8 +76,9 @@ class GaugeTwoForm {
   /// Columns of the trajectories Compute returns (column 0 is "t").
   virtual std::vector<std::string> columns() const = 0;
   /// Integrates the motion from the input's initial point (projected onto Delta_Q) with its
-  /// flow Jacobian and B_t, sampled like a simulation. Throws NumericalError if IDAS fails,
-  /// ModelError for sizes that do not match the model.
+  /// flow Jacobian and B_t, sampled like a simulation. `progress` is asked at least every 5 ms,
+  /// also inside one output step; false stops it at once (the rows so far are returned). Throws
+  /// NumericalError if IDAS fails, ModelError for sizes that do not match the model.
   virtual Trajectory Compute(const SimulationInput& input,
                              const SimulationProgress& progress = {}) const = 0;
 };

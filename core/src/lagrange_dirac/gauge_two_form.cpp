@@ -3,6 +3,7 @@
 #include <ginac/ginac.h>
 
 #include <Eigen/Dense>
+#include <chrono>
 #include <cmath>
 
 #include "dirac/derivation_control.hpp"
@@ -25,6 +26,15 @@ namespace {
 // scenarios pass; Lagrangians with functions nested 30 deep in a velocity do not, and their
 // solve took minutes).
 constexpr std::size_t kMaxSolveNodes = 5000;
+
+// Compute asks its caller whether to go on at least this often, also from inside one output
+// step (a blowing-up flow takes thousands of internal steps per sample): a cancel is seen
+// within this time plus one residual evaluation.
+constexpr auto kProgressInterval = std::chrono::milliseconds(5);
+
+// Thrown from the residual when the caller's progress returned false; caught in Compute
+// (CallbackGuard carries it through IDAS), which returns the rows so far.
+struct StoppedByCaller {};
 
 // Everything compiled with inputs [t, z = (q, v), parameters].
 struct GaugeFunctions {
@@ -51,8 +61,10 @@ GaugeFunctions Derive(const Scenario& s) {
   g.P = p.size();
   const ex L = symbols.Parse(s.lagrangian, s.lagrangian_where.line, "lagrangian");
   GiNaC::matrix W(n, n), omega(m, n);
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < n; ++i) {
+    CheckDerivationCancelled();
     for (std::size_t j = 0; j < n; ++j) W(i, j) = L.diff(v[i]).diff(v[j]);
+  }
   if (!symbolic::ComputeGenericRank(W, scenario::NominalValuesOf(s)).full())
     throw ModelError("the gauge two-form needs a regular Lagrangian (det D2D2L != 0)");
   std::vector<ex> g_forms;
@@ -68,6 +80,7 @@ GaugeFunctions Derive(const Scenario& s) {
   for (std::size_t i = 0; i < n; ++i) a.emplace_back("a" + std::to_string(i));
   for (std::size_t r = 0; r < m; ++r) mu.emplace_back("mu" + std::to_string(r));
   for (std::size_t i = 0; i < n; ++i) {
+    CheckDerivationCancelled();
     ex row = -L.diff(q[i]) + L.diff(v[i]).diff(t);
     for (std::size_t j = 0; j < n; ++j) row += W(i, j) * a[j] + L.diff(v[i]).diff(q[j]) * v[j];
     for (std::size_t r = 0; r < m; ++r) row -= mu[r] * omega(r, i);
@@ -87,12 +100,15 @@ GaugeFunctions Derive(const Scenario& s) {
   if (nodes > kMaxSolveNodes)
     throw ModelError("the equations of the gauge two-form are too large to solve symbolically (" +
                      std::to_string(nodes) + " nodes)");
+  CheckDerivationCancelled();
   const ex solution = GiNaC::lsolve(equations, unknowns);
   if (solution.nops() != n + m)
     throw ModelError("cannot solve for the accelerations and multipliers symbolically");
   GiNaC::exmap solved;
-  for (std::size_t k = 0; k < solution.nops(); ++k)
+  for (std::size_t k = 0; k < solution.nops(); ++k) {
+    CheckDerivationCancelled();
     solved[solution.op(k).lhs()] = GiNaC::normal(solution.op(k).rhs());
+  }
   std::vector<symbol> z(q);
   z.insert(z.end(), v.begin(), v.end());
   std::vector<symbol> inputs{t};
@@ -101,8 +117,10 @@ GaugeFunctions Derive(const Scenario& s) {
   std::vector<ex> f, df, om, db, cj;
   for (std::size_t i = 0; i < n; ++i) f.push_back(v[i]);
   for (std::size_t i = 0; i < n; ++i) f.push_back(a[i].subs(solved));
-  for (const ex& fi : f)
+  for (const ex& fi : f) {
+    CheckDerivationCancelled();
     for (const symbol& zj : z) df.push_back(fi.diff(zj));
+  }
   // Omega_L = -d Theta_L = [[M^T - M, W], [-W, 0]], M_ij = d2L/dq^i dv^j.
   GiNaC::matrix Om(2 * n, 2 * n);
   for (std::size_t i = 0; i < n; ++i)
@@ -115,6 +133,7 @@ GaugeFunctions Derive(const Scenario& s) {
   // Lagrange–d'Alembert operator dL/dq - d/dt dL/dv); d beta = d beta_i / dz^j dz^j ^ dq^i.
   GiNaC::matrix D(2 * n, 2 * n);
   for (std::size_t i = 0; i < n; ++i) {
+    CheckDerivationCancelled();
     ex beta_i = 0;
     for (std::size_t r = 0; r < m; ++r) beta_i -= mu[r].subs(solved) * omega(r, i);
     for (std::size_t j = 0; j < 2 * n; ++j) {
@@ -123,13 +142,16 @@ GaugeFunctions Derive(const Scenario& s) {
       D(i, j) -= d;
     }
   }
-  for (std::size_t i = 0; i < 2 * n; ++i)
+  for (std::size_t i = 0; i < 2 * n; ++i) {
+    CheckDerivationCancelled();
     for (std::size_t j = 0; j < 2 * n; ++j) {
       om.push_back(Om(i, j));
       db.push_back(GiNaC::normal(D(i, j)));
     }
+  }
   for (std::size_t r = 0; r < m; ++r)
     for (const symbol& zj : z) cj.push_back(g_forms[r].diff(zj));
+  EnterDerivationStage("compiling the gauge two-form");
   g.rate = symbolic::CompileExpressions(f, inputs);
   g.rate_jacobian = symbolic::CompileExpressions(df, inputs);
   g.omega_l = symbolic::CompileExpressions(om, inputs);
@@ -248,7 +270,17 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
   problem.rtol = spec.rtol;
   problem.atol = spec.atol;
   std::vector<double> rate_buffer(size);
+  // The caller's progress, asked at least every kProgressInterval (see StoppedByCaller): from
+  // the residual too, since one output step may take thousands of IDAS steps.
+  Trajectory trajectory(columns_);
+  using Clock = std::chrono::steady_clock;
+  auto last_asked = Clock::now();
+  auto ask = [&] {
+    last_asked = Clock::now();
+    if (!progress(trajectory)) throw StoppedByCaller{};
+  };
   problem.residual = [&](double t, const double* y, const double* yp, double* r) {
+    if (progress && Clock::now() - last_asked >= kProgressInterval) ask();
     rates(t, y, rate_buffer.data());
     for (std::size_t i = 0; i < size; ++i) {
       r[i] = yp[i] - rate_buffer[i];
@@ -261,7 +293,6 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
   if (dk != N - 2 * m)
     throw ModelError("the gauge two-form needs independent constraint forms at q0: dim K = " +
                      std::to_string(dk) + ", expected " + std::to_string(N - 2 * m));
-  Trajectory trajectory(columns_);
   std::vector<double> row(columns_.size());
   RowMajor omega_now(N, N);
   auto record = [&](double t) {
@@ -288,9 +319,15 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
   RequireTrajectoryFits(static_cast<double>(total) + 1, columns_.size(), "gauge two-form");
   record(0.0);
   const long batch = std::max<long>(1, total / 50);
-  for (long step = 1; step <= total; ++step) {
-    record(driver.Advance(std::min(spec.t_end, static_cast<double>(step) * spec.output_step)));
-    if (progress && (step % batch == 0 || step == total) && !progress(trajectory)) break;
+  try {
+    for (long step = 1; step <= total; ++step) {
+      record(driver.Advance(std::min(spec.t_end, static_cast<double>(step) * spec.output_step)));
+      if (progress &&
+          (step % batch == 0 || step == total || Clock::now() - last_asked >= kProgressInterval))
+        ask();
+    }
+  } catch (const StoppedByCaller&) {
+    // The caller cancelled: the rows so far.
   }
   return trajectory;
 }

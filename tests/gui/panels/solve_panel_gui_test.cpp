@@ -163,9 +163,9 @@ void SolvePanelGuiTest::scrollStartsAtTopWithoutHorizontalBar() {
   QVERIFY(WaitForOptimum(*window, 0));
   auto* scroll = window->findChild<QScrollArea*>("parameterScroll");
   QVERIFY(scroll);
-  QTest::qWait(50);
+  // so3's panel is taller than 720 px: once laid out, the vertical bar has a range.
+  QTRY_VERIFY_WITH_TIMEOUT(scroll->verticalScrollBar()->maximum() > 0, 10000);
   QVERIFY(!scroll->horizontalScrollBar()->isVisible());
-  QVERIFY(scroll->verticalScrollBar()->maximum() > 0);  // so3's panel is taller than 720 px
   // Every field fits the panel's width (nothing cut off on the right).
   for (QDoubleSpinBox* spin : window->parameter_panel()->findChildren<QDoubleSpinBox*>()) {
     if (!spin->isVisible()) continue;
