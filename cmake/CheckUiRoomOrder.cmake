@@ -1,4 +1,4 @@
-# The dependency order of ui's rooms (ui/README.md and docs/ARCHITECTURE.md, "GUI"): a source in
+# The dependency order of ui's rooms (ui/README.md and docs/ARCHITECTURE.md, "Dependency order"): a source in
 # ui/<room>/ may include core's public headers ("dirac/...") and headers of its own room or of
 # rooms earlier in DIRAC_UI_ROOMS, never of a later room. A quoted include must name its room
 # ("scenes/scene_kit.hpp"); a source outside the rooms or in a room not listed is an error.
