@@ -1,5 +1,5 @@
 # dirac_ui_worker: the simulation controller and its worker thread (simulation_controller.cpp,
-# the boundary values it edits, the symbolic lock), Qt Core only. dirac_ui links it, and so does
+# the boundary values it edits; the symbolic lock is core's, dirac/symbolic_lock.hpp), Qt Core only. dirac_ui links it, and so does
 # the worker test (tests/worker): the Release build compiles these files once, and the
 # ThreadSanitizer build (scripts/sanitize.sh tsan, no GUI) builds them without Qt Widgets or VTK.
 # Included from ui/CMakeLists.txt and tests/worker/CMakeLists.txt; the first include defines it.
@@ -9,8 +9,7 @@ if(NOT TARGET dirac_ui_worker)
   add_library(dirac_ui_worker STATIC
     ${_dirac_run}/simulation_controller.cpp ${_dirac_run}/simulation_controller.hpp
     ${_dirac_run}/simulation_snapshot.hpp ${_dirac_run}/boundary_values.cpp
-    ${_dirac_run}/boundary_values.hpp ${_dirac_run}/symbolic_lock.cpp
-    ${_dirac_run}/symbolic_lock.hpp)
+    ${_dirac_run}/boundary_values.hpp)
   set_target_properties(dirac_ui_worker PROPERTIES AUTOMOC ON UNITY_BUILD ${DIRAC_UNITY_BUILD})
   target_include_directories(dirac_ui_worker PUBLIC ${_dirac_run}/..)
   target_compile_options(dirac_ui_worker PRIVATE -Wall -Wextra)
