@@ -10,7 +10,9 @@ if(NOT TARGET dirac_ui_worker)
     ${_dirac_run}/simulation_controller.cpp ${_dirac_run}/simulation_controller.hpp
     ${_dirac_run}/simulation_snapshot.hpp ${_dirac_run}/boundary_values.cpp
     ${_dirac_run}/boundary_values.hpp)
-  set_target_properties(dirac_ui_worker PROPERTIES AUTOMOC ON UNITY_BUILD ${DIRAC_UNITY_BUILD})
+  set_target_properties(dirac_ui_worker PROPERTIES AUTOMOC ON)
+  include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/DiracUnity.cmake)
+  dirac_unity_by_folder(dirac_ui_worker ${_dirac_run}/..)
   target_include_directories(dirac_ui_worker PUBLIC ${_dirac_run}/..)
   target_compile_options(dirac_ui_worker PRIVATE -Wall -Wextra)
   target_link_libraries(dirac_ui_worker PUBLIC dirac_core Qt6::Core)
