@@ -1,6 +1,6 @@
 // dirac: the headless command line. Runs the commands by composing core; no physics here. The
-// arguments are parsed in cli_options.cpp, the stage, heartbeat and --timeout live in
-// cli_progress.cpp.
+// general arguments are parsed in cli_options.cpp and the sweep's (--vary, --random, --shard)
+// here; the stage, heartbeat and --timeout live in cli_progress.cpp.
 #include <signal.h>
 #include <unistd.h>
 

@@ -20,6 +20,7 @@ set(DIRAC_PUBLIC_HEADERS
     families.hpp=families
     torus_modes.hpp=families
     compiled_function.hpp=symbolic
+    symbolic_lock.hpp=symbolic
     scenario.hpp=scenario
     scene_options.hpp=scenario
     scenario_text.hpp=scenario

@@ -1,4 +1,4 @@
-# The dependency order of ui's rooms (ui/README.md and docs/ARCHITECTURE.md, "GUI"): a source in
+# The dependency order of ui's rooms (ui/README.md and docs/ARCHITECTURE.md, "Dependency order"): a source in
 # ui/<room>/ may include core's public headers ("dirac/...") and headers of its own room or of
 # rooms earlier in DIRAC_UI_ROOMS, never of a later room. A quoted include must name its room
 # ("scenes/scene_kit.hpp"); a source outside the rooms or in a room not listed is an error.
@@ -73,11 +73,11 @@ if(PLANT)
   set(_checked ${WORK_DIR}/ui_room_order_plant/ui)
   file(REMOVE_RECURSE ${WORK_DIR}/ui_room_order_plant)
   file(COPY ${UI_DIR}/ DESTINATION ${_checked})
-  file(APPEND ${_checked}/run/symbolic_lock.cpp "\n#include \"window/main_window.hpp\"\n")
+  file(APPEND ${_checked}/run/run_budget.cpp "\n#include \"window/main_window.hpp\"\n")
 endif()
 dirac_check_ui_rooms(${_checked} _problems)
 set(_planted
-    "run/symbolic_lock.cpp (room run) includes window/main_window.hpp (room window, later)")
+    "run/run_budget.cpp (room run) includes window/main_window.hpp (room window, later)")
 if(PLANT AND NOT _problems STREQUAL _planted)
   message(FATAL_ERROR "expected exactly the planted include (${_planted}), got:\n${_problems}")
 elseif(PLANT)

@@ -15,6 +15,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "dirac/symbolic_lock.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac::python {
@@ -23,20 +24,17 @@ namespace py = pybind11;
 
 // ---- py_symbolic_lock.cpp
 
-/// One process-wide lock for everything that creates or destroys GiNaC expressions (reading a
-/// scenario, deriving, Model::Equations, the constraint algorithm, destroying a model): GiNaC's
-/// reference counts are not thread-safe. The module's twin of dirac_ui's SymbolicMutex.
-std::mutex& SymbolicMutex();
-
-/// Takes SymbolicMutex(), without holding the GIL while it waits (a thread deriving under the
-/// lock never needs the GIL, so no thread can wait for the other's lock while holding its own).
-[[nodiscard]] std::unique_lock<std::mutex> LockSymbolic();
+/// Takes core's symbolic lock (dirac/symbolic_lock.hpp: reading a scenario, deriving,
+/// Model::Equations, the constraint algorithm, destroying a model), without holding the GIL
+/// while it waits (a thread deriving under the lock never needs the GIL, so no thread can wait
+/// for the other's lock while holding its own).
+[[nodiscard]] SymbolicGuard LockSymbolic();
 
 /// Runs `work(cancel)` on a worker thread while the calling thread, without the GIL, checks
 /// every 50 ms for Ctrl+C (PyErr_CheckSignals) and calls `tick` with the GIL (it may raise; it
 /// returns false to set `cancel`). A Python error sets `cancel` and is raised once the worker
 /// has ended; otherwise the work's
-/// exception is rethrown. With `on_stage` (a derivation) the worker holds SymbolicMutex() inside
+/// exception is rethrown. With `on_stage` (a derivation) the worker holds the symbolic lock inside
 /// a dirac::DerivationScope on `cancel` that reports stages to *on_stage (on the worker).
 void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& work,
                  const std::function<void(const std::string&)>* on_stage,
@@ -96,7 +94,7 @@ struct PyScenario {
   Scenario scenario;
 };
 
-/// A derived model; destroyed under SymbolicMutex() (a model holds GiNaC expressions).
+/// A derived model; destroyed under the symbolic lock (a model holds GiNaC expressions).
 struct PyModel {
   std::shared_ptr<const Model> model;
   Scenario scenario;  ///< the scenario it was derived from (values at derivation time)

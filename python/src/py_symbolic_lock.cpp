@@ -1,5 +1,5 @@
-// The symbolic lock of the Python module, derivations on a worker thread that Ctrl+C cancels,
-// and the GIL-free polling of long numeric calls.
+// Core's symbolic lock taken without the GIL, derivations on a worker thread that Ctrl+C
+// cancels, and the GIL-free polling of long numeric calls.
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -15,13 +15,8 @@ namespace {
 std::atomic<std::size_t> g_derivations{0};
 }
 
-std::mutex& SymbolicMutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::unique_lock<std::mutex> LockSymbolic() {
-  std::unique_lock<std::mutex> lock(SymbolicMutex(), std::try_to_lock);
+SymbolicGuard LockSymbolic() {
+  SymbolicGuard lock(std::try_to_lock);
   if (lock.owns_lock()) return lock;
   if (PyGILState_Check()) {
     py::gil_scoped_release release;
@@ -54,7 +49,7 @@ void RunOnWorker(const std::function<void(const std::atomic<bool>& cancel)>& wor
           observer.cancel = &shared.cancel;
           observer.on_stage = *on_stage;
           DerivationScope scope(std::move(observer));
-          std::lock_guard<std::mutex> lock(SymbolicMutex());
+          const SymbolicGuard lock;
           work(shared.cancel);
         } else {
           work(shared.cancel);

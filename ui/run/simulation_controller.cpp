@@ -13,8 +13,8 @@
 #include "dirac/build_model.hpp"
 #include "dirac/derivation_control.hpp"
 #include "dirac/error.hpp"
+#include "dirac/symbolic_lock.hpp"
 #include "run/boundary_values.hpp"
-#include "run/symbolic_lock.hpp"
 
 namespace dirac::ui {
 namespace {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "dirac/scenario.hpp"
+#include "dirac/symbolic_lock.hpp"
 #include "panels/constraint_panel.hpp"
 #include "panels/parameter_panel.hpp"
 #include "panels/scenario_browser.hpp"
@@ -26,7 +27,6 @@
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
-#include "run/symbolic_lock.hpp"
 #include "scenes/scene_menu.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/compare_reaction.hpp"

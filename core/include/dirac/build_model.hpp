@@ -9,10 +9,15 @@
 
 namespace dirac {
 
-/// Derives the model the scenario asks for: `formulation: lagrange_dirac` with a regular
-/// Lagrangian gives the index-1 LagrangeDiracSystem; a degenerate Lagrangian, `vakonomic`,
-/// `second_order` or `constraint_algorithm` goes through the Gotay–Nester–Hinds algorithm
-/// (ConstrainedSystem). Uses GiNaC: call from one thread at a time. Throws ScenarioError /
+/// Derives the model the scenario asks for. An `optimal_control:` block, `vakonomic`,
+/// `second_order`, `optimal_control` or `constraint_algorithm` goes through the Gotay–Nester–Hinds
+/// algorithm (ConstrainedSystem). `auto` and `lagrange_dirac` try, in order: the Euler–Poincaré
+/// system of a Lie algebra named by a family (no constraints, constant Hessian); the regular
+/// LagrangeDiracSystem (W of full generic rank); above the exact chain's size, the
+/// FirstOrderSystem of a Lagrangian affine in the velocities; else ConstrainedSystem, falling back
+/// to the FirstOrderSystem when its exact elimination exceeds the work bound
+/// (core/src/formulation/README.md). Uses GiNaC: hold a dirac::SymbolicGuard
+/// (dirac/symbolic_lock.hpp) where other threads may use GiNaC. Throws ScenarioError /
 /// ModelError.
 std::shared_ptr<const Model> BuildModel(const Scenario& scenario);
 

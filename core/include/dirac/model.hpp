@@ -126,7 +126,8 @@ struct RightHandSide {
 /// A derived model: immutable after construction. Simulate, columns, ConstraintCovectors and
 /// the capabilities evaluate compiled tapes only and may run concurrently from several threads.
 /// Derivation (BuildModel), Equations() and destroying a model use GiNaC, whose reference counts
-/// are not thread-safe: do those on one thread at a time.
+/// are not thread-safe: a caller with several threads does those under dirac::SymbolicGuard
+/// (dirac/symbolic_lock.hpp).
 class Model {
  public:
   virtual ~Model() = default;
@@ -153,8 +154,8 @@ class Model {
   /// small enough to solve its accelerations and multipliers symbolically). Cheap: derives
   /// nothing, so the GUI thread may ask it.
   virtual bool offers_gauge_two_form() const { return false; }
-  /// The gauge two-form, derived on the first call when offered (uses GiNaC on that call: one
-  /// thread at a time, as BuildModel); nullptr if not offered or if its symbolic solve turns
+  /// The gauge two-form, derived on the first call when offered (uses GiNaC on that call: under
+  /// dirac::SymbolicGuard, as BuildModel); nullptr if not offered or if its symbolic solve turns
   /// out too large. Later calls return the same object and may come from any thread.
   virtual const GaugeTwoForm* gauge_two_form() const { return nullptr; }
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the

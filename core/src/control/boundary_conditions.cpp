@@ -14,11 +14,6 @@ namespace {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-double WrapAngle(double a) {
-  a = std::remainder(a, 2 * M_PI);
-  return a <= -M_PI ? a + 2 * M_PI : a;
-}
-
 std::optional<std::size_t> IndexOf(const std::vector<std::string>& names, const std::string& n) {
   const auto it = std::find(names.begin(), names.end(), n);
   if (it == names.end()) return std::nullopt;
@@ -377,7 +372,7 @@ void EndRows(const EndConditions& end, const BoundaryProblem& problem, const Exp
     r += 2;
   }
   if (end.se2_angle) {
-    rows(r) = WrapAngle(std::atan2(G(1, 0), G(0, 0)) - end.angle);
+    rows(r) = geometry::WrapAngle(std::atan2(G(1, 0), G(0, 0)) - end.angle);
     if (derivatives) jac.row(r) = eta.row(2);
     ++r;
   }
@@ -411,7 +406,7 @@ EndConditions Blend(const EndConditions& target, const EndConditions& from, doub
                        geometry::Exp(group, s * geometry::Log(group, from.group_target.inverse() *
                                                                          target.group_target));
   out.translation = from.translation + s * (target.translation - from.translation);
-  out.angle = from.angle + s * WrapAngle(target.angle - from.angle);
+  out.angle = from.angle + s * geometry::WrapAngle(target.angle - from.angle);
   return out;
 }
 

@@ -230,11 +230,6 @@ Vec<S> LogSE2(const S& w, const S& p0, const S& p1) {
   return {a * p0 + half * p1, a * p1 - half * p0, w};
 }
 
-double Wrap(double a) {
-  a = std::remainder(a, 2 * M_PI);
-  return a <= -M_PI ? a + 2 * M_PI : a;
-}
-
 double Angle(const Eigen::Matrix3d& g) { return std::atan2(g(1, 0), g(0, 0)); }
 
 // F(a, b) = Log(Exp(-a) C Exp(b)); SE(2) with C's angle `angle`.
@@ -304,7 +299,8 @@ FinalChartRows::FinalChartRows(MatrixGroup group, const Eigen::Matrix3d& referen
       target_(target),
       translation_(fix_translation),
       angle_(fix_angle) {
-  if (group == MatrixGroup::kSE2) angle_offset_ = Wrap(Angle(reference) - Angle(target));
+  if (group == MatrixGroup::kSE2)
+    angle_offset_ = geometry::WrapAngle(Angle(reference) - Angle(target));
 }
 
 namespace {
@@ -328,7 +324,7 @@ Vec<S> FinalRows(MatrixGroup group, const Eigen::Matrix3d& reference, const Eige
   }
   if (angle) {
     const double value = offset + Value(eta[2]);
-    r[row] = eta[2] + (offset + (Wrap(value) - value));
+    r[row] = eta[2] + (offset + (geometry::WrapAngle(value) - value));
   }
   return r;
 }

@@ -20,11 +20,6 @@ using Function = CollocationDynamics::Function;
 
 namespace {
 
-double Wrap(double a) {
-  a = std::remainder(a, 2 * M_PI);
-  return a <= -M_PI ? a + 2 * M_PI : a;
-}
-
 Eigen::Matrix3d Inverse(MatrixGroup group, const Eigen::Matrix3d& g) {
   return group == MatrixGroup::kSO3 ? Eigen::Matrix3d(g.transpose()) : Eigen::Matrix3d(g.inverse());
 }
@@ -120,7 +115,8 @@ void CollocationNlp::DefaultReference() {
     if (group_rows_.fixes_translation())
       miss.head<2>() = target.topRightCorner<2, 1>() - end.topRightCorner<2, 1>();
     if (group_rows_.fixes_angle())
-      miss[2] = Wrap(std::atan2(target(1, 0), target(0, 0)) - std::atan2(end(1, 0), end(0, 0)));
+      miss[2] = geometry::WrapAngle(std::atan2(target(1, 0), target(0, 0)) -
+                                    std::atan2(end(1, 0), end(0, 0)));
     for (int k = 0; k <= N_; ++k)
       G[k] = SE2Matrix(G[k](0, 2) + mesh_[k] * miss[0], G[k](1, 2) + mesh_[k] * miss[1],
                        std::atan2(G[k](1, 0), G[k](0, 0)) + mesh_[k] * miss[2]);

@@ -23,7 +23,7 @@ struct ImplicitDae {
   /// 1 for differential components, 0 for algebraic ones.
   std::vector<double> differential;
   double rtol = 1e-10, atol = 1e-12;
-  /// Exclude algebraic components from the local error test (multipliers: see ARCHITECTURE.md).
+  /// Exclude algebraic components from the local error test (multipliers: core/src/lagrange_dirac/README.md).
   bool suppress_algebraic_error = true;
   /// Optional name of each component of y, for failure messages (empty: "component i").
   std::vector<std::string> names;

@@ -3,7 +3,7 @@
 // nonlinear solvers, IDAS/CVODES/KINSOL memory) and the exception bridge for SUNDIALS' C
 // callbacks.
 //
-// Rules (docs/ARCHITECTURE.md, "Resources"):
+// Rules (core/src/dynamics/README.md, "Resources"):
 //  - every SUNDIALS object is owned by one of these handles from the line that creates it, so an
 //    exception anywhere (a failed Check, bad_alloc, an exception rethrown from a callback) frees
 //    it;

@@ -5,6 +5,11 @@
 
 namespace dirac::geometry {
 
+double WrapAngle(double a) {
+  a = std::remainder(a, 2 * M_PI);
+  return a <= -M_PI ? a + 2 * M_PI : a;
+}
+
 Eigen::Matrix3d HatSO3(const Eigen::Vector3d& w) {
   Eigen::Matrix3d m;
   m << 0, -w.z(), w.y(), w.z(), 0, -w.x(), -w.y(), w.x(), 0;

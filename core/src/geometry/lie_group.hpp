@@ -15,6 +15,9 @@ Eigen::Matrix3d HatSE2(const Eigen::Vector3d& xi);
 Eigen::Matrix3d Hat(MatrixGroup group, const Eigen::Vector3d& xi);
 /// Inverse of Hat (reads the algebra coordinates of a matrix in the algebra).
 Eigen::Vector3d Vee(MatrixGroup group, const Eigen::Matrix3d& m);
+/// The angle `a` (radians) wrapped into (-pi, pi].
+double WrapAngle(double a);
+
 /// Closed-form exponentials: Rodrigues for SO(3), the SE(2) formula with V(omega).
 Eigen::Matrix3d Exp(MatrixGroup group, const Eigen::Vector3d& xi);
 

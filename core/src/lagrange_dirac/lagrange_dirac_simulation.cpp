@@ -251,7 +251,7 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   problem.atol = dynamics::LocalTolerance(spec.atol, IntegrationMethod::kIdas);
   // mu is fixed by the discrete constraint through the BDF derivative y', so its local error
   // estimate is one order worse than that of (q, y); testing it throttles the step size ~50x
-  // for no accuracy gain in (q, y). See docs/ARCHITECTURE.md.
+  // for no accuracy gain in (q, y). See lagrange_dirac/README.md, "The index-1 DAE".
   problem.suppress_algebraic_error = true;
   // y = (q, v, mu) in the order of the trajectory's columns after t.
   if (columns.size() > N) problem.names.assign(columns.begin() + 1, columns.begin() + 1 + N);

@@ -22,7 +22,7 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
                          const std::vector<std::string>& columns, const Eigen::VectorXd& q0,
                          const Eigen::VectorXd& v0);
 
-/// The method `auto` resolves to for this input (Adams or BDF; see docs/ARCHITECTURE.md), or
+/// The method `auto` resolves to for this input (Adams or BDF; see lagrange_dirac/README.md), or
 /// the one the input's spec names.
 IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
                                const std::vector<double>& x0);
