@@ -1,5 +1,7 @@
 #include "scenario/scenario_symbols.hpp"
 
+#include "dirac/error.hpp"
+#include "scenario/multibody.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::scenario {
@@ -32,17 +34,43 @@ ScenarioSymbols::ScenarioSymbols(const Scenario& s, SymbolOptions options) : fil
     parameters_.emplace_back(par.name);
     table_[par.name] = parameters_.back();
   }
+  parse_table_ = table_;
+  for (const auto& d : s.definitions) {
+    try {
+      AddDefinition(d.name, Parse(d.value, d.where.line, d.name));
+    } catch (const ScenarioError&) {
+      // Names a symbol this table lacks (the reader checked it against the full table).
+    }
+  }
+  if (!s.multibody.present()) return;
+  const bool rates = options.velocities != Velocities::kNone && !s.algebroid.present;
+  MultibodyModel model(
+      s, [this](const std::string& text, std::size_t line, const std::string& key) {
+        return Parse(text, line, key);
+      },
+      q_, rates ? v_ : std::vector<GiNaC::symbol>{}, t_);
+  for (const auto& [name, value] : model.Generated()) AddDefinition(name, value);
+}
+
+void ScenarioSymbols::AddDefinition(const std::string& name, const GiNaC::ex& value) {
+  const GiNaC::symbol stand_in(name);
+  parse_table_[name] = stand_in;
+  definitions_[stand_in] = value;
+  table_[name] = value;
+  definition_values_.emplace_back(name, value);
 }
 
 GiNaC::symbol ScenarioSymbols::Declare(const std::string& name, const std::string& latex) {
   GiNaC::symbol symbol = latex.empty() ? GiNaC::symbol(name) : GiNaC::symbol(name, latex);
   table_[name] = symbol;
+  parse_table_[name] = symbol;
   return symbol;
 }
 
 GiNaC::ex ScenarioSymbols::Parse(const std::string& text, std::size_t line,
                                  const std::string& key) const {
-  return symbolic::ParseExpression(text, table_, {file_, line, key});
+  const GiNaC::ex e = symbolic::ParseExpression(text, parse_table_, {file_, line, key});
+  return definitions_.empty() ? e : e.subs(definitions_, GiNaC::subs_options::no_pattern);
 }
 
 GiNaC::symtab TableOfNames(const std::vector<std::string>& names,
