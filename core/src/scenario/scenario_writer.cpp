@@ -36,16 +36,21 @@ std::vector<std::string> Nums(const std::vector<double>& values) {
   return out;
 }
 
-void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordinates) {
+// With holonomic constraints a velocity the engine solved (a dependent one) is left out, so
+// that it is solved again on reading; `solve: true` keeps its solved value as Newton's guess.
+void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordinates,
+                     bool holonomic) {
   out << YAML::Key << "coordinates" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const auto& c : coordinates) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
-        << Num(c.initial) << YAML::Key << "initial_velocity" << YAML::Value;
+        << Num(c.initial);
+    if (c.solve) out << YAML::Key << "solve" << YAML::Value << "true";
     if (!c.initial_velocity_expression.empty() && !c.initial_velocity_set)
-      out << YAML::DoubleQuoted << c.initial_velocity_expression;
-    else
-      out << Num(c.initial_velocity);
+      out << YAML::Key << "initial_velocity" << YAML::Value << YAML::DoubleQuoted
+          << c.initial_velocity_expression;
+    else if (!holonomic || c.velocity_given || (!c.velocity_solved && c.initial_velocity != 0.0))
+      out << YAML::Key << "initial_velocity" << YAML::Value << Num(c.initial_velocity);
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
     if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
       out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key << "initial_momentum"
@@ -90,6 +95,21 @@ void EmitConstraints(YAML::Emitter& out, const Scenario& s) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key << "multiplier"
         << YAML::Value << c.multiplier << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+
+// The holonomic constraints written in the file (the rolling contacts' are generated).
+void EmitHolonomic(YAML::Emitter& out, const Scenario& s) {
+  const std::set<std::string> generated = scenario::GeneratedConstraintNames(s);
+  std::vector<HolonomicSpec> holonomic;
+  for (const auto& h : s.holonomic)
+    if (!generated.count(h.name)) holonomic.push_back(h);
+  if (holonomic.empty()) return;
+  out << YAML::Key << "holonomic" << YAML::Value << YAML::BeginSeq;
+  for (const auto& h : holonomic)
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << h.name << YAML::Key
+        << "equation" << YAML::Value << YAML::DoubleQuoted << h.equation << YAML::Key
+        << "multiplier" << YAML::Value << h.multiplier << YAML::EndMap;
   out << YAML::EndSeq;
 }
 
@@ -524,13 +544,14 @@ std::string SaveScenarioToString(const Scenario& s) {
   out << YAML::Key << "name" << YAML::Value << s.name;
   if (!s.description.empty())
     out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
-  EmitCoordinates(out, s.coordinates);
+  EmitCoordinates(out, s.coordinates, !s.holonomic.empty());
   EmitParameters(out, s.parameters);
   scenario::EmitDefinitions(out, s);
   if (!s.lagrangian_generated)
     out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
   scenario::EmitMultibody(out, s);
   EmitConstraints(out, s);
+  EmitHolonomic(out, s);
   EmitAlgebroid(out, s.algebroid);
   EmitReconstruction(out, s.reconstruction);
   EmitSecondOrder(out, s.second_order);
