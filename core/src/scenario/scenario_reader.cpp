@@ -552,6 +552,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   if (const YAML::Node node = root["constraints"]) ReadConstraints(r, node, symbols, s.constraints);
   if (const YAML::Node node = root["holonomic"]) ReadHolonomic(r, node, symbols, s);
   scenario::ReadMultibody(r, root, symbols, s);
+  for (const auto& h : s.holonomic) symbols.Add(h.name + "_rate", root, "holonomic rate");
   if (!s.lagrangian_generated) ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["simulation"]) ReadSimulation(r, node, s.simulation);
   if (const YAML::Node node = root["gauge"]) ReadGauge(r, node, s.gauge);

@@ -2,6 +2,7 @@
 
 #include "dirac/error.hpp"
 #include "scenario/multibody.hpp"
+#include "symbolic/differentiate.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::scenario {
@@ -42,14 +43,28 @@ ScenarioSymbols::ScenarioSymbols(const Scenario& s, SymbolOptions options) : fil
       // Names a symbol this table lacks (the reader checked it against the full table).
     }
   }
-  if (!s.multibody.present()) return;
   const bool rates = options.velocities != Velocities::kNone && !s.algebroid.present;
-  MultibodyModel model(
-      s, [this](const std::string& text, std::size_t line, const std::string& key) {
-        return Parse(text, line, key);
-      },
-      q_, rates ? v_ : std::vector<GiNaC::symbol>{}, t_);
-  for (const auto& [name, value] : model.Generated()) AddDefinition(name, value);
+  if (s.multibody.present()) {
+    MultibodyModel model(
+        s, [this](const std::string& text, std::size_t line, const std::string& key) {
+          return Parse(text, line, key);
+        },
+        q_, rates ? v_ : std::vector<GiNaC::symbol>{}, t_);
+    for (const auto& [name, value] : model.Generated()) AddDefinition(name, value);
+  }
+  // The rate of each holonomic constraint, sum_i df/dq^i v^i, named <name>_rate: its form joins
+  // the velocity constraints by name (no printed text, however large f is).
+  if (!rates || s.holonomic.empty()) return;
+  auto d_dq = symbolic::MakeDifferentiators(q_);
+  for (const auto& h : s.holonomic) {
+    try {
+      const GiNaC::ex f = Parse(h.equation, h.where.line, h.name + ".equation");
+      GiNaC::ex df = 0;
+      for (std::size_t i = 0; i < q_.size(); ++i) df += d_dq[i](f) * v_[i];
+      AddDefinition(h.name + "_rate", df);
+    } catch (const ScenarioError&) {
+    }
+  }
 }
 
 void ScenarioSymbols::AddDefinition(const std::string& name, const GiNaC::ex& value) {
