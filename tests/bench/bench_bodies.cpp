@@ -1,6 +1,7 @@
-// Models written with bodies: the derivation of the Whipple bicycle (scenarios/whipple_bicycle.yaml:
-// reading the file, the bodies' kinematics, L and the rolling forms, the Lagrange–Dirac system and
-// its compiled tapes; issue 37 targets <= 0.3 s) and one 5 s run of it.
+// Models written with bodies: the derivation of the Whipple bicycle
+// (scenarios/whipple_bicycle.yaml: reading the file, the bodies' kinematics, L and the rolling
+// forms, the Lagrange–Dirac system and its compiled tapes; issue 37 targets <= 0.3 s) and one 5 s
+// run of it.
 #include <benchmark/benchmark.h>
 
 #include <string>

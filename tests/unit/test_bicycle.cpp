@@ -70,12 +70,23 @@ TEST(Bicycle, MotionMatchesTheKanesMethodReference) {
   const Trajectory tr = BuildModel(s)->Simulate(SimulationInput::FromScenario(s));
   const Csv ref = ReadCsv(SourcePath("tests/reference/whipple_bicycle_reference.csv"));
   ASSERT_EQ(tr.num_rows(), ref.rows.size());
-  const std::map<std::string, std::string> columns{
-      {"x", "x"},           {"y", "y"},           {"psi", "psi"},         {"phi", "phi"},
-      {"theta", "theta"},   {"delta", "delta"},   {"thetaR", "thetaR"},   {"thetaF", "thetaF"},
-      {"x_dot", "vx"},      {"y_dot", "vy"},      {"psi_dot", "vpsi"},    {"phi_dot", "vphi"},
-      {"theta_dot", "vtheta"}, {"delta_dot", "vdelta"}, {"thetaR_dot", "vthetaR"},
-      {"thetaF_dot", "vthetaF"}, {"energy", "E"}};
+  const std::map<std::string, std::string> columns{{"x", "x"},
+                                                   {"y", "y"},
+                                                   {"psi", "psi"},
+                                                   {"phi", "phi"},
+                                                   {"theta", "theta"},
+                                                   {"delta", "delta"},
+                                                   {"thetaR", "thetaR"},
+                                                   {"thetaF", "thetaF"},
+                                                   {"x_dot", "vx"},
+                                                   {"y_dot", "vy"},
+                                                   {"psi_dot", "vpsi"},
+                                                   {"phi_dot", "vphi"},
+                                                   {"theta_dot", "vtheta"},
+                                                   {"delta_dot", "vdelta"},
+                                                   {"thetaR_dot", "vthetaR"},
+                                                   {"thetaF_dot", "vthetaF"},
+                                                   {"energy", "E"}};
   for (const auto& [theirs, ours] : columns) {
     const auto a = ref.Column(theirs), b = tr.Column(ours);
     double worst = 0;

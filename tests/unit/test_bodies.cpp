@@ -20,7 +20,9 @@ namespace {
 
 using testing::SourcePath;
 
-Trajectory Run(const Scenario& s) { return BuildModel(s)->Simulate(SimulationInput::FromScenario(s)); }
+Trajectory RunOf(const Scenario& s) {
+  return BuildModel(s)->Simulate(SimulationInput::FromScenario(s));
+}
 
 // The largest difference of the columns both trajectories have (same sample times).
 double LargestDifference(const Trajectory& a, const Trajectory& b,
@@ -42,10 +44,9 @@ TEST(Bodies, RollingDiskAgreesWithItsHandWrittenLagrangian) {
   EXPECT_TRUE(bodies.holonomic.empty()) << "the contact height holds by construction";
   ASSERT_EQ(bodies.constraints.size(), 2u);
   EXPECT_EQ(bodies.constraints[0].multiplier, "Fx");
-  const double worst =
-      LargestDifference(Run(bodies), Run(hand),
-                        {"x", "y", "theta", "alpha", "phi", "vx", "vy", "vtheta", "valpha", "vphi",
-                         "Fx", "Fy", "E"});
+  const double worst = LargestDifference(
+      RunOf(bodies), RunOf(hand),
+      {"x", "y", "theta", "alpha", "phi", "vx", "vy", "vtheta", "valpha", "vphi", "Fx", "Fy", "E"});
   EXPECT_LT(worst, 1e-10);
 }
 
@@ -53,8 +54,8 @@ TEST(Bodies, ChaplyginSleighAgreesWithItsHandWrittenLagrangian) {
   const Scenario bodies = LoadScenario(SourcePath("scenarios/chaplygin_sleigh.yaml"));
   const Scenario hand =
       LoadScenario(SourcePath("tests/reference/scenarios/chaplygin_sleigh_handwritten.yaml"));
-  const double worst = LargestDifference(
-      Run(bodies), Run(hand), {"x", "y", "theta", "vx", "vy", "vtheta", "lam", "E"});
+  const double worst = LargestDifference(RunOf(bodies), RunOf(hand),
+                                         {"x", "y", "theta", "vx", "vy", "vtheta", "lam", "E"});
   EXPECT_LT(worst, 1e-10);
 }
 
@@ -111,11 +112,13 @@ lagrangian: >-
 )";
 
 TEST(Bodies, DoublePendulum3DAgreesWithItsHandWrittenLagrangian) {
-  const Scenario bodies = ParseScenario(std::string(kPendulumBodies) + kPendulumCommon, "bodies.yaml");
+  const Scenario bodies =
+      ParseScenario(std::string(kPendulumBodies) + kPendulumCommon, "bodies.yaml");
   const Scenario hand = ParseScenario(std::string(kPendulumHand) + kPendulumCommon, "hand.yaml");
   EXPECT_NEAR(bodies.parameters[4].value, 1.0 / 12, 1e-15) << "a derived parameter";
-  const Trajectory a = Run(bodies), b = Run(hand);
-  const double worst = LargestDifference(a, b, {"a1", "b1", "a2", "b2", "va1", "vb1", "va2", "vb2", "E"});
+  const Trajectory a = RunOf(bodies), b = RunOf(hand);
+  const double worst =
+      LargestDifference(a, b, {"a1", "b1", "a2", "b2", "va1", "vb1", "va2", "vb2", "E"});
   EXPECT_LT(worst, 1e-10);
   // The motion is not trivial: the second rod swings through more than a radian.
   const auto a2 = a.Column("a2");
@@ -170,7 +173,9 @@ TEST(Bodies, SaveAndReloadGivesTheSameProblem) {
     EXPECT_EQ(SaveScenarioToString(back), SaveScenarioToString(s)) << file;
     EXPECT_EQ(back.lagrangian, s.lagrangian) << file;
     ASSERT_EQ(back.constraints.size(), s.constraints.size()) << file;
-    EXPECT_EQ(LargestDifference(Run(s), Run(back), {"x", "y", "theta", "vx", "vy", "E"}), 0.0)
+    // The same problem: the same motion to rounding (a second derivation in one process orders
+    // GiNaC's sums by fresh symbols, so the tapes' operations may come in another order).
+    EXPECT_LT(LargestDifference(RunOf(s), RunOf(back), {"x", "y", "theta", "vx", "vy", "E"}), 1e-12)
         << file;
   }
   const Scenario hand = ParseScenario(std::string(kPendulumHand) + kPendulumCommon, "hand.yaml");
@@ -197,39 +202,51 @@ TEST(Bodies, RefusalsNameFileLineAndKey) {
   const std::string head =
       "name: m\ncoordinates: [{name: q, velocity: vq}]\nparameters: [{name: k, default: 1}]\n";
   // line 4 onward
-  ExpectRefused(head + "frames: [{name: A, parent: Z, rotations: [{axis: x, angle: q}]}]\n"
-                       "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
+  ExpectRefused(head +
+                    "frames: [{name: A, parent: Z, rotations: [{axis: x, angle: q}]}]\n"
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
                 4, "Z", "unknown frame");
-  ExpectRefused(head + "frames: [{name: A, parent: B}, {name: B, parent: A}]\n"
-                       "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
+  ExpectRefused(head +
+                    "frames: [{name: A, parent: B}, {name: B, parent: A}]\n"
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
                 4, "A", "cycle");
-  ExpectRefused(head + "points: [{name: P, parent: Q, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: P}]\n",
+  ExpectRefused(head +
+                    "points: [{name: P, parent: Q, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: P}]\n",
                 4, "Q", "unknown point");
-  ExpectRefused(head + "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: R}]\n",
+  ExpectRefused(head +
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: R}]\n",
                 5, "R", "unknown point");
-  ExpectRefused(head + "frames: [{name: A, rotations: [{axis: w, angle: q}]}]\n"
-                       "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
+  ExpectRefused(head +
+                    "frames: [{name: A, rotations: [{axis: w, angle: q}]}]\n"
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
                 4, "w", "unnamed axis");
-  ExpectRefused(head + "frames: [{name: A, rotations: [{axis: [1, 1, 0], angle: q}]}]\n"
-                       "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
+  ExpectRefused(head +
+                    "frames: [{name: A, rotations: [{axis: [1, 1, 0], angle: q}]}]\n"
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies: [{name: b, mass: 1, point: P, frame: A}]\n",
                 4, "axis", "not a unit vector");
-  ExpectRefused(head + "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies:\n  - {name: b, mass: -k, point: P}\n",
+  ExpectRefused(head +
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies:\n  - {name: b, mass: -k, point: P}\n",
                 6, "b.mass", "mass is negative");
-  ExpectRefused(head + "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies:\n  - {name: b, mass: 1, point: P, inertia: {xx: 1, yy: 1, zz: 1, xy: 2}}\n",
-                6, "b.inertia", "not positive semidefinite");
-  ExpectRefused(head + "points: [{name: P, offset: [q, 0, 0]}]\n"
-                       "bodies:\n  - {name: b, mass: 1, point: P, inertia: [[1, 0, 0], [0.5, 1, 0], [0, 0, 1]]}\n",
+  ExpectRefused(
+      head +
+          "points: [{name: P, offset: [q, 0, 0]}]\n"
+          "bodies:\n  - {name: b, mass: 1, point: P, inertia: {xx: 1, yy: 1, zz: 1, xy: 2}}\n",
+      6, "b.inertia", "not positive semidefinite");
+  ExpectRefused(head +
+                    "points: [{name: P, offset: [q, 0, 0]}]\n"
+                    "bodies:\n  - {name: b, mass: 1, point: P, inertia: [[1, 0, 0], [0.5, 1, 0], "
+                    "[0, 0, 1]]}\n",
                 6, "b.inertia", "not symmetric");
-  ExpectRefused(head + "definitions: [{name: d, value: \"e + q\"}, {name: e, value: q}]\n"
-                       "lagrangian: vq^2/2\n",
+  ExpectRefused(head +
+                    "definitions: [{name: d, value: \"e + q\"}, {name: e, value: q}]\n"
+                    "lagrangian: vq^2/2\n",
                 4, "e", "unknown symbol");
 }
 

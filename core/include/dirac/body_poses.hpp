@@ -30,15 +30,15 @@ struct BodyPose {
 
 /// One rolling wheel's contact point.
 struct ContactPose {
-  std::string name;                  ///< the wheel's `rolling` name
-  std::string body;                  ///< its body
-  std::array<double, 3> point{};     ///< in N
+  std::string name;               ///< the wheel's `rolling` name
+  std::string body;               ///< its body
+  std::array<double, 3> point{};  ///< in N
   double radius = 0.0;
 };
 
 /// The poses of every body and contact at one state.
 struct BodyPoses {
-  std::vector<BodyPose> bodies;      ///< in file order
+  std::vector<BodyPose> bodies;       ///< in file order
   std::vector<ContactPose> contacts;  ///< in file order
 };
 

@@ -53,16 +53,16 @@ struct BodySpec {
   std::string frame;
   /// Ixx, Iyy, Izz, Ixy, Ixz, Iyz (expressions; absent products are "0").
   std::vector<std::string> inertia{"0", "0", "0", "0", "0", "0"};
-  std::string shape;               ///< "" (from the inertia), "box", "cylinder", "disc", "sphere"
-  std::vector<std::string> size;   ///< shape dimensions as written (expressions)
+  std::string shape;              ///< "" (from the inertia), "box", "cylinder", "disc", "sphere"
+  std::vector<std::string> size;  ///< shape dimensions as written (expressions)
   std::size_t line = 0;
 };
 
 /// A linear spring between two points: V = k/2 (|b - a| - rest)^2.
 struct SpringSpec {
   std::string name;
-  std::string a, b;        ///< point names
-  std::string stiffness;   ///< k (N/m)
+  std::string a, b;       ///< point names
+  std::string stiffness;  ///< k (N/m)
   std::string rest_length = "0";
   std::size_t line = 0;
 };
@@ -76,11 +76,11 @@ struct SpringSpec {
 struct RollingSpec {
   std::string name;
   std::string body;
-  std::string center;          ///< point; "" = the body's centre of mass
-  std::string axis;            ///< the axis name as written, "" for a numeric vector
-  std::vector<double> vector;  ///< the unit axis as numbers (body frame)
-  std::string radius;          ///< expression (m)
-  bool ground_directions = false;       ///< `directions: ground` (else `wheel`)
+  std::string center;                    ///< point; "" = the body's centre of mass
+  std::string axis;                      ///< the axis name as written, "" for a numeric vector
+  std::vector<double> vector;            ///< the unit axis as numbers (body frame)
+  std::string radius;                    ///< expression (m)
+  bool ground_directions = false;        ///< `directions: ground` (else `wheel`)
   std::vector<std::string> multipliers;  ///< the forms' (2) and the contact's (3rd) names
   std::size_t line = 0;
 };
@@ -91,7 +91,7 @@ struct PointVelocitySpec {
   std::string name;
   std::string point;
   std::string frame;
-  VectorText direction;  ///< three expressions (need not be unit; the form is v . d)
+  VectorText direction;    ///< three expressions (need not be unit; the form is v . d)
   std::string multiplier;  ///< "" = mu_<name>
   std::size_t line = 0;
 };

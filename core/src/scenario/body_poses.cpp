@@ -42,15 +42,16 @@ BodyPoseEvaluator::BodyPoseEvaluator(const Scenario& s)
   std::vector<GiNaC::symbol> inputs{symbols.t()};
   inputs.insert(inputs.end(), symbols.q().begin(), symbols.q().end());
   inputs.insert(inputs.end(), symbols.parameters().begin(), symbols.parameters().end());
-  function_ = std::make_shared<const CompiledFunction>(symbolic::CompileExpressions(outputs, inputs));
+  function_ =
+      std::make_shared<const CompiledFunction>(symbolic::CompileExpressions(outputs, inputs));
 }
 
 BodyPoses BodyPoseEvaluator::Evaluate(double t, const std::vector<double>& q,
                                       const std::vector<double>& parameters) const {
   if (q.size() != num_q_ || parameters.size() != num_parameters_)
-    throw std::invalid_argument("BodyPoseEvaluator::Evaluate: expected " +
-                                std::to_string(num_q_) + " coordinates and " +
-                                std::to_string(num_parameters_) + " parameters");
+    throw std::invalid_argument("BodyPoseEvaluator::Evaluate: expected " + std::to_string(num_q_) +
+                                " coordinates and " + std::to_string(num_parameters_) +
+                                " parameters");
   BodyPoses poses = names_;
   if (!function_) return poses;
   std::vector<double> in{t};

@@ -24,10 +24,10 @@ double Evaluate(const Scenario& s, std::size_t count, const std::string& text, s
   double value = std::nan("");
   try {
     const GiNaC::ex n = GiNaC::evalf(e.subs(values));
-      if (GiNaC::is_a<GiNaC::numeric>(n) && GiNaC::ex_to<GiNaC::numeric>(n).is_real())
-        value = GiNaC::ex_to<GiNaC::numeric>(n).to_double();
-    } catch (const std::exception&) {
-    }
+    if (GiNaC::is_a<GiNaC::numeric>(n) && GiNaC::ex_to<GiNaC::numeric>(n).is_real())
+      value = GiNaC::ex_to<GiNaC::numeric>(n).to_double();
+  } catch (const std::exception&) {
+  }
   if (!std::isfinite(value))
     throw ScenarioError(s.source_file, line, key,
                         "\"" + text + "\" is not a finite number at the current parameters");

@@ -15,14 +15,18 @@ namespace {
 
 matrix Column(const ex& a, const ex& b, const ex& c) { return matrix(3, 1, GiNaC::lst{a, b, c}); }
 
-ex Dot(const matrix& a, const matrix& b) { return a(0, 0) * b(0, 0) + a(1, 0) * b(1, 0) + a(2, 0) * b(2, 0); }
+ex Dot(const matrix& a, const matrix& b) {
+  return a(0, 0) * b(0, 0) + a(1, 0) * b(1, 0) + a(2, 0) * b(2, 0);
+}
 
 matrix Cross(const matrix& a, const matrix& b) {
   return Column(a(1, 0) * b(2, 0) - a(2, 0) * b(1, 0), a(2, 0) * b(0, 0) - a(0, 0) * b(2, 0),
                 a(0, 0) * b(1, 0) - a(1, 0) * b(0, 0));
 }
 
-matrix Scaled(const matrix& a, const ex& k) { return Column(k * a(0, 0), k * a(1, 0), k * a(2, 0)); }
+matrix Scaled(const matrix& a, const ex& k) {
+  return Column(k * a(0, 0), k * a(1, 0), k * a(2, 0));
+}
 matrix Sum(const matrix& a, const matrix& b) {
   return Column(a(0, 0) + b(0, 0), a(1, 0) + b(1, 0), a(2, 0) + b(2, 0));
 }
@@ -31,12 +35,14 @@ matrix Numbers(const std::vector<double>& a) { return Column(a[0], a[1], a[2]); 
 // Product of a 3 x 3 and a 3 x 1, term by term (no expansion: the entries stay products).
 matrix Apply(const matrix& R, const matrix& x) {
   matrix out(3, 1);
-  for (unsigned i = 0; i < 3; ++i) out(i, 0) = R(i, 0) * x(0, 0) + R(i, 1) * x(1, 0) + R(i, 2) * x(2, 0);
+  for (unsigned i = 0; i < 3; ++i)
+    out(i, 0) = R(i, 0) * x(0, 0) + R(i, 1) * x(1, 0) + R(i, 2) * x(2, 0);
   return out;
 }
 matrix ApplyTransposed(const matrix& R, const matrix& x) {
   matrix out(3, 1);
-  for (unsigned i = 0; i < 3; ++i) out(i, 0) = R(0, i) * x(0, 0) + R(1, i) * x(1, 0) + R(2, i) * x(2, 0);
+  for (unsigned i = 0; i < 3; ++i)
+    out(i, 0) = R(0, i) * x(0, 0) + R(1, i) * x(1, 0) + R(2, i) * x(2, 0);
   return out;
 }
 
@@ -59,7 +65,8 @@ matrix Elementary(const std::vector<double>& a, const ex& angle) {
 matrix Multiply(const matrix& A, const matrix& B) {
   matrix out(3, 3);
   for (unsigned i = 0; i < 3; ++i)
-    for (unsigned j = 0; j < 3; ++j) out(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
+    for (unsigned j = 0; j < 3; ++j)
+      out(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
   return out;
 }
 
@@ -71,10 +78,14 @@ std::vector<double> NamedAxis(const std::string& name) {
   const bool negative = !name.empty() && name[0] == '-';
   const std::string base = negative ? name.substr(1) : name;
   std::vector<double> a{0, 0, 0};
-  if (base == "x") a[0] = 1;
-  else if (base == "y") a[1] = 1;
-  else if (base == "z") a[2] = 1;
-  else return {};
+  if (base == "x")
+    a[0] = 1;
+  else if (base == "y")
+    a[1] = 1;
+  else if (base == "z")
+    a[2] = 1;
+  else
+    return {};
   if (negative)
     for (double& x : a) x = -x;
   return a;
@@ -127,7 +138,8 @@ const matrix& MultibodyModel::Rotation(const std::string& name) {
   if (auto it = rotation_.find(name); it != rotation_.end()) return it->second;
   if (name == "N") return rotation_.emplace(name, Identity()).first->second;
   const auto& frames = s_.multibody.frames;
-  const auto f = std::find_if(frames.begin(), frames.end(), [&](auto& x) { return x.name == name; });
+  const auto f =
+      std::find_if(frames.begin(), frames.end(), [&](auto& x) { return x.name == name; });
   if (f == frames.end()) throw ModelError("unknown frame " + name);
   if (std::count(visiting_.begin(), visiting_.end(), name))
     throw ScenarioError(s_.source_file, f->line, name, "the frames form a cycle");
@@ -136,8 +148,9 @@ const matrix& MultibodyModel::Rotation(const std::string& name) {
   visiting_.pop_back();
   for (std::size_t i = 0; i < f->rotations.size(); ++i) {
     const auto& r = f->rotations[i];
-    R = Multiply(R, Elementary(r.vector, parse_(r.angle, f->line,
-                                                 name + ".rotations[" + std::to_string(i) + "].angle")));
+    R = Multiply(
+        R, Elementary(r.vector, parse_(r.angle, f->line,
+                                       name + ".rotations[" + std::to_string(i) + "].angle")));
   }
   return rotation_.emplace(name, R).first->second;
 }
@@ -146,13 +159,15 @@ const matrix& MultibodyModel::BodyRate(const std::string& name) {
   if (auto it = rate_.find(name); it != rate_.end()) return it->second;
   if (name == "N") return rate_.emplace(name, Column(0, 0, 0)).first->second;
   const auto& frames = s_.multibody.frames;
-  const auto f = std::find_if(frames.begin(), frames.end(), [&](auto& x) { return x.name == name; });
+  const auto f =
+      std::find_if(frames.begin(), frames.end(), [&](auto& x) { return x.name == name; });
   if (f == frames.end()) throw ModelError("unknown frame " + name);
   matrix w = BodyRate(f->parent);
   for (std::size_t i = 0; i < f->rotations.size(); ++i) {
     const auto& r = f->rotations[i];
     const ex angle = parse_(r.angle, f->line, name + ".rotations[" + std::to_string(i) + "].angle");
-    w = Sum(ApplyTransposed(Elementary(r.vector, angle), w), Scaled(Numbers(r.vector), TimeDerivative(angle)));
+    w = Sum(ApplyTransposed(Elementary(r.vector, angle), w),
+            Scaled(Numbers(r.vector), TimeDerivative(angle)));
   }
   return rate_.emplace(name, w).first->second;
 }
@@ -161,7 +176,8 @@ const matrix& MultibodyModel::Position(const std::string& name) {
   if (auto it = position_.find(name); it != position_.end()) return it->second;
   if (name == "O") return position_.emplace(name, Column(0, 0, 0)).first->second;
   const auto& points = s_.multibody.points;
-  const auto p = std::find_if(points.begin(), points.end(), [&](auto& x) { return x.name == name; });
+  const auto p =
+      std::find_if(points.begin(), points.end(), [&](auto& x) { return x.name == name; });
   if (p == points.end()) throw ModelError("unknown point " + name);
   if (std::count(visiting_.begin(), visiting_.end(), "point " + name))
     throw ScenarioError(s_.source_file, p->line, name, "the points form a cycle");
@@ -176,7 +192,8 @@ const matrix& MultibodyModel::Velocity(const std::string& name) {
   if (auto it = velocity_.find(name); it != velocity_.end()) return it->second;
   const matrix& p = Position(name);
   return velocity_
-      .emplace(name, Column(TimeDerivative(p(0, 0)), TimeDerivative(p(1, 0)), TimeDerivative(p(2, 0))))
+      .emplace(name,
+               Column(TimeDerivative(p(0, 0)), TimeDerivative(p(1, 0)), TimeDerivative(p(2, 0))))
       .first->second;
 }
 
@@ -241,8 +258,8 @@ ex MultibodyModel::Kinetic(const BodySpec& b) {
   const char* keys[] = {"Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"};
   for (int k = 0; k < 6; ++k) I.push_back(parse_(b.inertia[k], b.line, at + "inertia." + keys[k]));
   const ex x = w(0, 0), y = w(1, 0), z = w(2, 0);
-  const ex rotational = I[0] * x * x + I[1] * y * y + I[2] * z * z +
-                        2 * (I[3] * x * y + I[4] * x * z + I[5] * y * z);
+  const ex rotational =
+      I[0] * x * x + I[1] * y * y + I[2] * z * z + 2 * (I[3] * x * y + I[4] * x * z + I[5] * y * z);
   return m * Dot(vel, vel) / 2 + rotational / 2;
 }
 
@@ -263,8 +280,9 @@ std::vector<NamedExpression> MultibodyModel::Generated() {
     const matrix d = Sum(Position(k.b), Scaled(Position(k.a), -1));
     const ex stiffness = parse_(k.stiffness, k.line, k.name + ".stiffness");
     const ex rest = parse_(k.rest_length, k.line, k.name + ".rest_length");
-    out.emplace_back("V_" + k.name, rest.is_zero() ? stiffness * Dot(d, d) / 2
-                                                   : stiffness * pow(sqrt(Dot(d, d)) - rest, 2) / 2);
+    out.emplace_back("V_" + k.name, rest.is_zero()
+                                        ? stiffness * Dot(d, d) / 2
+                                        : stiffness * pow(sqrt(Dot(d, d)) - rest, 2) / 2);
   }
   for (const auto& w : mb.rolling) {
     const auto names = RollingNames(w);

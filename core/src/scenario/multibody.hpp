@@ -25,8 +25,7 @@
 namespace dirac::scenario {
 
 /// Parses an expression of the scenario (text, line, key) in the caller's symbols.
-using ParseFunction =
-    std::function<GiNaC::ex(const std::string&, std::size_t, const std::string&)>;
+using ParseFunction = std::function<GiNaC::ex(const std::string&, std::size_t, const std::string&)>;
 
 /// A name and its generated expression.
 using NamedExpression = std::pair<std::string, GiNaC::ex>;

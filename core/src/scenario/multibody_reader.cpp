@@ -33,7 +33,8 @@ double Evaluate(const GiNaC::ex& e, const GiNaC::exmap& values) {
 GiNaC::exmap InitialValues(const ScenarioSymbols& symbols, const Scenario& s) {
   GiNaC::exmap values;
   values[symbols.t()] = 0;
-  for (std::size_t i = 0; i < symbols.q().size(); ++i) values[symbols.q()[i]] = s.coordinates[i].initial;
+  for (std::size_t i = 0; i < symbols.q().size(); ++i)
+    values[symbols.q()[i]] = s.coordinates[i].initial;
   for (std::size_t i = 0; i < symbols.velocities().size(); ++i)
     values[symbols.velocities()[i]] = symbols.velocity_initial()[i];
   for (std::size_t i = 0; i < symbols.parameters().size(); ++i)
@@ -91,10 +92,12 @@ void ReadFrames(const Reader& r, const YAML::Node& list, MultibodySpec& mb) {
     FrameSpec f;
     f.name = Name(r, node, "frame");
     f.line = r.Line(node);
-    if (f.name == "N" || Has(mb.frames, f.name)) r.Fail(node, f.name, "frame defined twice (N is the world)");
+    if (f.name == "N" || Has(mb.frames, f.name))
+      r.Fail(node, f.name, "frame defined twice (N is the world)");
     f.parent = r.OptionalString(node, "parent", "N");
     if (const YAML::Node rotations = node["rotations"]) {
-      if (!rotations.IsSequence()) r.Fail(rotations, "rotations", "expected a list of {axis, angle}");
+      if (!rotations.IsSequence())
+        r.Fail(rotations, "rotations", "expected a list of {axis, angle}");
       for (const auto& item : rotations) {
         r.CheckKeys(item, "rotations", {"axis", "angle"});
         RotationSpec rot;
@@ -115,15 +118,19 @@ void ReadFrames(const Reader& r, const YAML::Node& list, MultibodySpec& mb) {
       if (std::count(seen.begin(), seen.end(), at))
         r.Fail(node, mb.frames[k].name, "the frames form a cycle through " + at);
       seen.push_back(at);
-      at = std::find_if(mb.frames.begin(), mb.frames.end(), [&](auto& f) { return f.name == at; })->parent;
+      at = std::find_if(mb.frames.begin(), mb.frames.end(), [&](auto& f) {
+             return f.name == at;
+           })->parent;
     }
   }
 }
 
-void RequireFrame(const Reader& r, const MultibodySpec& mb, const YAML::Node& node, const std::string& name) {
+void RequireFrame(const Reader& r, const MultibodySpec& mb, const YAML::Node& node,
+                  const std::string& name) {
   if (name != "N" && !Has(mb.frames, name)) r.Fail(node, name, "unknown frame");
 }
-void RequirePoint(const Reader& r, const MultibodySpec& mb, const YAML::Node& node, const std::string& name) {
+void RequirePoint(const Reader& r, const MultibodySpec& mb, const YAML::Node& node,
+                  const std::string& name) {
   if (name != "O" && !Has(mb.points, name)) r.Fail(node, name, "unknown point");
 }
 
@@ -133,7 +140,8 @@ void ReadPoints(const Reader& r, const YAML::Node& list, MultibodySpec& mb) {
     PointSpec p;
     p.name = Name(r, node, "point");
     p.line = r.Line(node);
-    if (p.name == "O" || Has(mb.points, p.name)) r.Fail(node, p.name, "point defined twice (O is the origin)");
+    if (p.name == "O" || Has(mb.points, p.name))
+      r.Fail(node, p.name, "point defined twice (O is the origin)");
     p.parent = r.OptionalString(node, "parent", "O");
     p.frame = r.OptionalString(node, "frame", "N");
     RequireFrame(r, mb, node["frame"] ? node["frame"] : node, p.frame);
@@ -149,7 +157,9 @@ void ReadPoints(const Reader& r, const YAML::Node& list, MultibodySpec& mb) {
       if (std::count(seen.begin(), seen.end(), at))
         r.Fail(node, mb.points[k].name, "the points form a cycle through " + at);
       seen.push_back(at);
-      at = std::find_if(mb.points.begin(), mb.points.end(), [&](auto& p) { return p.name == at; })->parent;
+      at = std::find_if(mb.points.begin(), mb.points.end(), [&](auto& p) {
+             return p.name == at;
+           })->parent;
     }
   }
 }
@@ -158,7 +168,8 @@ void ReadInertia(const Reader& r, const YAML::Node& node, BodySpec& b) {
   if (node.IsMap()) {
     r.CheckKeys(node, "inertia", {"xx", "yy", "zz", "xy", "xz", "yz"});
     for (int k = 0; k < 6; ++k)
-      if (node[kInertiaKeys[k]]) b.inertia[k] = r.String(node[kInertiaKeys[k]], b.name + ".inertia");
+      if (node[kInertiaKeys[k]])
+        b.inertia[k] = r.String(node[kInertiaKeys[k]], b.name + ".inertia");
     return;
   }
   if (!node.IsSequence() || node.size() != 3)
@@ -166,14 +177,16 @@ void ReadInertia(const Reader& r, const YAML::Node& node, BodySpec& b) {
   std::string m[3][3];
   for (int i = 0; i < 3; ++i) {
     const YAML::Node row = node[i];
-    if (!row.IsSequence() || row.size() != 3) r.Fail(row, b.name + ".inertia", "expected a row of three");
+    if (!row.IsSequence() || row.size() != 3)
+      r.Fail(row, b.name + ".inertia", "expected a row of three");
     for (int j = 0; j < 3; ++j) m[i][j] = r.String(row[j], b.name + ".inertia");
   }
   // The lower triangle must repeat the upper one (checked as numbers by CheckMultibody too).
   const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
   for (const auto& [i, j] : pairs)
     if (m[i][j] != m[j][i])
-      r.Fail(node, b.name + ".inertia", "the inertia tensor is not symmetric (" + m[i][j] + " vs " + m[j][i] + ")");
+      r.Fail(node, b.name + ".inertia",
+             "the inertia tensor is not symmetric (" + m[i][j] + " vs " + m[j][i] + ")");
   b.inertia = {m[0][0], m[1][1], m[2][2], m[0][1], m[0][2], m[1][2]};
 }
 
@@ -274,12 +287,13 @@ void ReadConstraintsOfPoints(const Reader& r, const YAML::Node& root, MultibodyS
 
 const std::vector<std::string>& MultibodyKeys() {
   static const std::vector<std::string> keys{
-      "definitions", "frames",  "points",      "bodies",    "gravity",
-      "ground",      "springs", "rolling",     "knife_edges", "velocity_constraints"};
+      "definitions", "frames",  "points",  "bodies",      "gravity",
+      "ground",      "springs", "rolling", "knife_edges", "velocity_constraints"};
   return keys;
 }
 
-void ReadDefinitions(const Reader& r, const YAML::Node& node, SymbolRegistry& symbols, Scenario& s) {
+void ReadDefinitions(const Reader& r, const YAML::Node& node, SymbolRegistry& symbols,
+                     Scenario& s) {
   if (!node.IsSequence()) r.Fail(node, "definitions", "expected a list of {name, value}");
   for (const auto& item : node) {
     r.CheckKeys(item, "definitions", {"name", "value"});
@@ -299,12 +313,14 @@ double EvaluateParameterDefault(const Reader& r, const YAML::Node& node, const s
   std::vector<GiNaC::symbol> symbols;
   GiNaC::symtab table = TableOfNames(names, &symbols);
   table.erase("t");
-  const GiNaC::ex e = symbolic::ParseExpression(text, table, {r.file(), r.Line(node), name + ".default"});
+  const GiNaC::ex e =
+      symbolic::ParseExpression(text, table, {r.file(), r.Line(node), name + ".default"});
   GiNaC::exmap values;
   for (std::size_t k = 0; k < symbols.size(); ++k) values[symbols[k]] = earlier[k].value;
   const double value = Evaluate(e, values);
   if (!std::isfinite(value))
-    r.Fail(node, name, "the default \"" + text + "\" is not a finite number of the earlier parameters");
+    r.Fail(node, name,
+           "the default \"" + text + "\" is not a finite number of the earlier parameters");
   return value;
 }
 
@@ -316,8 +332,10 @@ void ReadMultibody(const Reader& r, const YAML::Node& root, SymbolRegistry& symb
   const bool any = mb.present() || root["rolling"] || root["knife_edges"] || root["springs"] ||
                    root["velocity_constraints"] || root["gravity"];
   if (!any) return;
-  if (mb.bodies.empty()) r.Fail(root, "bodies", "frames, points, gravity and rolling need `bodies:`");
-  if (s.algebroid.present) r.Fail(root["bodies"], "bodies", "bodies are written on TQ, not with an algebroid");
+  if (mb.bodies.empty())
+    r.Fail(root, "bodies", "frames, points, gravity and rolling need `bodies:`");
+  if (s.algebroid.present)
+    r.Fail(root["bodies"], "bodies", "bodies are written on TQ, not with an algebroid");
   if (const YAML::Node g = root["gravity"]) {
     mb.gravity = ReadVector(r, g, "gravity");
     mb.gravity_line = r.Line(g);
@@ -345,7 +363,8 @@ void ReadMultibody(const Reader& r, const YAML::Node& root, SymbolRegistry& symb
   ReadConstraintsOfPoints(r, root, mb);
   for (const auto& name : GeneratedNames(mb)) symbols.Add(name, root["bodies"], "generated");
   // L = sum T - sum V (+ the file's own term).
-  if (const YAML::Node extra = root["lagrangian"]) mb.extra_lagrangian = r.String(extra, "lagrangian");
+  if (const YAML::Node extra = root["lagrangian"])
+    mb.extra_lagrangian = r.String(extra, "lagrangian");
   std::string L, V;
   for (const auto& b : mb.bodies) {
     L += (L.empty() ? "" : " + ") + ("T_" + b.name);
@@ -388,12 +407,16 @@ void CheckMultibody(const Reader& r, const YAML::Node& root, Scenario& s) {
     const BodySpec& b = mb.bodies[k];
     const YAML::Node node = bodies[k];
     const double m = Evaluate(symbols.Parse(b.mass, b.line, b.name + ".mass"), at);
-    if (!(m >= 0)) r.Fail(node["mass"], b.name + ".mass", "the mass is negative (" + std::to_string(m) + ") at the initial state");
+    if (!(m >= 0))
+      r.Fail(node["mass"], b.name + ".mass",
+             "the mass is negative (" + std::to_string(m) + ") at the initial state");
     double I[6];
-    for (int i = 0; i < 6; ++i) I[i] = Evaluate(symbols.Parse(b.inertia[i], b.line, b.name + ".inertia"), at);
+    for (int i = 0; i < 6; ++i)
+      I[i] = Evaluate(symbols.Parse(b.inertia[i], b.line, b.name + ".inertia"), at);
     Eigen::Matrix3d J;
     J << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
-    if (!J.allFinite()) r.Fail(node, b.name + ".inertia", "the inertia is not finite at the initial state");
+    if (!J.allFinite())
+      r.Fail(node, b.name + ".inertia", "the inertia is not finite at the initial state");
     const Eigen::Vector3d eig = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(J).eigenvalues();
     if (eig.minCoeff() < -1e-12 * std::max(1.0, eig.cwiseAbs().maxCoeff()))
       r.Fail(node["inertia"] ? node["inertia"] : node, b.name + ".inertia",

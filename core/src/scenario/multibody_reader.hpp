@@ -20,8 +20,7 @@ namespace dirac::scenario {
 const std::vector<std::string>& MultibodyKeys();
 
 /// Reads `definitions:` (a list of {name, value}) into s.definitions, registering the names.
-void ReadDefinitions(const Reader& r, const YAML::Node& node, SymbolRegistry& symbols,
-                     Scenario& s);
+void ReadDefinitions(const Reader& r, const YAML::Node& node, SymbolRegistry& symbols, Scenario& s);
 
 /// The value of a parameter's `default` written as an expression of constants and the
 /// parameters in `earlier` (their current values). Throws ScenarioError at `node`.

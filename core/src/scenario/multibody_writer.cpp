@@ -37,7 +37,8 @@ void EmitBodies(YAML::Emitter& out, const MultibodySpec& mb) {
         << b.point << YAML::Key << "frame" << YAML::Value << b.frame;
     out << YAML::Key << "inertia" << YAML::Value << YAML::Flow << YAML::BeginMap;
     for (int k = 0; k < 6; ++k)
-      if (b.inertia[k] != "0") out << YAML::Key << keys[k] << YAML::Value << YAML::DoubleQuoted << b.inertia[k];
+      if (b.inertia[k] != "0")
+        out << YAML::Key << keys[k] << YAML::Value << YAML::DoubleQuoted << b.inertia[k];
     out << YAML::EndMap;
     if (!b.shape.empty()) {
       out << YAML::Key << "shape" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
@@ -73,9 +74,9 @@ void EmitMultibody(YAML::Emitter& out, const Scenario& s) {
   if (!mb.frames.empty()) {
     out << YAML::Key << "frames" << YAML::Value << YAML::BeginSeq;
     for (const auto& f : mb.frames) {
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << f.name << YAML::Key
-          << "parent" << YAML::Value << f.parent << YAML::Key << "rotations" << YAML::Value
-          << YAML::Flow << YAML::BeginSeq;
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << f.name
+          << YAML::Key << "parent" << YAML::Value << f.parent << YAML::Key << "rotations"
+          << YAML::Value << YAML::Flow << YAML::BeginSeq;
       for (const auto& r : f.rotations) {
         out << YAML::Flow << YAML::BeginMap << YAML::Key << "axis" << YAML::Value;
         EmitAxis(out, r.axis, r.vector);
@@ -88,9 +89,9 @@ void EmitMultibody(YAML::Emitter& out, const Scenario& s) {
   if (!mb.points.empty()) {
     out << YAML::Key << "points" << YAML::Value << YAML::BeginSeq;
     for (const auto& p : mb.points) {
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name << YAML::Key
-          << "parent" << YAML::Value << p.parent << YAML::Key << "frame" << YAML::Value << p.frame
-          << YAML::Key << "offset" << YAML::Value;
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name
+          << YAML::Key << "parent" << YAML::Value << p.parent << YAML::Key << "frame" << YAML::Value
+          << p.frame << YAML::Key << "offset" << YAML::Value;
       EmitVector(out, p.offset);
       out << YAML::EndMap;
     }
@@ -110,17 +111,18 @@ void EmitMultibody(YAML::Emitter& out, const Scenario& s) {
   if (!mb.springs.empty()) {
     out << YAML::Key << "springs" << YAML::Value << YAML::BeginSeq;
     for (const auto& k : mb.springs)
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name << YAML::Key
-          << "a" << YAML::Value << k.a << YAML::Key << "b" << YAML::Value << k.b << YAML::Key
-          << "stiffness" << YAML::Value << YAML::DoubleQuoted << k.stiffness << YAML::Key
-          << "rest_length" << YAML::Value << YAML::DoubleQuoted << k.rest_length << YAML::EndMap;
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << k.name
+          << YAML::Key << "a" << YAML::Value << k.a << YAML::Key << "b" << YAML::Value << k.b
+          << YAML::Key << "stiffness" << YAML::Value << YAML::DoubleQuoted << k.stiffness
+          << YAML::Key << "rest_length" << YAML::Value << YAML::DoubleQuoted << k.rest_length
+          << YAML::EndMap;
     out << YAML::EndSeq;
   }
   if (!mb.rolling.empty()) {
     out << YAML::Key << "rolling" << YAML::Value << YAML::BeginSeq;
     for (const auto& w : mb.rolling) {
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << w.name << YAML::Key
-          << "body" << YAML::Value << w.body << YAML::Key << "axis" << YAML::Value;
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << w.name
+          << YAML::Key << "body" << YAML::Value << w.body << YAML::Key << "axis" << YAML::Value;
       EmitAxis(out, w.axis, w.vector);
       out << YAML::Key << "radius" << YAML::Value << YAML::DoubleQuoted << w.radius;
       if (!w.center.empty()) out << YAML::Key << "center" << YAML::Value << w.center;
@@ -134,9 +136,9 @@ void EmitMultibody(YAML::Emitter& out, const Scenario& s) {
   if (!mb.velocity_constraints.empty()) {
     out << YAML::Key << "velocity_constraints" << YAML::Value << YAML::BeginSeq;
     for (const auto& c : mb.velocity_constraints) {
-      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
-          << "point" << YAML::Value << c.point << YAML::Key << "frame" << YAML::Value << c.frame
-          << YAML::Key << "direction" << YAML::Value;
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name
+          << YAML::Key << "point" << YAML::Value << c.point << YAML::Key << "frame" << YAML::Value
+          << c.frame << YAML::Key << "direction" << YAML::Value;
       EmitVector(out, c.direction);
       if (!c.multiplier.empty()) out << YAML::Key << "multiplier" << YAML::Value << c.multiplier;
       out << YAML::EndMap;
