@@ -28,7 +28,6 @@ scenario::ScenarioSymbols DeclareInto(const Scenario& s, PresymplecticData& data
   scenario::ScenarioSymbols symbols(s, options);
   data.t = symbols.t();
   data.table = symbols.table();
-  data.parse_table = symbols.parse_table();
   data.definitions = symbols.definitions();
   data.parameters = symbols.parameters();
   data.parameter_names = symbols.parameter_names();
@@ -43,10 +42,21 @@ CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_mome
 }
 
 // The scenario's Lagrangian in the symbols of `data`.
-ex ParseLagrangian(const Scenario& s, const PresymplecticData& data) {
-  return symbolic::ParseExpression(s.lagrangian, data.parse_table,
-                                   {s.source_file, s.lagrangian_where.line, "lagrangian"})
+// A text that may name definitions: read with their stand-ins (so the parser's limits apply
+// to the text as written), then substituted.
+ex ParseWithDefinitions(const std::string& text, const PresymplecticData& data,
+                        const symbolic::ExpressionOrigin& origin) {
+  if (data.definitions.empty()) return symbolic::ParseExpression(text, data.table, origin);
+  GiNaC::symtab table = data.table;  // with every symbol declared since (accelerations, ...)
+  for (const auto& [stand_in, value] : data.definitions)
+    table[GiNaC::ex_to<symbol>(stand_in).get_name()] = stand_in;
+  return symbolic::ParseExpression(text, table, origin)
       .subs(data.definitions, GiNaC::subs_options::no_pattern);
+}
+
+ex ParseLagrangian(const Scenario& s, const PresymplecticData& data) {
+  return ParseWithDefinitions(s.lagrangian, data,
+                              {s.source_file, s.lagrangian_where.line, "lagrangian"});
 }
 
 // Appends one coordinate of M with its name, kind ('q', 'v', 'p' or 'n') and initial value.
@@ -137,9 +147,8 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   matrix forms(m, n);
   for (unsigned r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
-    const ex form = symbolic::ParseExpression(spec.form, data.parse_table,
-                                              {s.source_file, spec.where.line, spec.name + ".form"})
-                        .subs(data.definitions, GiNaC::subs_options::no_pattern);
+    const ex form = ParseWithDefinitions(spec.form, data,
+                                         {s.source_file, spec.where.line, spec.name + ".form"});
     ex rebuilt = 0;
     for (unsigned i = 0; i < n; ++i) {
       forms(r, i) = Simplify(form.diff(v[i]));

@@ -313,8 +313,14 @@ double EvaluateParameterDefault(const Reader& r, const YAML::Node& node, const s
   std::vector<GiNaC::symbol> symbols;
   GiNaC::symtab table = TableOfNames(names, &symbols);
   table.erase("t");
-  const GiNaC::ex e =
-      symbolic::ParseExpression(text, table, {r.file(), r.Line(node), name + ".default"});
+  GiNaC::ex e;
+  try {
+    e = symbolic::ParseExpression(text, table, {r.file(), r.Line(node), name + ".default"});
+  } catch (const ScenarioError& error) {
+    r.Fail(node, name + ".default",
+           "expected a number, or an expression of constants and earlier parameters (" +
+               std::string(error.what()) + ")");
+  }
   GiNaC::exmap values;
   for (std::size_t k = 0; k < symbols.size(); ++k) values[symbols[k]] = earlier[k].value;
   const double value = Evaluate(e, values);
