@@ -119,6 +119,13 @@ TEST(Holonomic, InitialCoordinatesAndDependentVelocitiesAreSolved) {
   model->Simulate(input, {}, &report);
   EXPECT_EQ(report.solved_initial_values, (std::vector<std::string>{"y", "vy"}));
   EXPECT_EQ(report.initial_projection, 0.0);
+  // An input whose dependent velocity is off: the run solves it again from the others (not a
+  // projection that would move vx too).
+  input.v0[1] += 0.25;
+  const Trajectory tr = model->Simulate(input, {}, &report);
+  EXPECT_NEAR(report.initial_projection, 0.25, 1e-12);
+  EXPECT_EQ(tr.at(0, tr.ColumnIndex("vx")), s.coordinates[0].initial_velocity);
+  EXPECT_NEAR(tr.at(0, tr.ColumnIndex("vy")), s.coordinates[1].initial_velocity, 1e-15);
 }
 
 // The Cartesian pendulum against the angle form: x = l sin(theta), y = -l cos(theta).
