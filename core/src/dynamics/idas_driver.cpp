@@ -211,13 +211,13 @@ void IdasDriver::ComputeConsistentInitialValues(double first_output_time) {
   s.Check(IDAGetConsistentIC(s.mem.get(), s.yy.get(), s.yp.get()), "IDAGetConsistentIC", 0.0);
 }
 
-void IdasDriver::Restart(double t, const double* y, double first_output_time) {
+void IdasDriver::Restart(double t, const double* y, const double* yp) {
   Impl& s = *impl_;
   const IdasStatistics current = statistics();
   s.finished = current;
   std::copy(y, y + s.dae.size, N_VGetArrayPointer(s.yy.get()));
+  std::copy(yp, yp + s.dae.size, N_VGetArrayPointer(s.yp.get()));
   s.Check(IDAReInit(s.mem.get(), t, s.yy.get(), s.yp.get()), "IDAReInit", t);
-  ComputeConsistentInitialValues(first_output_time);
 }
 
 double IdasDriver::Advance(double tout) {

@@ -399,14 +399,21 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   };
   // The Baumgarte term holds the velocity constraints; holonomic f(q) drifts by the integration
   // error, so a sample where |f| passed the bound is projected and IDAS restarted there.
-  std::vector<double> projected(N);
+  // The restart's y' and mu from the saddle system at the projected state (consistent: g = 0
+  // there, so the Baumgarte term vanishes); IDACalcIC's line search fails on a residual that
+  // is already at round-off.
+  std::vector<double> projected(N), projected_rates(N, 0.0);
+  SaddleSystem restart_saddle(dae, input.parameters);
   const double drift_bound = 10.0 * spec.atol;
   auto record = [&](double t) {
     recorder.Record(t, y);
     if (recorder.position_residual() <= drift_bound || t >= spec.t_end) return;
     std::copy(y, y + N, projected.begin());
-    if (!projector.Project(t, projected.data())) return;
-    driver.Restart(t, projected.data(), std::min(t + spec.output_step, spec.t_end));
+    if (!projector.Project(t, projected.data()) ||
+        !restart_saddle.Rates(t, projected.data(), projected_rates.data(),
+                              projected.data() + n + k))
+      return;
+    driver.Restart(t, projected.data(), projected_rates.data());
     ++report.projections;
   };
   recorder.Record(0.0, y);
