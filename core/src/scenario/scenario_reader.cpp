@@ -196,11 +196,11 @@ void ReadHolonomic(const Reader& r, const YAML::Node& holonomic, SymbolRegistry&
   std::size_t index = 0;
   for (const auto& node : holonomic) {
     HolonomicSpec h = ReadHolonomicConstraint(r, node, ++index);
-    symbols.Add(h.multiplier, node, "multiplier");
     for (const auto& other : s.constraints)
       if (other.name == h.name) r.Fail(node, h.name, "name already used by a constraint");
     for (const auto& other : s.holonomic)
       if (other.name == h.name) r.Fail(node, h.name, "holonomic constraint defined twice");
+    symbols.Add(h.multiplier, node, "multiplier");
     s.holonomic.push_back(std::move(h));
   }
 }
