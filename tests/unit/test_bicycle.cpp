@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -117,6 +118,23 @@ TEST(Bicycle, FrontNormalForceAtStraightRunningIsTheStaticLoad) {
   // The multiplier of the contact height u.P = 0 (u up, against gravity): the ground pushes the
   // wheel up with the static front load.
   for (double mu : tr.Column("mu_front_contact")) EXPECT_NEAR(std::abs(mu), load, 1e-8);
+}
+
+TEST(Bicycle, EquationsPrintTheDefinitionsInUnder100KB) {
+  const std::string command = std::string(DIRAC_CLI) + " equations " +
+                              SourcePath("scenarios/whipple_bicycle.yaml") + " 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string text;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  EXPECT_EQ(pclose(pipe), 0);
+  EXPECT_LT(text.size(), 100000u);
+  EXPECT_NE(text.find("definition steer_x: c+w"), std::string::npos) << text.substr(0, 500);
+  EXPECT_NE(text.find("definition front_contact"), std::string::npos);
+  EXPECT_NE(text.find("L: T_fork+T_front_wheel+T_rear_frame+T_rear_wheel-V_fork"),
+            std::string::npos);
+  EXPECT_NE(text.find("omitted"), std::string::npos) << "says what it leaves out";
 }
 
 }  // namespace

@@ -97,6 +97,7 @@ constexpr std::size_t kMaxSymbolicJacobianWork = 40000;
 
 // The longest printed expression of a model with definitions (dirac equations stays readable).
 constexpr std::size_t kMaxPrintedCharacters = 3000;
+constexpr std::size_t kMaxPrintedNodes = 1500;
 
 // Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format) {
@@ -524,34 +525,43 @@ const ReconstructionSpec& LagrangeDiracSystem::reconstruction() const {
 }
 
 std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat format) const {
+  // A model with definitions (bodies): an expression too large to print is named by its size,
+  // counted on the tree before printing (printing it whole took a minute on the bicycle).
+  const auto print = [&](const ex& e, EquationFormat f) -> std::string {
+    if (!impl_->definitions.empty() &&
+        symbolic::NodeCount(e, kMaxPrintedNodes + 1) > kMaxPrintedNodes)
+      return "omitted: more than " + std::to_string(kMaxPrintedNodes) +
+             " expression nodes (the run evaluates it compiled)";
+    return Print(e, f);
+  };
   const Impl& s = *impl_;
   std::vector<DerivedEquation> out;
   if (!s.definitions.empty()) {
     // A model with definitions (bodies) prints them and L by name; its derived expressions
     // are large trees: one longer than kMaxPrintedCharacters is named with its size instead.
     for (const auto& [name, value] : s.definitions)
-      out.push_back({"definition " + name, Print(value, format)});
-    out.push_back({"L", Print(s.lagrangian_by_name, format)});
+      out.push_back({"definition " + name, print(value, format)});
+    out.push_back({"L", print(s.lagrangian_by_name, format)});
   } else {
-    out.push_back({"L", Print(s.lagrangian, format)});
+    out.push_back({"L", print(s.lagrangian, format)});
   }
-  out.push_back({"E_L", Print(s.energy, format)});
-  out.push_back({"W = D2D2L", Print(s.hessian, format)});
+  out.push_back({"E_L", print(s.energy, format)});
+  out.push_back({"W = D2D2L", print(s.hessian, format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
     GiNaC::matrix row(1, s.k());
     for (std::size_t i = 0; i < s.k(); ++i) row(0, i) = s.omega(r, i);
-    out.push_back({"omega[" + s.constraint_names[r] + "]", Print(row, format)});
+    out.push_back({"omega[" + s.constraint_names[r] + "]", print(row, format)});
   }
   for (std::size_t i = 0; i < s.n(); ++i)
     out.push_back(
-        {"second_order[" + s.coordinate_names[i] + "]", Print(s.second_order[i], format)});
+        {"second_order[" + s.coordinate_names[i] + "]", print(s.second_order[i], format)});
   for (std::size_t a = 0; a < s.k(); ++a)
     out.push_back({"EL[" + (s.algebroid ? s.velocity_names[a] : s.coordinate_names[a]) + "]",
-                   Print(s.euler_lagrange[a], format)});
+                   print(s.euler_lagrange[a], format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
-    out.push_back({"constraint[" + s.constraint_names[r] + "]", Print(s.g[r], format)});
+    out.push_back({"constraint[" + s.constraint_names[r] + "]", print(s.g[r], format)});
     out.push_back(
-        {"d/dt constraint[" + s.constraint_names[r] + "]", Print(s.constraint_rate[r], format)});
+        {"d/dt constraint[" + s.constraint_names[r] + "]", print(s.constraint_rate[r], format)});
   }
   // Solved form on q' = v: v' and mu from the linear system [W -omega^T; omega 0], symbolically
   // only while that is cheap (lsolve normalises rational functions: its cost grows faster than
@@ -584,8 +594,8 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
     const ex solution = GiNaC::lsolve(equations, variables);
     for (std::size_t k = 0; k < solution.nops(); ++k) {
       const ex relation = solution.op(k);
-      std::string label = "solved[" + Print(relation.lhs(), EquationFormat::kPlain) + "]";
-      out.push_back({label, Print(relation.lhs() - GiNaC::normal(relation.rhs()), format)});
+      std::string label = "solved[" + print(relation.lhs(), EquationFormat::kPlain) + "]";
+      out.push_back({label, print(relation.lhs() - GiNaC::normal(relation.rhs()), format)});
     }
   }
   if (!s.definitions.empty())
