@@ -29,6 +29,7 @@ scenario::ScenarioSymbols DeclareInto(const Scenario& s, PresymplecticData& data
   scenario::ScenarioSymbols symbols(s, options);
   data.t = symbols.t();
   data.table = symbols.table();
+  data.definitions = symbols.definitions();
   data.parameters = symbols.parameters();
   data.parameter_names = symbols.parameter_names();
   data.num_configuration = s.coordinates.size();
@@ -42,9 +43,21 @@ CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_mome
 }
 
 // The scenario's Lagrangian in the symbols of `data`.
+// A text that may name definitions: read with their stand-ins (so the parser's limits apply
+// to the text as written), then substituted.
+ex ParseWithDefinitions(const std::string& text, const PresymplecticData& data,
+                        const symbolic::ExpressionOrigin& origin) {
+  if (data.definitions.empty()) return symbolic::ParseExpression(text, data.table, origin);
+  GiNaC::symtab table = data.table;  // with every symbol declared since (accelerations, ...)
+  for (const auto& [stand_in, value] : data.definitions)
+    table[GiNaC::ex_to<symbol>(stand_in).get_name()] = stand_in;
+  return symbolic::ParseExpression(text, table, origin)
+      .subs(data.definitions, GiNaC::subs_options::no_pattern);
+}
+
 ex ParseLagrangian(const Scenario& s, const PresymplecticData& data) {
-  return symbolic::ParseExpression(s.lagrangian, data.table,
-                                   {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  return ParseWithDefinitions(s.lagrangian, data,
+                              {s.source_file, s.lagrangian_where.line, "lagrangian"});
 }
 
 // Appends one coordinate of M with its name, kind ('q', 'v', 'p' or 'n') and initial value.
@@ -136,8 +149,8 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   const auto nominal = scenario::NominalValuesOf(s);
   for (unsigned r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
-    const ex form = symbolic::ParseExpression(
-        spec.form, data.table, {s.source_file, spec.where.line, spec.name + ".form"});
+    const ex form = ParseWithDefinitions(spec.form, data,
+                                         {s.source_file, spec.where.line, spec.name + ".form"});
     // Linear and homogeneous by evaluation at seeded points (symbolic::FirstNonVanishing), not
     // by cancellation, which with float coefficients depends on GiNaC's term order.
     std::vector<ex> terms;

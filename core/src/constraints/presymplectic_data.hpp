@@ -27,6 +27,10 @@ struct PresymplecticData {
   bool omega_on_e = false;
   GiNaC::ex hamiltonian;
   GiNaC::symtab table;  ///< every symbol a scenario expression may use (z, params, t, ...)
+  /// The scenario's definitions (and generated body energies and forms): stand-in symbol ->
+  /// expression. Texts that may name generated ones (the Lagrangian, the forms) are parsed
+  /// with the stand-ins and then substituted (as ScenarioSymbols::Parse).
+  GiNaC::exmap definitions;
 
   /// Lagrange–Dirac with a distribution: the constraint one-forms (m x n) on the first n
   /// coordinates (q), and the multiplier names, to recover mu from i_X Omega - dH in Delta°.

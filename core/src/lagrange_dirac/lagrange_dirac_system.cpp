@@ -3,6 +3,8 @@
 #include <ginac/ginac.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <sstream>
 
@@ -28,10 +30,14 @@ using GiNaC::symbol;
 
 struct LagrangeDiracSystem::Impl {
   std::vector<std::string> coordinate_names, velocity_names, multiplier_names, constraint_names,
-      parameter_names;
+      parameter_names, holonomic_names;
   symbol t{"t"}, alpha{"alpha", "\\alpha"};
   std::vector<symbol> q, v, mu, qd, vd, p;
   ex lagrangian, energy;
+  // The scenario's definitions (user's in terms of the earlier ones, then what the bodies
+  // generate) and L in terms of them, for Equations(); empty without definitions.
+  std::vector<std::pair<std::string, ex>> definitions;
+  ex lagrangian_by_name;
   GiNaC::matrix hessian, omega;                         // W (k x k), A = omega (m x k)
   GiNaC::matrix anchor;                                 // rho (n x k)
   std::vector<std::vector<std::vector<ex>>> structure;  // C[c][a][b] = C^c_ab
@@ -90,6 +96,10 @@ constexpr std::size_t kMaxSolvedFormNodes = 2000;
 // on the residual's tape.
 constexpr std::size_t kMaxSymbolicJacobianWork = 40000;
 
+// The longest printed expression of a model with definitions (dirac equations stays readable).
+constexpr std::size_t kMaxPrintedCharacters = 3000;
+constexpr std::size_t kMaxPrintedNodes = 1500;
+
 // Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format) {
   return format == EquationFormat::kLatex ? symbolic::CanonicalLatex(e)
@@ -132,6 +142,8 @@ std::vector<ColumnInfo> Columns(const LagrangeDiracSystem::Impl& s) {
   columns.push_back({"E", ColumnKind::kEnergy});
   for (const auto& name : s.constraint_names)
     columns.push_back({"residual_" + name, ColumnKind::kConstraintResidual});
+  for (const auto& name : s.holonomic_names)
+    columns.push_back({"position_residual_" + name, ColumnKind::kConstraintResidual});
   for (const auto& name : geometry::GroupReconstruction::Columns(s.reconstruction)) {
     const bool diagnostic = name == "orthogonality_error" || name.rfind("spatial_momentum", 0) == 0;
     columns.push_back({name, diagnostic ? ColumnKind::kDiagnostic : ColumnKind::kGroup});
@@ -201,6 +213,23 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   }
 
   s.lagrangian = symbols.Parse(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
+  if (!symbols.definition_values().empty()) {
+    // As written: each text with its definitions' stand-ins, not their expressions.
+    auto by_name = [&](const std::string& text, std::size_t line, const std::string& key) {
+      return symbolic::ParseExpression(text, symbols.parse_table(), {file, line, key});
+    };
+    std::size_t user = 0;
+    for (const auto& d : scenario.definitions)
+      for (const auto& [name, value] : symbols.definition_values())
+        if (name == d.name) {
+          s.definitions.emplace_back(name, by_name(d.value, d.where.line, name));
+          ++user;
+        }
+    for (std::size_t k = user; k < symbols.definition_values().size(); ++k)
+      s.definitions.push_back(symbols.definition_values()[k]);
+    s.lagrangian_by_name =
+        by_name(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
+  }
 
   // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
   // One differentiator per symbol, shared by every expression, so that shared subexpressions
@@ -274,7 +303,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
       throw ScenarioError(file, spec.where.line, spec.name,
                           "constraint form must be homogeneous linear in the velocities, "
                           "<omega(q), v>; it has a velocity-free part " +
-                              Print(velocity_free, EquationFormat::kPlain));
+                              Print(velocity_free, EquationFormat::kPlain).substr(0, 2000));
     std::vector<symbolic::VanishingTest> coefficients;
     for (std::size_t a = 0; a < k; ++a) coefficients.push_back({s.omega(r, a), {}});
     if (symbolic::FirstNonVanishing(coefficients, nominal) == coefficients.size())
@@ -364,6 +393,16 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
         symbols.Parse(text, scenario.reconstruction.where.line, "body_velocity"));
   dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs);
   dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs);
+  // Holonomic constraints f(q) = 0: their differentials are among the forms above (BuildModel
+  // appends them); the runs keep f itself at the tolerance by projection.
+  std::vector<ex> holonomic, holonomic_jacobian;
+  for (const auto& h : scenario.holonomic) {
+    s.holonomic_names.push_back(h.name);
+    holonomic.push_back(symbols.Parse(h.equation, h.where.line, h.name + ".equation"));
+    for (std::size_t i = 0; i < n; ++i) holonomic_jacobian.push_back(d_dq[i](holonomic.back()));
+  }
+  dae.holonomic = symbolic::CompileExpressions(holonomic, inputs);
+  dae.holonomic_jacobian = symbolic::CompileExpressions(holonomic_jacobian, inputs);
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);
@@ -408,7 +447,7 @@ void ForEachTape(CompiledDae& dae, const std::function<void(CompiledFunction&)>&
   for (CompiledFunction* tape :
        {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
         &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
-        &dae.fibre_momentum})
+        &dae.fibre_momentum, &dae.holonomic, &dae.holonomic_jacobian})
     f(*tape);
 }
 
@@ -473,26 +512,43 @@ const ReconstructionSpec& LagrangeDiracSystem::reconstruction() const {
 }
 
 std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat format) const {
+  // A model with definitions (bodies): an expression too large to print is named by its size,
+  // counted on the tree before printing (printing it whole took a minute on the bicycle).
+  const auto print = [&](const ex& e, EquationFormat f) -> std::string {
+    if (!impl_->definitions.empty() &&
+        symbolic::NodeCount(e, kMaxPrintedNodes + 1) > kMaxPrintedNodes)
+      return "omitted: more than " + std::to_string(kMaxPrintedNodes) +
+             " expression nodes (the run evaluates it compiled)";
+    return Print(e, f);
+  };
   const Impl& s = *impl_;
   std::vector<DerivedEquation> out;
-  out.push_back({"L", Print(s.lagrangian, format)});
-  out.push_back({"E_L", Print(s.energy, format)});
-  out.push_back({"W = D2D2L", Print(s.hessian, format)});
+  if (!s.definitions.empty()) {
+    // A model with definitions (bodies) prints them and L by name; its derived expressions
+    // are large trees: one longer than kMaxPrintedCharacters is named with its size instead.
+    for (const auto& [name, value] : s.definitions)
+      out.push_back({"definition " + name, print(value, format)});
+    out.push_back({"L", print(s.lagrangian_by_name, format)});
+  } else {
+    out.push_back({"L", print(s.lagrangian, format)});
+  }
+  out.push_back({"E_L", print(s.energy, format)});
+  out.push_back({"W = D2D2L", print(s.hessian, format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
     GiNaC::matrix row(1, s.k());
     for (std::size_t i = 0; i < s.k(); ++i) row(0, i) = s.omega(r, i);
-    out.push_back({"omega[" + s.constraint_names[r] + "]", Print(row, format)});
+    out.push_back({"omega[" + s.constraint_names[r] + "]", print(row, format)});
   }
   for (std::size_t i = 0; i < s.n(); ++i)
     out.push_back(
-        {"second_order[" + s.coordinate_names[i] + "]", Print(s.second_order[i], format)});
+        {"second_order[" + s.coordinate_names[i] + "]", print(s.second_order[i], format)});
   for (std::size_t a = 0; a < s.k(); ++a)
     out.push_back({"EL[" + (s.algebroid ? s.velocity_names[a] : s.coordinate_names[a]) + "]",
-                   Print(s.euler_lagrange[a], format)});
+                   print(s.euler_lagrange[a], format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
-    out.push_back({"constraint[" + s.constraint_names[r] + "]", Print(s.g[r], format)});
+    out.push_back({"constraint[" + s.constraint_names[r] + "]", print(s.g[r], format)});
     out.push_back(
-        {"d/dt constraint[" + s.constraint_names[r] + "]", Print(s.constraint_rate[r], format)});
+        {"d/dt constraint[" + s.constraint_names[r] + "]", print(s.constraint_rate[r], format)});
   }
   // Solved form on q' = v: v' and mu from the linear system [W -omega^T; omega 0], symbolically
   // only while that is cheap (lsolve normalises rational functions: its cost grows faster than
@@ -525,10 +581,18 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
     const ex solution = GiNaC::lsolve(equations, variables);
     for (std::size_t k = 0; k < solution.nops(); ++k) {
       const ex relation = solution.op(k);
-      std::string label = "solved[" + Print(relation.lhs(), EquationFormat::kPlain) + "]";
-      out.push_back({label, Print(relation.lhs() - GiNaC::normal(relation.rhs()), format)});
+      std::string label = "solved[" + print(relation.lhs(), EquationFormat::kPlain) + "]";
+      out.push_back({label, print(relation.lhs() - GiNaC::normal(relation.rhs()), format)});
     }
   }
+  if (!s.definitions.empty())
+    for (auto& eq : out)
+      if (eq.text.size() > kMaxPrintedCharacters)
+        eq.text = "omitted: " + std::to_string(eq.text.size()) +
+                  " characters when printed (one printed expression of a model with definitions "
+                  "is at most " +
+                  std::to_string(kMaxPrintedCharacters) +
+                  "; the run evaluates it compiled, `dirac run` writes its values)";
   return out;
 }
 

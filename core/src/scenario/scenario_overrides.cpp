@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "dirac/error.hpp"
 #include "dirac/scenario.hpp"
+#include "scenario/initial_state.hpp"
 #include "scenario/yaml_reader.hpp"
 
 namespace dirac {
@@ -268,6 +270,15 @@ std::optional<double> CurrentValue(const Scenario& s, const std::string& name) {
 
 void ApplyOverride(Scenario& s, const std::string& name, double value) {
   if (!std::isfinite(value)) throw ScenarioError(s.source_file, 0, name, "value is not finite");
+  if (const auto index = s.FindParameter(name)) {
+    // A derived parameter set by hand stops following its expression; the others follow it.
+    s.parameters[*index].value = value;
+    s.parameters[*index].set_by_user = true;
+    UpdateDerivedParameters(s);
+    return;
+  }
+  for (auto& c : s.coordinates)
+    if (c.velocity == name) c.initial_velocity_set = true;  // stops following its expression
   if (double* field = InitialField(s, name)) {
     *field = value;
     return;
@@ -374,10 +385,17 @@ void ApplyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
     Defer() { defer_setting_check = true; }
     ~Defer() { defer_setting_check = false; }
   };
+  std::set<std::string> names;
   {
     Defer defer;
-    for (const auto& assignment : assignments) ApplyOverride(result, assignment);
+    for (const auto& assignment : assignments) {
+      ApplyOverride(result, assignment);
+      names.insert(assignment.substr(0, assignment.find('=')));
+    }
   }
+  // Coordinates solved from the holonomic constraints and the dependent velocities follow the
+  // new values (a set of one of them is refused).
+  scenario::SolveInitialState(result, names);
   if (const auto problem = CheckSimulationSpec(result.simulation))
     throw ScenarioError(s.source_file, 0, problem->key, problem->message);
   if (const auto problem = CheckOptimalControlBounds(result))
