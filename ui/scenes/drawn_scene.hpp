@@ -1,6 +1,6 @@
 #pragma once
 /// @file drawn_scene.hpp
-/// The interface of a drawn 3D scene: what the view shows of a run. Seven types ship
+/// The interface of a drawn 3D scene: what the view shows of a run. Eight types ship
 /// (SceneRegistry::WithBuiltinScenes):
 ///  - "particle" (ParticleScene): a point in R^3 at three trajectory columns with its trail,
 ///    velocity, the constraint plane Delta(q) and a comparison trajectory;
@@ -13,7 +13,9 @@
 ///  - "affine_ellipse" (AffineEllipseScene): a fluid ellipse deformed by x = A(t) X with its
 ///    material lines (the incompressible affine fluid);
 ///  - "vorticity_torus" (VorticityTorusScene): the vorticity of Zeitlin's torus model as a colour
-///    map with a colour bar, optionally with the velocity field.
+///    map with a colour bar, optionally with the velocity field;
+///  - "bodies" (BodiesScene): the rigid bodies of a scenario written with `bodies:` at their
+///    frames, with the rolling wheels' contact trails (the default scene of such a scenario).
 /// A scene reads and validates its own `view.scene` options (dirac::SceneOptions), owns its VTK
 /// props and moves them to the time cursor.
 
@@ -82,6 +84,10 @@ class DrawnScene {
   /// Axis-aligned box (xmin, xmax, ymin, ymax, zmin, zmax) the camera should fit; false if the
   /// scene has nothing to show yet.
   virtual bool Bounds(std::array<double, 6>& bounds) const = 0;
+  /// The scene's up direction (unit, world coordinates): the default camera keeps it up on the
+  /// screen and looks down on the ground from its side (+z unless a scene says otherwise, e.g.
+  /// a multibody model written with z down).
+  virtual std::array<double, 3> up() const { return {0.0, 0.0, 1.0}; }
   /// Called after the view reset its camera to the default oblique framing of Bounds(); a scene
   /// that prefers another view (e.g. a top view that follows the bodies) takes over here.
   virtual void OnCameraReset() {}

@@ -6,6 +6,7 @@
 #include "scenes/planar_bodies_scene.hpp"
 #include "scenes/planar_points_scene.hpp"
 #include "scenes/rigid_body_scene.hpp"
+#include "scenes/bodies_scene.hpp"
 #include "scenes/rolling_disk_scene.hpp"
 #include "scenes/vorticity_torus_scene.hpp"
 
@@ -33,6 +34,9 @@ SceneRegistry SceneRegistry::WithBuiltinScenes() {
   });
   registry.Register("vorticity_torus", [](const SceneContext& context) {
     return std::make_unique<VorticityTorusScene>(context);
+  });
+  registry.Register("bodies", [](const SceneContext& context) {
+    return std::make_unique<BodiesScene>(context);
   });
   return registry;
 }

@@ -368,9 +368,21 @@ void SceneView::ResetCamera() {
                             0.5 * (bounds[4] + bounds[5])};
   vtkCamera* camera = renderer_->GetActiveCamera();
   camera->SetFocalPoint(center);
-  // Oblique view from the (+x, -y, +z) octant, z up: all three axes visible.
-  camera->SetPosition(center[0] + 1.0, center[1] - 1.6, center[2] + 0.9);
-  camera->SetViewUp(0, 0, 1);
+  // Oblique view from the (+e1, -e2, +up) octant of the scene's up direction and a right-handed
+  // basis (e1, e2) of the ground (x, y for z up): all three axes visible.
+  const std::array<double, 3> up = scene_->up();
+  const std::array<double, 3> e1 = std::abs(up[0]) < 0.9 ? std::array<double, 3>{1, 0, 0}
+                                                          : std::array<double, 3>{0, 1, 0};
+  std::array<double, 3> a{}, e2{};
+  const double along = e1[0] * up[0] + e1[1] * up[1] + e1[2] * up[2];
+  for (int k = 0; k < 3; ++k) a[k] = e1[k] - along * up[k];  // e1 made horizontal
+  const double n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  for (int k = 0; k < 3; ++k) a[k] /= n;
+  e2 = {up[1] * a[2] - up[2] * a[1], up[2] * a[0] - up[0] * a[2], up[0] * a[1] - up[1] * a[0]};
+  camera->SetPosition(center[0] + 1.0 * a[0] - 1.6 * e2[0] + 0.9 * up[0],
+                      center[1] + 1.0 * a[1] - 1.6 * e2[1] + 0.9 * up[1],
+                      center[2] + 1.0 * a[2] - 1.6 * e2[2] + 0.9 * up[2]);
+  camera->SetViewUp(up[0], up[1], up[2]);
   renderer_->ResetCamera(bounds.data());
   if (window_ready_ && width() > 50 && height() > 50) {
     FitCameraToBand(renderer_, bounds, FreeBand());

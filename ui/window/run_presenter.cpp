@@ -72,11 +72,18 @@ void RunPresenter::OnModelReady() {
   const std::shared_ptr<const dirac::Model> model = context_.controller->model();
   const dirac::Scenario& scenario = context_.controller->scenario();
   std::unique_ptr<DrawnScene> scene;
-  // No `view.scene` in the file (its location is unset): nothing to draw, and no error to report.
-  scene_given_ = scenario.scene.where.line != 0;
+  // No `view.scene` in the file (its location is unset): a model written with bodies is drawn by
+  // the bodies scene; any other has nothing to draw, and no error to report.
+  scene_given_ = scenario.scene.where.line != 0 || scenario.multibody.present();
   if (scene_given_) {
     try {
-      scene = scenes_->Create(SceneContext{scenario, model, scene_edit_});
+      if (scenario.scene.where.line != 0) {
+        scene = scenes_->Create(SceneContext{scenario, model, scene_edit_});
+      } else {
+        dirac::Scenario with_bodies_scene = scenario;
+        with_bodies_scene.scene.type = "bodies";
+        scene = scenes_->Create(SceneContext{with_bodies_scene, model, scene_edit_});
+      }
     } catch (const std::exception& e) {
       context_.errors->SetSceneError(tr("3D view: %1").arg(QString::fromStdString(e.what())));
     }

@@ -25,6 +25,9 @@ struct BodyPose {
   std::vector<double> size;  ///< the shape's dimensions at these parameters (as `shape.size`)
   /// Principal moments of the inertia about the centre (kg m^2), for sizing a shape-less body.
   std::array<double, 3> inertia{};
+  /// The principal axes of the inertia in the body frame, row-major: column j is the axis of
+  /// `inertia[j]` (a right-handed orthonormal frame).
+  std::array<double, 9> principal_axes{1, 0, 0, 0, 1, 0, 0, 0, 1};
   double mass = 0.0;
 };
 

@@ -21,6 +21,7 @@
 namespace dirac {
 
 struct ConstraintChain;
+class BodyPoseEvaluator;
 
 /// Text form of derived equations.
 enum class EquationFormat { kPlain, kLatex };
@@ -175,6 +176,10 @@ class Model {
   /// True if the scenario poses a boundary-value problem (`boundary_value:`) whose unknowns
   /// are free initial values of this model (see dirac/shooting.hpp).
   bool has_boundary_value_problem() const { return has_boundary_value_problem_; }
+  /// The poses of the bodies and the wheels' contact points of a scenario written with
+  /// `bodies:` (dirac/body_poses.hpp), compiled with the model so that a scene evaluates them
+  /// without GiNaC; nullptr for a hand-written Lagrangian.
+  const std::shared_ptr<const BodyPoseEvaluator>& body_poses() const { return body_poses_; }
 
   /// Names of columns() in order (the CSV header).
   std::vector<std::string> TrajectoryColumns() const;
@@ -185,6 +190,10 @@ class Model {
 
  protected:
   bool has_boundary_value_problem_ = false;
+
+ private:
+  friend std::shared_ptr<const Model> BuildModel(const Scenario& scenario);
+  std::shared_ptr<const BodyPoseEvaluator> body_poses_;
 };
 
 /// Short lower-case name of a column kind ("coordinate", "multiplier", ...), for reports.

@@ -1,5 +1,9 @@
 #include "dirac/build_model.hpp"
 
+#include <memory>
+
+#include "dirac/body_poses.hpp"
+
 #include "base/foreign_errors.hpp"
 #include "constraints/first_order_system.hpp"
 #include "constraints/generic_rank_chain.hpp"
@@ -65,8 +69,16 @@ std::shared_ptr<const Model> BuildFromForms(const Scenario& scenario) {
 
 std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
   RequireHolonomicFormulation(scenario);
-  if (scenario.holonomic.empty()) return BuildFromForms(scenario);
-  return BuildFromForms(scenario::WithHolonomicDifferentials(scenario));
+  std::shared_ptr<const Model> model =
+      scenario.holonomic.empty() ? BuildFromForms(scenario)
+                                 : BuildFromForms(scenario::WithHolonomicDifferentials(scenario));
+  if (scenario.multibody.present()) {
+    // The model was made here and is shared with no one yet: its body poses are compiled with
+    // it (GiNaC, on the deriving thread) so that scenes evaluate tapes only.
+    std::const_pointer_cast<Model>(model)->body_poses_ =
+        std::make_shared<const BodyPoseEvaluator>(scenario);
+  }
+  return model;
 } catch (...) {
   base::RethrowNamingFile(scenario.source_file, "deriving the equations");
 }

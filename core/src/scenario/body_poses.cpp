@@ -68,8 +68,13 @@ BodyPoses BodyPoseEvaluator::Evaluate(double t, const std::vector<double>& q,
     const double* I = &out[k];
     J << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
     k += 6;
-    const Eigen::Vector3d eig = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(J).eigenvalues();
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver(J);
+    const Eigen::Vector3d eig = solver.eigenvalues();
+    Eigen::Matrix3d axes = solver.eigenvectors();
+    if (axes.determinant() < 0) axes.col(2) = -axes.col(2);
     pose.inertia = {eig[0], eig[1], eig[2]};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) pose.principal_axes[3 * i + j] = axes(i, j);
     for (std::size_t i = 0; i < size_counts_[b]; ++i) pose.size.push_back(out[k++]);
   }
   for (auto& contact : poses.contacts) {
