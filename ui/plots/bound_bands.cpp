@@ -57,10 +57,6 @@ bool SameArcs(const std::vector<dirac::ActiveArc>& a, const std::vector<dirac::A
   });
 }
 
-void HideFromLegend(QChart* chart, QAbstractSeries* series) {
-  for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
-}
-
 QLineSeries* NewLine(QChart* chart, const QString& name, const QPen& pen) {
   auto* line = new QLineSeries(chart);
   line->setObjectName(name);

@@ -22,10 +22,6 @@ namespace {
 const QColor kDivergedLineColor(200, 30, 30);
 const QColor kDivergedBandColor(200, 30, 30, 30);
 
-void HideFromLegend(QChart* chart, QAbstractSeries* series) {
-  for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
-}
-
 }  // namespace
 
 void PlotPanel::SetDivergedAt(std::optional<double> t) {

@@ -6,6 +6,8 @@
 #include <QAreaSeries>
 #include <QChartView>
 #include <QFont>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMargins>
 #include <QString>
@@ -19,6 +21,11 @@
 #include "plots/plot_panel.hpp"
 
 namespace dirac::ui {
+
+/// Leaves `series` out of its chart's legend (bands and marks that explain themselves).
+inline void HideFromLegend(QChart* chart, QAbstractSeries* series) {
+  for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
+}
 
 /// A chart's own margins; AlignPlotAreas adds to the left and right ones.
 inline const QMargins kChartMargins(4, 4, 8, 4);
