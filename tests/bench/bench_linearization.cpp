@@ -1,0 +1,32 @@
+// Issue 38: the cost of a stability sweep after the derivation (the derivation is outside the
+// timed loop): 1001 linearizations with eigenvalue matching and the refinement of every
+// critical value. Numbers: docs/benchmarks.md ("Linearization").
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "dirac/linearization.hpp"
+#include "dirac/scenario.hpp"
+
+namespace {
+
+// The rolling disk rolling upright (tests/linearization/rolling_disk.yaml), spin rate 1 ... 6:
+// one critical value (the eigenvalues meet at 0 at sqrt(g/(3R))).
+void BM_LinearizationSweepRollingDisk1001(benchmark::State& state) {
+  dirac::Scenario s =
+      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/tests/linearization/rolling_disk.yaml");
+  dirac::ApplyOverrides(s, {"alpha=0", "valpha=0", "vtheta=0", "vphi=6", "theta=0"});
+  dirac::LinearizationOptions options;
+  options.ignorable = {"theta"};
+  const auto lin = dirac::Linearizer::Derive(s, options);
+  std::size_t critical = 0;
+  for (auto _ : state) {
+    const dirac::StabilitySweep sweep = lin->Sweep("vphi", 1.0, 6.0, 1001);
+    critical = sweep.critical.size();
+    benchmark::DoNotOptimize(sweep.eigenvalues.data());
+  }
+  state.counters["critical_values"] = static_cast<double>(critical);
+}
+BENCHMARK(BM_LinearizationSweepRollingDisk1001)->Unit(benchmark::kMillisecond);
+
+}  // namespace
