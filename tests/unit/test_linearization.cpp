@@ -95,6 +95,8 @@ TEST(Linearization, RigidBodyOffTheAxisIsRefusedAndFoundByNewton) {
   double w[3];
   for (int a = 0; a < 3; ++a) w[a] = r.point[static_cast<std::size_t>(a)].second;
   EXPECT_LT(std::abs(w[0]) + std::abs(w[2]), 1e-12);
+  EXPECT_EQ(w[1], 1.3);  // the largest speed (the spin) is held
+  EXPECT_EQ(r.independent_speeds, (std::vector<std::string>{"w1", "w2", "w3"}));
   const double expected = std::abs(w[1]) / std::sqrt(3.0);  // middle axis, I = (1, 2, 3)
   ASSERT_EQ(r.eigenvalues.size(), 2u);
   EXPECT_NEAR(r.eigenvalues[0].real(), expected, 1e-12);
@@ -144,7 +146,7 @@ TEST(Linearization, RollingDiskUprightMatchesDifferencesAndTheHandDerivedEigenva
   EXPECT_EQ(r.ignorable_named, std::vector<std::string>{"theta"});
   EXPECT_EQ(r.dependent_speeds, (std::vector<std::string>{"vx", "vy"}));
   EXPECT_EQ(r.dropped_speeds, std::vector<std::string>{"vphi"});
-  EXPECT_EQ(r.states, (std::vector<std::string>{"alpha", "valpha", "vtheta"}));
+  EXPECT_EQ(r.states, (std::vector<std::string>{"alpha", "vtheta", "valpha"}));
   // vx was solved from the rolling constraint: R W.
   for (const auto& [name, value] : r.point) {
     if (name == "vx") EXPECT_NEAR(value, R * W, 1e-15);

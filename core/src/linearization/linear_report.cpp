@@ -1,4 +1,5 @@
 // The linearization's text report, its JSON and the sweep's CSV and summary.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -128,10 +129,12 @@ std::string LinearizationText(const Linearization& lin) {
     if (mode.eigenvalue.imag() > 0.0) out << " (and its conjugate)";
     out << ": " << LrList(mode.dominant) << "\n";
   }
+  double size = 1.0;
+  for (const auto& z : lin.eigenvalues) size = std::max(size, std::abs(z));
   bool stable = true;
-  for (const auto& z : lin.eigenvalues) stable &= z.real() <= 0.0;
+  for (const auto& z : lin.eigenvalues) stable &= z.real() <= 1e-9 * size;
   out << "\nverdict: "
-      << (stable ? "no eigenvalue with positive real part"
+      << (stable ? "no eigenvalue with positive real part (beyond 1e-9 of the largest |eigenvalue|)"
                  : "unstable (an eigenvalue with positive real part)")
       << "\n";
   return out.str();
@@ -146,7 +149,7 @@ std::string LinearizationJson(const Linearization& lin) {
   for (std::size_t i = 0; i < lin.eigenvalues.size(); ++i)
     out << (i ? ", " : "") << LrJsonComplex(lin.eigenvalues[i]);
   out << "],\n  \"A\": " << LrJsonMatrix(lin.A) << ",\n";
-  out << "  \"B\": " << LrJsonMatrix(lin.B) << ",\n";
+  out << "  \"B\": " << (lin.B.cols() > 0 ? LrJsonMatrix(lin.B) : std::string("[]")) << ",\n";
   out << "  \"M\": " << LrJsonMatrix(lin.mass_matrix) << ",\n";
   out << "  \"modes\": [";
   for (std::size_t i = 0; i < lin.modes.size(); ++i) {

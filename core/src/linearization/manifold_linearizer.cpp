@@ -371,6 +371,9 @@ class ManifoldLinearizer final : public Linearizer {
 
   void Describe(const Chart& chart, const Values& values, const VectorXd& x,
                 Linearization& report) const {
+    report.dependent_coordinates.clear();
+    report.independent_speeds.clear();
+    report.dependent_speeds.clear();
     for (std::size_t i : chart.qD) report.dependent_coordinates.push_back(q_names_[i]);
     for (std::size_t s : chart.vS) report.independent_speeds.push_back(v_names_[s]);
     for (std::size_t s : chart.vD) report.dependent_speeds.push_back(v_names_[s]);
@@ -509,13 +512,27 @@ class ManifoldLinearizer final : public Linearizer {
       for (int it = 0;; ++it) {
         ReducedPoint p = Reduce(chart, values, x);
         const std::vector<std::size_t> kept = KeptStates(p);
+        // The largest independent speed sets the steady motion's scale (the spin rate, the
+        // forward speed) and stays put: else Newton on rates that are homogeneous in the
+        // speeds (Euler's equations) walks to rest.
+        const VectorXd z0 = Select(x, chart);
+        std::size_t held = kept.size();
+        double largest = 0.0;
+        for (std::size_t i = 0; i < kept.size(); ++i)
+          if (kept[i] >= p.num_coordinates && std::abs(z0[static_cast<Index>(kept[i])]) > largest) {
+            largest = std::abs(z0[static_cast<Index>(kept[i])]);
+            held = i;
+          }
+        std::vector<std::size_t> moved;
+        for (std::size_t i = 0; i < kept.size(); ++i)
+          if (i != held) moved.push_back(kept[i]);
         VectorXd r(static_cast<Index>(kept.size()));
-        MatrixXd jk(r.size(), r.size());
+        MatrixXd jk(r.size(), static_cast<Index>(moved.size()));
         for (std::size_t i = 0; i < kept.size(); ++i) {
           r[static_cast<Index>(i)] = p.rates[static_cast<Index>(kept[i])];
-          for (std::size_t j = 0; j < kept.size(); ++j)
+          for (std::size_t j = 0; j < moved.size(); ++j)
             jk(static_cast<Index>(i), static_cast<Index>(j)) =
-                p.J(static_cast<Index>(kept[i]), static_cast<Index>(kept[j]));
+                p.J(static_cast<Index>(kept[i]), static_cast<Index>(moved[j]));
         }
         const double size = std::max(1.0, p.J.cwiseAbs().maxCoeff());
         if (r.size() == 0 || r.cwiseAbs().maxCoeff() <= 1e-13 * size) break;
@@ -526,8 +543,8 @@ class ManifoldLinearizer final : public Linearizer {
               Num(r.cwiseAbs().maxCoeff()) + " after 50 iterations)");
         const VectorXd step = jk.completeOrthogonalDecomposition().solve(-r);
         VectorXd z = Select(x, chart);
-        for (std::size_t i = 0; i < kept.size(); ++i)
-          z[static_cast<Index>(kept[i])] += step[static_cast<Index>(i)];
+        for (std::size_t i = 0; i < moved.size(); ++i)
+          z[static_cast<Index>(moved[i])] += step[static_cast<Index>(i)];
         x = ChartPoint(chart, values, z);
       }
       Describe(chart, given, x, report);

@@ -22,9 +22,25 @@ std::string Number(double value) {
 // The rate of a state, in words: "d(alpha)/dt" for a coordinate, "d(valpha)/dt" for a speed.
 std::string RateName(const std::string& state) { return "d(" + state + ")/dt"; }
 
-bool ComesFirst(const Complex& a, const Complex& b) {
-  if (a.real() != b.real()) return a.real() > b.real();
-  return a.imag() > b.imag();
+// The sort key's real part: rounding noise (|re| <= 1e-10 of the spectrum's size) counts as 0,
+// so that eigenvalues on the imaginary axis sort by their frequency, not by their noise.
+double RealKey(const Complex& z, double size) {
+  return std::abs(z.real()) <= 1e-10 * size ? 0.0 : z.real();
+}
+
+struct ComesFirst {
+  double size;
+  bool operator()(const Complex& a, const Complex& b) const {
+    const double ra = RealKey(a, size), rb = RealKey(b, size);
+    if (ra != rb) return ra > rb;
+    return a.imag() > b.imag();
+  }
+};
+
+double SpectrumSize(const Eigen::VectorXcd& values) {
+  double size = 1.0;
+  for (Eigen::Index i = 0; i < values.size(); ++i) size = std::max(size, std::abs(values[i]));
+  return size;
 }
 
 }  // namespace
@@ -34,7 +50,7 @@ std::vector<std::complex<double>> SortedEigenvalues(const Eigen::MatrixXd& A) {
   if (A.rows() == 0) return values;
   Eigen::EigenSolver<Eigen::MatrixXd> solver(A, false);
   for (Eigen::Index i = 0; i < A.rows(); ++i) values.push_back(solver.eigenvalues()[i]);
-  std::sort(values.begin(), values.end(), ComesFirst);
+  std::sort(values.begin(), values.end(), ComesFirst{SpectrumSize(solver.eigenvalues())});
   return values;
 }
 
@@ -133,8 +149,9 @@ Linearization Finish(ReducedPoint p, double tolerance, bool check_rates,
   Eigen::EigenSolver<Eigen::MatrixXd> solver(out.A, true);
   std::vector<Eigen::Index> order(static_cast<std::size_t>(nk));
   std::iota(order.begin(), order.end(), 0);
+  const ComesFirst first{SpectrumSize(solver.eigenvalues())};
   std::sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
-    return ComesFirst(solver.eigenvalues()[a], solver.eigenvalues()[b]);
+    return first(solver.eigenvalues()[a], solver.eigenvalues()[b]);
   });
   for (Eigen::Index i : order) {
     const Complex lambda = solver.eigenvalues()[i];
