@@ -95,6 +95,12 @@ int Run(const Options& o) {
                  report.method.c_str(), report.rhs_evaluations, report.error_test_failures,
                  report.nonlinear_failures, report.last_order, report.projections);
     if (!report.tape.empty()) std::fprintf(stderr, "  tapes: %s\n", report.tape.c_str());
+    if (!report.solved_initial_values.empty()) {
+      std::string names;
+      for (const auto& name : report.solved_initial_values)
+        names += (names.empty() ? "" : ", ") + name;
+      std::fprintf(stderr, "  initial values solved from the constraints: %s\n", names.c_str());
+    }
     if (report.initial_projection > 0)
       std::fprintf(stderr,
                    model->constraint_chain()

@@ -84,6 +84,10 @@ struct CompiledDae {
   CompiledFunction anchor;             ///< rho^i_A(q), n*k outputs, row-major
   CompiledFunction body_velocity;      ///< reconstruction xi(q, y), 3 outputs (or none)
   CompiledFunction fibre_momentum;     ///< dL/dy^A, k outputs
+  /// The holonomic constraints f^h(q) (`holonomic:`), h outputs (none without), whose
+  /// differentials are the last h rows of `constraints`; runs keep f = 0 by projection.
+  CompiledFunction holonomic;
+  CompiledFunction holonomic_jacobian;  ///< df^h/dq^i, h*n outputs, row-major
 };
 
 /// Calls `f` on every tape of `dae` in a fixed order: the batch a model compiles to machine code

@@ -27,6 +27,15 @@ struct Coordinate {
   std::string unit;               ///< display unit of q^i (free text)
   std::string momentum;           ///< symbol of p_i (vakonomic formulation), default "p_<name>"
   double initial_momentum = 0.0;  ///< p_i(0) (vakonomic formulation)
+  /// `solve: true`: q^i(0) is solved from the holonomic constraints (Newton from `initial`, the
+  /// starting guess); otherwise q^i(0) is given and must satisfy them (docs/scenario-format.md).
+  bool solve = false;
+  /// Whether the file (or a --set) gave v^i(0) (`initial_velocity`). With holonomic constraints
+  /// the dependent velocities are chosen among those not given and solved from the constraint
+  /// forms at q0 (scenario::SolveInitialState).
+  bool velocity_given = true;
+  /// Set by the engine: v^i(0) was solved from the constraint forms (a dependent velocity).
+  bool velocity_solved = false;
   SourceLocation where;
 };
 

@@ -31,6 +31,9 @@ struct SimulationInput {
   /// returns a trajectory holding only the last sample; without it the whole run is held in
   /// memory, and a run of more than kMaxTrajectoryBytes is refused before it starts.
   Trajectory::RowSink row_sink;
+  /// Names of the initial values the scenario layer solved (coordinates marked `solve: true`,
+  /// dependent velocities; docs/scenario-format.md), copied into the run's report.
+  std::vector<std::string> solved_initial_values;
   /// Values taken from a scenario (current parameter values, initial conditions, settings).
   static SimulationInput FromScenario(const Scenario& scenario);
 };
@@ -41,14 +44,18 @@ struct SimulationReport {
   std::string method;  ///< the integrator used, e.g. "CVODES Adams (ODE, ...)"
   std::string tape;    ///< how the tapes ran, e.g. "native (cached)", "interpreter (...)"
   long internal_steps = 0;
-  long rhs_evaluations = 0;              ///< right-hand sides (ODE path; 0 for IDAS)
-  long projections = 0;                  ///< restarts after projecting a drifted state (Adams)
-  long error_test_failures = 0;          ///< local error test failures
-  long nonlinear_failures = 0;           ///< nonlinear (Newton / fixed-point) convergence failures
-  int last_order = 0;                    ///< method order of the last step
-  double initial_projection = 0.0;       ///< |v0 change| made to put v0 on Delta(q0)
-  double max_constraint_residual = 0.0;  ///< max over samples of |g^r(q, v)|
-  double max_energy_drift = 0.0;         ///< max |E(t) - E(0)|
+  long rhs_evaluations = 0;         ///< right-hand sides (ODE path; 0 for IDAS)
+  long projections = 0;             ///< restarts after projecting a drifted state (Adams)
+  long error_test_failures = 0;     ///< local error test failures
+  long nonlinear_failures = 0;      ///< nonlinear (Newton / fixed-point) convergence failures
+  int last_order = 0;               ///< method order of the last step
+  double initial_projection = 0.0;  ///< |v0 change| made to put v0 on Delta(q0)
+  /// Initial values solved from the constraints before the run (SimulationInput's list):
+  /// coordinates from the holonomic constraints, dependent velocities from the constraint forms.
+  std::vector<std::string> solved_initial_values;
+  /// max over samples of |g^r(q, v)| and of the holonomic |f^h(q)| (position residuals)
+  double max_constraint_residual = 0.0;
+  double max_energy_drift = 0.0;  ///< max |E(t) - E(0)|
   double initial_energy = 0.0;
   /// Trust verdict (docs/robustness.md, "Diverged runs"): the first sample time at which the
   /// constraint residual or the energy drift left the bound derived from the tolerances, or at

@@ -26,6 +26,7 @@ struct IdasDriver::Impl {
   sundials::SolverMemory mem;
   sundials::CallbackGuard guard;
   std::string last_error;
+  IdasStatistics finished;  // of the integrations before the last Restart
 
   // What an IDAS flag means, and what usually causes it here.
   static const char* Explain(int flag) {
@@ -210,6 +211,15 @@ void IdasDriver::ComputeConsistentInitialValues(double first_output_time) {
   s.Check(IDAGetConsistentIC(s.mem.get(), s.yy.get(), s.yp.get()), "IDAGetConsistentIC", 0.0);
 }
 
+void IdasDriver::Restart(double t, const double* y, const double* yp) {
+  Impl& s = *impl_;
+  const IdasStatistics current = statistics();
+  s.finished = current;
+  std::copy(y, y + s.dae.size, N_VGetArrayPointer(s.yy.get()));
+  std::copy(yp, yp + s.dae.size, N_VGetArrayPointer(s.yp.get()));
+  s.Check(IDAReInit(s.mem.get(), t, s.yy.get(), s.yp.get()), "IDAReInit", t);
+}
+
 double IdasDriver::Advance(double tout) {
   Impl& s = *impl_;
   double tret = 0.0;
@@ -241,6 +251,9 @@ IdasStatistics IdasDriver::statistics() const {
   IDAGetNumErrTestFails(impl_->mem.get(), &st.error_test_failures);
   IDAGetNumNonlinSolvConvFails(impl_->mem.get(), &st.nonlinear_failures);
   IDAGetLastOrder(impl_->mem.get(), &st.last_order);
+  st.steps += impl_->finished.steps;
+  st.error_test_failures += impl_->finished.error_test_failures;
+  st.nonlinear_failures += impl_->finished.nonlinear_failures;
   return st;
 }
 

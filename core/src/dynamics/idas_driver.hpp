@@ -51,6 +51,9 @@ class IdasDriver {
 
   /// IDACalcIC(IDA_YA_YDP_INIT): algebraic y and all y' from the differential y.
   void ComputeConsistentInitialValues(double first_output_time);
+  /// Restarts at a consistent (t, y, y') after the caller moved the state (a projection at a
+  /// sample): IDAReInit; the statistics keep counting across restarts.
+  void Restart(double t, const double* y, const double* yp);
   /// Advances to `tout` (interpolated output); returns the time reached.
   double Advance(double tout);
 

@@ -4,8 +4,10 @@
 #include "constraints/first_order_system.hpp"
 #include "constraints/generic_rank_chain.hpp"
 #include "dirac/constrained_system.hpp"
+#include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "lagrange_dirac/euler_poincare_system.hpp"
+#include "scenario/initial_state.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac {
@@ -27,9 +29,22 @@ std::shared_ptr<const Model> ConstraintAlgorithmOrFirstOrder(const Scenario& sce
   }
 }
 
-}  // namespace
+// Holonomic constraints join as their differentials on TQ: the Lagrange-Dirac system and the
+// constraint algorithm take them; the other formulations refuse them by name.
+void RequireHolonomicFormulation(const Scenario& scenario) {
+  if (scenario.holonomic.empty()) return;
+  const char* refused = scenario.optimal_control.present                    ? "optimal_control"
+                        : scenario.formulation == Formulation::kVakonomic   ? "vakonomic"
+                        : scenario.formulation == Formulation::kSecondOrder ? "second_order"
+                                                                            : nullptr;
+  if (refused)
+    throw ScenarioError(scenario.source_file, scenario.holonomic.front().where.line, "holonomic",
+                        std::string("holonomic constraints are enforced by the Lagrange-Dirac "
+                                    "system and the constraint algorithm on TQ; the ") +
+                            refused + " formulation does not take them");
+}
 
-std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
+std::shared_ptr<const Model> BuildFromForms(const Scenario& scenario) {
   if (scenario.optimal_control.present) return ConstrainedSystem::Analyze(scenario);
   switch (scenario.formulation) {
     case Formulation::kOptimalControl:
@@ -44,6 +59,14 @@ std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
       return ConstraintAlgorithmOrFirstOrder(scenario);
   }
   return LagrangeDiracSystem::Derive(scenario);
+}
+
+}  // namespace
+
+std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
+  RequireHolonomicFormulation(scenario);
+  if (scenario.holonomic.empty()) return BuildFromForms(scenario);
+  return BuildFromForms(scenario::WithHolonomicDifferentials(scenario));
 } catch (...) {
   base::RethrowNamingFile(scenario.source_file, "deriving the equations");
 }

@@ -34,6 +34,13 @@ struct DaeContext {
 
 std::size_t Max(std::size_t a, std::size_t b) { return a > b ? a : b; }
 
+std::string Scientific(double value) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::scientific << value;
+  return out.str();
+}
+
 void CheckInputSizes(const InputLayout& layout, const SimulationInput& input) {
   if (input.q0.size() != layout.n || input.v0.size() != layout.k ||
       input.parameters.size() != layout.num_parameters)
@@ -58,16 +65,18 @@ class SampleRecorder {
         row_(trajectory_.num_columns()),
         rates_(dae.layout.n + dae.layout.k),
         constraint_values_(dae.layout.m),
-        momentum_(dae.layout.k) {
+        momentum_(dae.layout.k),
+        holonomic_values_(dae.holonomic.num_outputs()) {
     trajectory_.StreamTo(input.row_sink);
     std::size_t scratch = 0;
     for (const CompiledFunction* f :
-         {&dae.energy, &dae.constraints, &dae.body_velocity, &dae.fibre_momentum})
+         {&dae.energy, &dae.constraints, &dae.body_velocity, &dae.fibre_momentum, &dae.holonomic})
       scratch = Max(scratch, f->scratch_size());
     scratch_.assign(scratch, 0.0);
   }
 
-  // Appends the row of (t, x); returns max_r |g^r| of the row.
+  // Appends the row of (t, x); returns max_r |g^r| of the row (the velocity constraints; the
+  // position residual max_h |f^h| is position_residual()).
   double Record(double t, const double* x) {
     const std::size_t n = dae_.layout.n, k = dae_.layout.k, m = dae_.layout.m;
     row_[0] = t;
@@ -92,7 +101,14 @@ class SampleRecorder {
       row_[c++] = constraint_values_[r];
       worst = std::max(worst, std::abs(constraint_values_[r]));
     }
-    report_.max_constraint_residual = std::max(report_.max_constraint_residual, worst);
+    dae_.holonomic.Evaluate(in, holonomic_values_.data(), scratch_.data());
+    position_residual_ = 0.0;
+    for (double f : holonomic_values_) {
+      row_[c++] = f;
+      position_residual_ = std::max(position_residual_, std::abs(f));
+    }
+    report_.max_constraint_residual =
+        std::max({report_.max_constraint_residual, worst, position_residual_});
     report_.max_energy_drift = std::max(report_.max_energy_drift, std::abs(energy - e0_));
     if (reconstruction_.active()) {
       dae_.fibre_momentum.Evaluate(in, momentum_.data(), scratch_.data());
@@ -109,6 +125,7 @@ class SampleRecorder {
     return xi;
   }
 
+  double position_residual() const { return position_residual_; }
   geometry::GroupReconstruction& reconstruction() { return reconstruction_; }
   const Trajectory& trajectory() const { return trajectory_; }
   Trajectory Take() { return std::move(trajectory_); }
@@ -119,18 +136,135 @@ class SampleRecorder {
   geometry::GroupReconstruction reconstruction_;
   Trajectory trajectory_;
   SimulationReport& report_;
-  std::vector<double> row_, rates_, constraint_values_, momentum_, scratch_;
-  double e0_ = 0.0;
+  std::vector<double> row_, rates_, constraint_values_, momentum_, holonomic_values_, scratch_;
+  double e0_ = 0.0, position_residual_ = 0.0;
 };
+
+// Moves a state x = (q, y) onto the holonomic constraints f(q) = 0 (Gauss-Newton steps of least
+// length, q -= J^T (J J^T)^-1 f) and then y onto A(q) y = 0 (least kinetic change, the saddle
+// system's projection): what the runs do at a sample where the drift left the tolerance.
+class ConstraintProjector {
+ public:
+  ConstraintProjector(const CompiledDae& dae, const std::vector<double>& parameters)
+      : dae_(dae),
+        saddle_(dae, parameters),
+        input_(dae.layout.size(), 0.0),
+        scratch_(Max(dae.holonomic.scratch_size(), dae.holonomic_jacobian.scratch_size())),
+        f_(dae.holonomic.num_outputs()),
+        jacobian_(dae.holonomic_jacobian.num_outputs()),
+        corr_(dae.layout.n + dae.layout.k) {
+    std::copy(parameters.begin(), parameters.end(), input_.begin() + dae.layout.parameters());
+  }
+
+  bool holonomic() const { return !f_.empty(); }
+
+  // max_h |f^h(q)| at (t, q).
+  double PositionResidual(double t, const double* q) {
+    Load(t, q);
+    double worst = 0.0;
+    for (double f : f_) worst = std::max(worst, std::abs(f));
+    return worst;
+  }
+
+  // The name-free index of the largest |f^h| at the last evaluation.
+  std::size_t WorstConstraint() const {
+    std::size_t worst = 0;
+    for (std::size_t h = 1; h < f_.size(); ++h)
+      if (std::abs(f_[h]) > std::abs(f_[worst])) worst = h;
+    return worst;
+  }
+
+  // x (n + k) projected in place; false if the velocity projection's matrix is singular.
+  bool Project(double t, double* x) {
+    const std::size_t n = dae_.layout.n, k = dae_.layout.k, h = f_.size();
+    double residual = holonomic() ? PositionResidual(t, x) : 0.0;
+    for (int iteration = 0; iteration < 8 && residual > 0.0; ++iteration) {
+      dae_.holonomic_jacobian.Evaluate(input_.data(), jacobian_.data(), scratch_.data());
+      const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+          J(jacobian_.data(), static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(n));
+      const Eigen::Map<const Eigen::VectorXd> f(f_.data(), static_cast<Eigen::Index>(h));
+      const Eigen::VectorXd step = J.transpose() * (J * J.transpose()).ldlt().solve(f);
+      if (!step.allFinite()) break;
+      std::vector<double> trial(x, x + n);
+      for (std::size_t i = 0; i < n; ++i) trial[i] -= step[static_cast<Eigen::Index>(i)];
+      const double next = PositionResidual(t, trial.data());
+      if (!(next < residual)) break;
+      std::copy(trial.begin(), trial.end(), x);
+      residual = next;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      if (!saddle_.Projection(t, x, corr_.data())) return false;
+      for (std::size_t a = 0; a < k; ++a) x[n + a] += corr_[n + a];
+    }
+    return true;
+  }
+
+ private:
+  void Load(double t, const double* q) {
+    input_[0] = t;
+    std::copy(q, q + dae_.layout.n, input_.begin() + dae_.layout.q());
+    dae_.holonomic.Evaluate(input_.data(), f_.data(), scratch_.data());
+  }
+
+  const CompiledDae& dae_;
+  lagrange_dirac::SaddleSystem saddle_;
+  std::vector<double> input_, scratch_, f_, jacobian_, corr_;
+};
+
+// A run starts on f(q0) = 0: the scenario reader and --set solve the coordinates marked
+// `solve: true`; an input that violates f (a direct caller, an edited parameter) is refused.
+void RequireInitialPositions(ConstraintProjector& projector,
+                             const std::vector<std::string>& columns, const CompiledDae& dae,
+                             const Eigen::VectorXd& q0, double bound) {
+  if (!projector.holonomic()) return;
+  const double residual = projector.PositionResidual(0.0, q0.data());
+  if (residual <= bound) return;
+  const std::size_t h = projector.WorstConstraint();
+  const std::size_t column = 1 + dae.layout.dae_size() + 1 + dae.layout.m + h;
+  const std::string name = column < columns.size() ? columns[column].substr(18) : "";
+  throw ModelError("the initial coordinates violate the holonomic constraint " + name +
+                   ": |f| = " + Scientific(residual) +
+                   " (mark the coordinates it fixes `solve: true` in the scenario, or set "
+                   "consistent values)");
+}
 
 }  // namespace
 
 namespace lagrange_dirac {
 
 double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>& parameters,
-                               const Eigen::VectorXd& q0, Eigen::VectorXd& v0) {
-  const std::size_t n = dae.layout.n, k = dae.layout.k;
-  if (dae.layout.m == 0) return 0.0;
+                               const Eigen::VectorXd& q0, Eigen::VectorXd& v0,
+                               const std::vector<std::size_t>& dependent) {
+  const std::size_t n = dae.layout.n, k = dae.layout.k, m = dae.layout.m;
+  if (m == 0) return 0.0;
+  if (dependent.size() == m) {
+    // The dependent velocities solved from A(q0) v = 0 given the others (the scenario chose
+    // them by pivoting at q0: scenario/initial_state.hpp).
+    std::vector<double> in(dae.layout.size(), 0.0), values(m * k),
+        scratch(dae.constraint_matrix.scratch_size());
+    std::copy(parameters.begin(), parameters.end(), in.begin() + dae.layout.parameters());
+    std::copy(q0.data(), q0.data() + n, in.begin() + dae.layout.q());
+    dae.constraint_matrix.Evaluate(in.data(), values.data(), scratch.data());
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        A(values.data(), static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(k));
+    Eigen::MatrixXd AD(A.rows(), static_cast<Eigen::Index>(m));
+    Eigen::VectorXd rest = A * v0;
+    for (std::size_t d = 0; d < m; ++d) {
+      const auto column = static_cast<Eigen::Index>(dependent[d]);
+      AD.col(static_cast<Eigen::Index>(d)) = A.col(column);
+      rest -= A.col(column) * v0[column];
+    }
+    const Eigen::FullPivLU<Eigen::MatrixXd> lu(AD);
+    if (!lu.isInvertible())
+      throw ModelError(
+          "the dependent velocities cannot be solved: the constraint forms restricted to them are "
+          "singular at q0");
+    const Eigen::VectorXd solved = lu.solve(-rest);
+    const Eigen::VectorXd original = v0;
+    for (std::size_t d = 0; d < m; ++d)
+      v0[static_cast<Eigen::Index>(dependent[d])] = solved[static_cast<Eigen::Index>(d)];
+    return (v0 - original).norm();
+  }
   SaddleSystem saddle(dae, parameters);
   std::vector<double> x(n + k), corr(n + k);
   std::copy(q0.data(), q0.data() + n, x.begin());
@@ -146,6 +280,16 @@ double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>
     for (std::size_t a = 0; a < k; ++a) v0[static_cast<Eigen::Index>(a)] += corr[n + a];
   }
   return (v0 - original).norm();
+}
+
+std::vector<std::size_t> DependentVelocities(const InputLayout& layout,
+                                             const std::vector<std::string>& columns,
+                                             const std::vector<std::string>& solved) {
+  std::vector<std::size_t> out;
+  for (std::size_t a = 0; a < layout.k && 1 + layout.n + a < columns.size(); ++a)
+    if (std::find(solved.begin(), solved.end(), columns[1 + layout.n + a]) != solved.end())
+      out.push_back(a);
+  return out;
 }
 
 void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& parameters,
@@ -201,7 +345,12 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(input.q0.data(), n);
   Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), k);
   CheckConstraintRows(dae, input.parameters, columns, q0, v0);
-  report.initial_projection = ProjectOntoDistribution(dae, input.parameters, q0, v0);
+  ConstraintProjector projector(dae, input.parameters);
+  RequireInitialPositions(projector, columns, dae, q0, 10.0 * spec.atol);
+  report.initial_projection =
+      ProjectOntoDistribution(dae, input.parameters, q0, v0,
+                              DependentVelocities(layout, columns, input.solved_initial_values));
+  report.solved_initial_values = input.solved_initial_values;
 
   std::vector<double> y0(N, 0.0), yp0(N, 0.0), differential(N, 0.0);
   std::copy(q0.data(), q0.data() + n, y0.begin());
@@ -248,11 +397,29 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
     driver.Advance(t);
     return recorder.BodyVelocity(t, y);
   };
+  // The Baumgarte term holds the velocity constraints; holonomic f(q) drifts by the integration
+  // error, so a sample where |f| passed the bound is projected and IDAS restarted there.
+  // The restart's y' and mu from the saddle system at the projected state (consistent: g = 0
+  // there, so the Baumgarte term vanishes); IDACalcIC's line search fails on a residual that
+  // is already at round-off.
+  std::vector<double> projected(N), projected_rates(N, 0.0);
+  SaddleSystem restart_saddle(dae, input.parameters);
+  const double drift_bound = 10.0 * spec.atol;
+  auto record = [&](double t) {
+    recorder.Record(t, y);
+    if (recorder.position_residual() <= drift_bound || t >= spec.t_end) return;
+    std::copy(y, y + N, projected.begin());
+    if (!projector.Project(t, projected.data()) ||
+        !restart_saddle.Rates(t, projected.data(), projected_rates.data(),
+                              projected.data() + n + k))
+      return;
+    driver.Restart(t, projected.data(), projected_rates.data());
+    ++report.projections;
+  };
   recorder.Record(0.0, y);
   report.method = "IDAS (BDF, index-1 DAE)";
-  dynamics::RunSampled(
-      spec, driver, recorder.reconstruction(), body_velocity,
-      [&](double t) { recorder.Record(t, y); }, progress, recorder.trajectory(), report);
+  dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,
+                       recorder.trajectory(), report);
   if (report_out) *report_out = report;
   return recorder.Take();
 }
@@ -282,7 +449,13 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   Eigen::VectorXd q0 = Eigen::Map<const Eigen::VectorXd>(input.q0.data(), n);
   Eigen::VectorXd v0 = Eigen::Map<const Eigen::VectorXd>(input.v0.data(), k);
   CheckConstraintRows(dae, input.parameters, columns, q0, v0);
-  report.initial_projection = ProjectOntoDistribution(dae, input.parameters, q0, v0);
+  ConstraintProjector projector(dae, input.parameters);
+  const double drift_bound = 10.0 * spec.atol;
+  RequireInitialPositions(projector, columns, dae, q0, drift_bound);
+  report.initial_projection =
+      ProjectOntoDistribution(dae, input.parameters, q0, v0,
+                              DependentVelocities(layout, columns, input.solved_initial_values));
+  report.solved_initial_values = input.solved_initial_values;
   std::vector<double> x0(n + k);
   std::copy(q0.data(), q0.data() + n, x0.begin());
   std::copy(v0.data(), v0.data() + k, x0.begin() + n);
@@ -328,13 +501,18 @@ Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconst
   // Adams has no projection hook in CVODES (BDF only): the multiplier-eliminated flow keeps
   // A(q) y = 0 exactly, and the integrator's drift is checked at every sample; past ten times
   // the asked absolute tolerance the state is projected and the integrator restarted there
-  // (the sample keeps the value reached, so the residual column shows the drift).
-  std::vector<double> corr(n + k), projected(n + k);
-  const double drift_bound = 10.0 * spec.atol;
+  // (the sample keeps the value reached, so the residual column shows the drift). Holonomic
+  // constraints f(q) = 0 are held the same way on both families: their differential keeps f
+  // constant only up to the integration error, so a sample where |f| passed the bound moves q
+  // back onto f = 0 and y onto A(q) y = 0 (docs/robustness.md, "Holonomic constraints").
+  std::vector<double> projected(n + k);
   auto record = [&](double t) {
-    if (recorder.Record(t, x) > drift_bound && family == dynamics::MultistepMethod::kAdams &&
-        saddle.Projection(t, x, corr.data())) {
-      for (std::size_t i = 0; i < n + k; ++i) projected[i] = x[i] + corr[i];
+    const bool velocity_drift =
+        recorder.Record(t, x) > drift_bound && family == dynamics::MultistepMethod::kAdams;
+    const bool position_drift = recorder.position_residual() > drift_bound;
+    if (!velocity_drift && !position_drift) return;
+    std::copy(x, x + n + k, projected.begin());
+    if (projector.Project(t, projected.data())) {
       driver.Restart(t, projected.data(), family);
       ++report.projections;
     }

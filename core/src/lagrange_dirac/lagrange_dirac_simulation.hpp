@@ -11,10 +11,18 @@
 
 namespace dirac::lagrange_dirac {
 
-/// Puts v0 on Delta(q0) = {A(q0) v = 0} with the least kinetic change (metric W); returns |dv|.
-/// Throws ModelError if the constraint rows are dependent at q0.
+/// Puts v0 on Delta(q0) = {A(q0) v = 0}: with m `dependent` velocity indices (chosen by the
+/// scenario, SimulationInput::solved_initial_values) by solving those from the others, else with
+/// the least kinetic change (metric W); returns |dv|. Throws ModelError if the constraint rows
+/// (or their dependent columns) are singular at q0.
 double ProjectOntoDistribution(const CompiledDae& dae, const std::vector<double>& parameters,
-                               const Eigen::VectorXd& q0, Eigen::VectorXd& v0);
+                               const Eigen::VectorXd& q0, Eigen::VectorXd& v0,
+                               const std::vector<std::size_t>& dependent = {});
+
+/// Indices of the velocities (columns 1 + n ...) named in `solved`.
+std::vector<std::size_t> DependentVelocities(const InputLayout& layout,
+                                             const std::vector<std::string>& columns,
+                                             const std::vector<std::string>& solved);
 
 /// Throws ModelError naming dependent or vanishing constraint rows, or a singular velocity
 /// Hessian, at (q0, v0) (RequireIndependentConstraints); `columns` give the names.

@@ -28,7 +28,7 @@ using GiNaC::symbol;
 
 struct LagrangeDiracSystem::Impl {
   std::vector<std::string> coordinate_names, velocity_names, multiplier_names, constraint_names,
-      parameter_names;
+      parameter_names, holonomic_names;
   symbol t{"t"}, alpha{"alpha", "\\alpha"};
   std::vector<symbol> q, v, mu, qd, vd, p;
   ex lagrangian, energy;
@@ -131,6 +131,8 @@ std::vector<ColumnInfo> Columns(const LagrangeDiracSystem::Impl& s) {
   columns.push_back({"E", ColumnKind::kEnergy});
   for (const auto& name : s.constraint_names)
     columns.push_back({"residual_" + name, ColumnKind::kConstraintResidual});
+  for (const auto& name : s.holonomic_names)
+    columns.push_back({"position_residual_" + name, ColumnKind::kConstraintResidual});
   for (const auto& name : geometry::GroupReconstruction::Columns(s.reconstruction)) {
     const bool diagnostic = name == "orthogonality_error" || name.rfind("spatial_momentum", 0) == 0;
     columns.push_back({name, diagnostic ? ColumnKind::kDiagnostic : ColumnKind::kGroup});
@@ -342,6 +344,16 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
         symbols.Parse(text, scenario.reconstruction.where.line, "body_velocity"));
   dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs);
   dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs);
+  // Holonomic constraints f(q) = 0: their differentials are among the forms above (BuildModel
+  // appends them); the runs keep f itself at the tolerance by projection.
+  std::vector<ex> holonomic, holonomic_jacobian;
+  for (const auto& h : scenario.holonomic) {
+    s.holonomic_names.push_back(h.name);
+    holonomic.push_back(symbols.Parse(h.equation, h.where.line, h.name + ".equation"));
+    for (std::size_t i = 0; i < n; ++i) holonomic_jacobian.push_back(d_dq[i](holonomic.back()));
+  }
+  dae.holonomic = symbolic::CompileExpressions(holonomic, inputs);
+  dae.holonomic_jacobian = symbolic::CompileExpressions(holonomic_jacobian, inputs);
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);
@@ -386,7 +398,7 @@ void ForEachTape(CompiledDae& dae, const std::function<void(CompiledFunction&)>&
   for (CompiledFunction* tape :
        {&dae.residual, &dae.jacobian_y.values, &dae.jacobian_yp.values, &dae.energy,
         &dae.constraints, &dae.constraint_matrix, &dae.mass_matrix, &dae.anchor, &dae.body_velocity,
-        &dae.fibre_momentum})
+        &dae.fibre_momentum, &dae.holonomic, &dae.holonomic_jacobian})
     f(*tape);
 }
 

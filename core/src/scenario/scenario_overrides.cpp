@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "dirac/error.hpp"
 #include "dirac/scenario.hpp"
+#include "scenario/initial_state.hpp"
 #include "scenario/yaml_reader.hpp"
 
 namespace dirac {
@@ -374,10 +376,17 @@ void ApplyOverrides(Scenario& s, const std::vector<std::string>& assignments) {
     Defer() { defer_setting_check = true; }
     ~Defer() { defer_setting_check = false; }
   };
+  std::set<std::string> names;
   {
     Defer defer;
-    for (const auto& assignment : assignments) ApplyOverride(result, assignment);
+    for (const auto& assignment : assignments) {
+      ApplyOverride(result, assignment);
+      names.insert(assignment.substr(0, assignment.find('=')));
+    }
   }
+  // Coordinates solved from the holonomic constraints and the dependent velocities follow the
+  // new values (a set of one of them is refused).
+  scenario::SolveInitialState(result, names);
   if (const auto problem = CheckSimulationSpec(result.simulation))
     throw ScenarioError(s.source_file, 0, problem->key, problem->message);
   if (const auto problem = CheckOptimalControlBounds(result))

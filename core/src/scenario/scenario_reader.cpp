@@ -16,6 +16,7 @@
 #include "dirac/scenario.hpp"
 #include "dirac/scene_options.hpp"
 #include "scenario/algebroid_reader.hpp"
+#include "scenario/initial_state.hpp"
 #include "scenario/optimal_control_reader.hpp"
 #include "scenario/scenario_document.hpp"
 #include "scenario/scenario_symbols.hpp"
@@ -46,9 +47,9 @@ void ReadHeader(const Reader& r, const YAML::Node& root, Scenario& s) {
 // ---- coordinates ----------------------------------------------------------------------------
 
 Coordinate ReadCoordinate(const Reader& r, const YAML::Node& node) {
-  r.CheckKeys(
-      node, "coordinates",
-      {"name", "velocity", "initial", "initial_velocity", "unit", "momentum", "initial_momentum"});
+  r.CheckKeys(node, "coordinates",
+              {"name", "velocity", "initial", "initial_velocity", "unit", "momentum",
+               "initial_momentum", "solve"});
   Coordinate c;
   c.name = r.String(r.Required(node, "name"), "name");
   c.velocity = r.OptionalString(node, "velocity", "v" + c.name);
@@ -57,6 +58,12 @@ Coordinate ReadCoordinate(const Reader& r, const YAML::Node& node) {
   c.unit = r.OptionalString(node, "unit", "");
   c.momentum = r.OptionalString(node, "momentum", "p_" + c.name);
   c.initial_momentum = r.OptionalNumber(node, "initial_momentum", 0.0);
+  c.velocity_given = static_cast<bool>(node["initial_velocity"]);
+  if (const YAML::Node solve = node["solve"]) {
+    if (!solve.IsScalar() || (solve.Scalar() != "true" && solve.Scalar() != "false"))
+      r.Fail(solve, c.name + ".solve", "expected true or false");
+    c.solve = solve.Scalar() == "true";
+  }
   c.where.line = r.Line(node);
   return c;
 }
@@ -140,6 +147,38 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
     for (const auto& other : out)
       if (other.name == c.name) r.Fail(node, c.name, "constraint defined twice");
     out.push_back(std::move(c));
+  }
+}
+
+// Default names: h<k>; multiplier "mu_<name>" (apart from the constraints' mu, mu<k>).
+HolonomicSpec ReadHolonomicConstraint(const Reader& r, const YAML::Node& node, std::size_t index) {
+  r.CheckKeys(node, "holonomic", {"name", "equation", "multiplier"});
+  HolonomicSpec h;
+  h.name = r.OptionalString(node, "name", std::string("h").append(std::to_string(index)));
+  h.equation = r.String(r.Required(node, "equation"), h.name + ".equation");
+  h.multiplier = r.OptionalString(node, "multiplier", "mu_" + h.name);
+  h.where.line = r.Line(node);
+  if (!symbolic::IsValidIdentifier(h.name))
+    r.Fail(node, h.name, "holonomic constraint name must be an identifier");
+  return h;
+}
+
+// Names share the constraints' (one residual_<name> column each).
+void ReadHolonomic(const Reader& r, const YAML::Node& holonomic, SymbolRegistry& symbols,
+                   Scenario& s) {
+  if (!holonomic.IsSequence()) r.Fail(holonomic, "holonomic", "expected a list");
+  if (s.algebroid.present)
+    r.Fail(holonomic, "holonomic",
+           "holonomic constraints are read on TQ (a scenario without `algebroid:`)");
+  std::size_t index = 0;
+  for (const auto& node : holonomic) {
+    HolonomicSpec h = ReadHolonomicConstraint(r, node, ++index);
+    for (const auto& other : s.constraints)
+      if (other.name == h.name) r.Fail(node, h.name, "name already used by a constraint");
+    for (const auto& other : s.holonomic)
+      if (other.name == h.name) r.Fail(node, h.name, "holonomic constraint defined twice");
+    symbols.Add(h.multiplier, node, "multiplier");
+    s.holonomic.push_back(std::move(h));
   }
 }
 
@@ -281,6 +320,7 @@ void ReadReconstruction(const Reader& r, const YAML::Node& rec, SymbolRegistry& 
 // are not allowed in expressions, except the controls in the cost.
 void CheckExpressions(const Scenario& s, std::set<std::string> names) {
   for (const auto& c : s.constraints) names.erase(c.multiplier);
+  for (const auto& h : s.holonomic) names.erase(h.multiplier);
   for (const auto& u : s.optimal_control.controls) names.erase(u.name);
   const GiNaC::symtab table = scenario::TableOfNames({names.begin(), names.end()});
   auto parse = [&](const std::string& text, std::size_t line, const std::string& key) {
@@ -299,6 +339,7 @@ void CheckExpressions(const Scenario& s, std::set<std::string> names) {
   }
   parse(s.lagrangian, s.lagrangian_where.line, "lagrangian");
   for (const auto& c : s.constraints) parse(c.form, c.where.line, c.name + ".form");
+  scenario::CheckHolonomicEquations(s, names);
   for (const auto& g : s.gauge) parse(g.value, g.where.line, g.name + ".value");
   for (const auto& a : s.algebroid.anchor)
     for (const auto& [name, e] : a.components) parse(e, a.where.line, "anchor[" + a.section + "]");
@@ -332,6 +373,8 @@ std::set<std::string> KnownColumns(const Scenario& s) {
   }
   for (std::size_t k = 1; k <= 32; ++k) columns.insert("residual_hidden" + std::to_string(k));
   for (const auto& c : s.constraints) columns.insert({c.multiplier, "residual_" + c.name});
+  for (const auto& h : s.holonomic)
+    columns.insert({h.multiplier, "residual_" + h.name, "position_residual_" + h.name});
   for (const auto& u : s.optimal_control.controls) columns.insert(u.name);
   if (s.algebroid.algebra.present) {  // the Euler–Poincaré model's diagnostics
     columns.insert({"enstrophy", "casimir_drift"});
@@ -453,7 +496,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
               {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "formulation", "gauge", "algebroid", "reconstruction", "second_order",
+               "holonomic", "formulation", "gauge", "algebroid", "reconstruction", "second_order",
                "boundary_value", "optimal_control", "simulation", "view"});
   Scenario s;
   s.source_file = origin;
@@ -466,6 +509,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   scenario::GenerateAlgebraLagrangian(r, root, s);
   if (!s.lagrangian_generated) ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["constraints"]) ReadConstraints(r, node, symbols, s.constraints);
+  if (const YAML::Node node = root["holonomic"]) ReadHolonomic(r, node, symbols, s);
   if (const YAML::Node node = root["simulation"]) ReadSimulation(r, node, s.simulation);
   if (const YAML::Node node = root["gauge"]) ReadGauge(r, node, s.gauge);
   if (const YAML::Node node = root["second_order"]) ReadSecondOrder(r, node, symbols, s);
@@ -481,6 +525,8 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
     ReadBoundaryValue(r, node, columns, s.boundary_value);
   s.scene.options = SceneOptions(origin, OptionValue::Map({}));
   if (const YAML::Node node = root["view"]) ReadView(r, node, columns, s);
+  // Initial coordinates on f(q) = 0 and the dependent velocities solved (refused with the key).
+  scenario::SolveInitialState(s);
   return s;
 }
 

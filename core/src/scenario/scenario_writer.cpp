@@ -34,13 +34,18 @@ std::vector<std::string> Nums(const std::vector<double>& values) {
   return out;
 }
 
-void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordinates) {
+// With holonomic constraints a velocity the engine solved (a dependent one) is left out, so
+// that it is solved again on reading; `solve: true` keeps its solved value as Newton's guess.
+void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordinates,
+                     bool holonomic) {
   out << YAML::Key << "coordinates" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const auto& c : coordinates) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
-        << Num(c.initial) << YAML::Key << "initial_velocity" << YAML::Value
-        << Num(c.initial_velocity);
+        << Num(c.initial);
+    if (c.solve) out << YAML::Key << "solve" << YAML::Value << "true";
+    if (!holonomic || c.velocity_given || (!c.velocity_solved && c.initial_velocity != 0.0))
+      out << YAML::Key << "initial_velocity" << YAML::Value << Num(c.initial_velocity);
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
     if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
       out << YAML::Key << "momentum" << YAML::Value << c.momentum << YAML::Key << "initial_momentum"
@@ -73,6 +78,16 @@ void EmitConstraints(YAML::Emitter& out, const std::vector<ConstraintSpec>& cons
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key << "multiplier"
         << YAML::Value << c.multiplier << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+
+void EmitHolonomic(YAML::Emitter& out, const std::vector<HolonomicSpec>& holonomic) {
+  if (holonomic.empty()) return;
+  out << YAML::Key << "holonomic" << YAML::Value << YAML::BeginSeq;
+  for (const auto& h : holonomic)
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << h.name << YAML::Key
+        << "equation" << YAML::Value << YAML::DoubleQuoted << h.equation << YAML::Key
+        << "multiplier" << YAML::Value << h.multiplier << YAML::EndMap;
   out << YAML::EndSeq;
 }
 
@@ -497,11 +512,12 @@ std::string SaveScenarioToString(const Scenario& s) {
   out << YAML::Key << "name" << YAML::Value << s.name;
   if (!s.description.empty())
     out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
-  EmitCoordinates(out, s.coordinates);
+  EmitCoordinates(out, s.coordinates, !s.holonomic.empty());
   EmitParameters(out, s.parameters);
   if (!s.lagrangian_generated)
     out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
   EmitConstraints(out, s.constraints);
+  EmitHolonomic(out, s.holonomic);
   EmitAlgebroid(out, s.algebroid);
   EmitReconstruction(out, s.reconstruction);
   EmitSecondOrder(out, s.second_order);
