@@ -23,6 +23,8 @@ set(DIRAC_PUBLIC_HEADERS
     scenario.hpp=scenario
     scene_options.hpp=scenario
     scenario_text.hpp=scenario
+    multibody_spec.hpp=scenario
+    body_poses.hpp=scenario
     simulation_types.hpp=dynamics
     model.hpp=model
     lagrange_dirac_system.hpp=lagrange_dirac

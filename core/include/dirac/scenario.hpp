@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dirac/multibody_spec.hpp"
 #include "dirac/scene_options.hpp"
 
 namespace dirac {
@@ -24,6 +25,10 @@ struct Coordinate {
   std::string velocity;           ///< symbol of v^i, e.g. "vx"
   double initial = 0.0;           ///< q^i(0)
   double initial_velocity = 0.0;  ///< v^i(0)
+  /// `initial_velocity` written as an expression of the parameters (e.g. "-v/rR"), "" for a
+  /// number: it follows the parameters (UpdateDerivedParameters) until the velocity is set.
+  std::string initial_velocity_expression;
+  bool initial_velocity_set = false;
   std::string unit;               ///< display unit of q^i (free text)
   std::string momentum;           ///< symbol of p_i (vakonomic formulation), default "p_<name>"
   double initial_momentum = 0.0;  ///< p_i(0) (vakonomic formulation)
@@ -72,6 +77,11 @@ struct Parameter {
   std::string name;
   double value = 0.0;  ///< current value (starts at the file's `default`)
   double default_value = 0.0;
+  /// A derived parameter: the file's `default` as an expression of constants and earlier
+  /// parameters (e.g. "Pi/10", "rR + rF"), "" for a number. Its value follows the parameters it
+  /// names on every edit (UpdateDerivedParameters) until the parameter itself is set.
+  std::string default_expression;
+  bool set_by_user = false;  ///< set by --set / an edit: no longer follows its expression
   double min = 0.0;  ///< slider range
   double max = 1.0;
   std::string unit;
@@ -396,6 +406,10 @@ struct Scenario {
   std::vector<Definition> definitions;  ///< in file order; each may use the earlier ones
   std::vector<ConstraintSpec> constraints;
   std::vector<HolonomicSpec> holonomic;
+  /// Frames, points, bodies, rolling wheels (empty for a hand-written Lagrangian). With bodies,
+  /// `lagrangian` is generated (lagrangian_generated) and the rolling / knife-edge entries of
+  /// `constraints` and `holonomic` are generated from it (not written back).
+  MultibodySpec multibody;
   AlgebroidSpec algebroid;
   ReconstructionSpec reconstruction;
   SecondOrderSpec second_order;
@@ -480,6 +494,13 @@ void ApplyOverride(Scenario& scenario, const std::string& name, double value);
 /// of reconstruction.initial); nullopt for a free quantity and an unlisted final one. nullopt if
 /// NAME is none of these (where ApplyOverride would throw); throws nothing.
 std::optional<double> CurrentValue(const Scenario& scenario, const std::string& name);
+
+/// Re-evaluates every derived parameter (Parameter::default_expression) not set by the user,
+/// in file order, from the current values of the parameters it names, then every initial
+/// velocity written as an expression (Coordinate::initial_velocity_expression) not set. Called by the overrides;
+/// callers that edit Parameter::value directly call it after. Throws ScenarioError if an
+/// expression cannot be evaluated to a finite number (naming the parameter).
+void UpdateDerivedParameters(Scenario& scenario);
 
 /// Sets the formulation by its file name (auto, lagrange_dirac, constraint_algorithm,
 /// vakonomic, second_order, optimal_control). As in the file, auto with an `optimal_control`

@@ -28,6 +28,8 @@ scenario::ScenarioSymbols DeclareInto(const Scenario& s, PresymplecticData& data
   scenario::ScenarioSymbols symbols(s, options);
   data.t = symbols.t();
   data.table = symbols.table();
+  data.parse_table = symbols.parse_table();
+  data.definitions = symbols.definitions();
   data.parameters = symbols.parameters();
   data.parameter_names = symbols.parameter_names();
   data.num_configuration = s.coordinates.size();
@@ -42,8 +44,9 @@ CommonSymbols Declare(const Scenario& s, PresymplecticData& data, bool with_mome
 
 // The scenario's Lagrangian in the symbols of `data`.
 ex ParseLagrangian(const Scenario& s, const PresymplecticData& data) {
-  return symbolic::ParseExpression(s.lagrangian, data.table,
-                                   {s.source_file, s.lagrangian_where.line, "lagrangian"});
+  return symbolic::ParseExpression(s.lagrangian, data.parse_table,
+                                   {s.source_file, s.lagrangian_where.line, "lagrangian"})
+      .subs(data.definitions, GiNaC::subs_options::no_pattern);
 }
 
 // Appends one coordinate of M with its name, kind ('q', 'v', 'p' or 'n') and initial value.
@@ -134,8 +137,9 @@ matrix ConstraintForms(const Scenario& s, const PresymplecticData& data,
   matrix forms(m, n);
   for (unsigned r = 0; r < m; ++r) {
     const auto& spec = s.constraints[r];
-    const ex form = symbolic::ParseExpression(
-        spec.form, data.table, {s.source_file, spec.where.line, spec.name + ".form"});
+    const ex form = symbolic::ParseExpression(spec.form, data.parse_table,
+                                              {s.source_file, spec.where.line, spec.name + ".form"})
+                        .subs(data.definitions, GiNaC::subs_options::no_pattern);
     ex rebuilt = 0;
     for (unsigned i = 0; i < n; ++i) {
       forms(r, i) = Simplify(form.diff(v[i]));

@@ -27,6 +27,11 @@ struct PresymplecticData {
   bool omega_on_e = false;
   GiNaC::ex hamiltonian;
   GiNaC::symtab table;  ///< every symbol a scenario expression may use (z, params, t, ...)
+  /// The scenario's definitions (and generated body energies and forms) as stand-in symbols,
+  /// with their expressions: texts that may name generated ones (the Lagrangian, the forms)
+  /// are parsed with `parse_table` and then substituted (ScenarioSymbols::Parse).
+  GiNaC::symtab parse_table;
+  GiNaC::exmap definitions;
 
   /// Lagrange–Dirac with a distribution: the constraint one-forms (m x n) on the first n
   /// coordinates (q), and the multiplier names, to recover mu from i_X Omega - dH in Delta°.

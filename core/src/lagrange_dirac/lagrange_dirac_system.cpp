@@ -32,6 +32,10 @@ struct LagrangeDiracSystem::Impl {
   symbol t{"t"}, alpha{"alpha", "\\alpha"};
   std::vector<symbol> q, v, mu, qd, vd, p;
   ex lagrangian, energy;
+  // The scenario's definitions (user's in terms of the earlier ones, then what the bodies
+  // generate) and L in terms of them, for Equations(); empty without definitions.
+  std::vector<std::pair<std::string, ex>> definitions;
+  ex lagrangian_by_name;
   GiNaC::matrix hessian, omega;                         // W (k x k), A = omega (m x k)
   GiNaC::matrix anchor;                                 // rho (n x k)
   std::vector<std::vector<std::vector<ex>>> structure;  // C[c][a][b] = C^c_ab
@@ -88,6 +92,9 @@ constexpr std::size_t kMaxSolvedFormNodes = 2000;
 // symbolically (every shipped scenario); above it they come from forward-mode differentiation
 // on the residual's tape.
 constexpr std::size_t kMaxSymbolicJacobianWork = 40000;
+
+// The longest printed expression of a model with definitions (dirac equations stays readable).
+constexpr std::size_t kMaxPrintedCharacters = 3000;
 
 // Canonical text: the same bytes in every run, whatever GiNaC's address-dependent term order.
 std::string Print(const ex& e, EquationFormat format) {
@@ -202,6 +209,23 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   }
 
   s.lagrangian = symbols.Parse(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
+  if (!symbols.definition_values().empty()) {
+    // As written: each text with its definitions' stand-ins, not their expressions.
+    auto by_name = [&](const std::string& text, std::size_t line, const std::string& key) {
+      return symbolic::ParseExpression(text, symbols.parse_table(), {file, line, key});
+    };
+    std::size_t user = 0;
+    for (const auto& d : scenario.definitions)
+      for (const auto& [name, value] : symbols.definition_values())
+        if (name == d.name) {
+          s.definitions.emplace_back(name, by_name(d.value, d.where.line, name));
+          ++user;
+        }
+    for (std::size_t k = user; k < symbols.definition_values().size(); ++k)
+      s.definitions.push_back(symbols.definition_values()[k]);
+    s.lagrangian_by_name =
+        by_name(scenario.lagrangian, scenario.lagrangian_where.line, "lagrangian");
+  }
 
   // Fibre derivatives, the Hessian W = D2D2L and the energy E_L = D2L.y - L (seed D Prop 3.4).
   // One differentiator per symbol, shared by every expression, so that shared subexpressions
@@ -465,7 +489,15 @@ const ReconstructionSpec& LagrangeDiracSystem::reconstruction() const {
 std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat format) const {
   const Impl& s = *impl_;
   std::vector<DerivedEquation> out;
-  out.push_back({"L", Print(s.lagrangian, format)});
+  if (!s.definitions.empty()) {
+    // A model with definitions (bodies) prints them and L by name; its derived expressions
+    // are large trees: one longer than kMaxPrintedCharacters is named with its size instead.
+    for (const auto& [name, value] : s.definitions)
+      out.push_back({"definition " + name, Print(value, format)});
+    out.push_back({"L", Print(s.lagrangian_by_name, format)});
+  } else {
+    out.push_back({"L", Print(s.lagrangian, format)});
+  }
   out.push_back({"E_L", Print(s.energy, format)});
   out.push_back({"W = D2D2L", Print(s.hessian, format)});
   for (std::size_t r = 0; r < s.m(); ++r) {
@@ -519,6 +551,14 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
       out.push_back({label, Print(relation.lhs() - GiNaC::normal(relation.rhs()), format)});
     }
   }
+  if (!s.definitions.empty())
+    for (auto& eq : out)
+      if (eq.text.size() > kMaxPrintedCharacters)
+        eq.text = "omitted: " + std::to_string(eq.text.size()) +
+                  " characters when printed (one printed expression of a model with definitions "
+                  "is at most " +
+                  std::to_string(kMaxPrintedCharacters) +
+                  "; the run evaluates it compiled, `dirac run` writes its values)";
   return out;
 }
 

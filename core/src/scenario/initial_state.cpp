@@ -263,7 +263,8 @@ std::vector<ConstraintSpec> HolonomicDifferentials(const Scenario& s) {
     if (df.is_zero())
       throw ScenarioError(s.source_file, h.where.line, h.name,
                           "holonomic equation does not depend on the coordinates");
-    out.push_back({h.name, symbolic::CanonicalString(df), h.multiplier, h.where});
+    // By name: ScenarioSymbols defines <name>_rate = df in every table with velocities.
+    out.push_back({h.name, h.name + "_rate", h.multiplier, h.where});
   }
   return out;
 }

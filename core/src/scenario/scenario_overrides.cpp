@@ -270,6 +270,15 @@ std::optional<double> CurrentValue(const Scenario& s, const std::string& name) {
 
 void ApplyOverride(Scenario& s, const std::string& name, double value) {
   if (!std::isfinite(value)) throw ScenarioError(s.source_file, 0, name, "value is not finite");
+  if (const auto index = s.FindParameter(name)) {
+    // A derived parameter set by hand stops following its expression; the others follow it.
+    s.parameters[*index].value = value;
+    s.parameters[*index].set_by_user = true;
+    UpdateDerivedParameters(s);
+    return;
+  }
+  for (auto& c : s.coordinates)
+    if (c.velocity == name) c.initial_velocity_set = true;  // stops following its expression
   if (double* field = InitialField(s, name)) {
     *field = value;
     return;

@@ -16,6 +16,8 @@
 #include "dirac/scenario.hpp"
 #include "dirac/scene_options.hpp"
 #include "scenario/algebroid_reader.hpp"
+#include "scenario/multibody.hpp"
+#include "scenario/multibody_reader.hpp"
 #include "scenario/initial_state.hpp"
 #include "scenario/optimal_control_reader.hpp"
 #include "scenario/scenario_document.hpp"
@@ -54,7 +56,17 @@ Coordinate ReadCoordinate(const Reader& r, const YAML::Node& node) {
   c.name = r.String(r.Required(node, "name"), "name");
   c.velocity = r.OptionalString(node, "velocity", "v" + c.name);
   c.initial = r.OptionalNumber(node, "initial", 0.0);
-  c.initial_velocity = r.OptionalNumber(node, "initial_velocity", 0.0);
+  // An initial velocity that is not a number is an expression of the parameters (read after).
+  if (const YAML::Node v = node["initial_velocity"]; v && v.IsScalar()) {
+    char* end = nullptr;
+    const double number = std::strtod(v.Scalar().c_str(), &end);
+    if (v.Scalar().empty() || *end != '\0' || !std::isfinite(number))
+      c.initial_velocity_expression = v.Scalar();
+    else
+      c.initial_velocity = number;
+  } else {
+    c.initial_velocity = r.OptionalNumber(node, "initial_velocity", 0.0);
+  }
   c.unit = r.OptionalString(node, "unit", "");
   c.momentum = r.OptionalString(node, "momentum", "p_" + c.name);
   c.initial_momentum = r.OptionalNumber(node, "initial_momentum", 0.0);
@@ -89,11 +101,22 @@ void ReadCoordinates(const Reader& r, const YAML::Node& root, SymbolRegistry& sy
 
 // ---- parameters, lagrangian, constraints ----------------------------------------------------
 
-Parameter ReadParameter(const Reader& r, const YAML::Node& node) {
+// A `default` that is not a number is an expression of constants and earlier parameters.
+Parameter ReadParameter(const Reader& r, const YAML::Node& node,
+                        const std::vector<Parameter>& earlier) {
   r.CheckKeys(node, "parameters", {"name", "default", "min", "max", "unit", "description"});
   Parameter p;
   p.name = r.String(r.Required(node, "name"), "name");
-  p.default_value = r.Number(r.Required(node, "default"), p.name + ".default");
+  const YAML::Node given = r.Required(node, "default");
+  const std::string text = r.String(given, p.name + ".default");
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  if (!text.empty() && *end == '\0' && std::isfinite(number)) {
+    p.default_value = number;
+  } else {
+    p.default_expression = text;
+    p.default_value = scenario::EvaluateParameterDefault(r, given, p.name, text, earlier);
+  }
   p.value = p.default_value;
   p.min = r.OptionalNumber(node, "min", std::min(0.0, 2 * p.default_value));
   p.max = r.OptionalNumber(node, "max", std::max(1.0, 2 * p.default_value));
@@ -110,7 +133,7 @@ void ReadParameters(const Reader& r, const YAML::Node& parameters, SymbolRegistr
                     std::vector<Parameter>& out) {
   if (!parameters.IsSequence()) r.Fail(parameters, "parameters", "expected a list");
   for (const auto& node : parameters) {
-    Parameter p = ReadParameter(r, node);
+    Parameter p = ReadParameter(r, node, out);
     symbols.Add(p.name, node, "parameter");
     out.push_back(std::move(p));
   }
@@ -319,6 +342,17 @@ void ReadReconstruction(const Reader& r, const YAML::Node& rec, SymbolRegistry& 
 // Every expression must parse with the declared symbols (and t) only; multipliers and controls
 // are not allowed in expressions, except the controls in the cost.
 void CheckExpressions(const Scenario& s, std::set<std::string> names) {
+  // Each definition may name the earlier ones only (and nothing the bodies generate).
+  std::set<std::string> earlier = names;
+  for (const auto& d : s.definitions) earlier.erase(d.name);
+  for (const auto& g : scenario::GeneratedNames(s.multibody)) earlier.erase(g);
+  for (const auto& c : s.constraints) earlier.erase(c.multiplier);
+  for (const auto& h : s.holonomic) earlier.erase(h.multiplier);
+  for (const auto& d : s.definitions) {
+    symbolic::ParseExpression(d.value, scenario::TableOfNames({earlier.begin(), earlier.end()}),
+                              {s.source_file, d.where.line, d.name});
+    earlier.insert(d.name);
+  }
   for (const auto& c : s.constraints) names.erase(c.multiplier);
   for (const auto& h : s.holonomic) names.erase(h.multiplier);
   for (const auto& u : s.optimal_control.controls) names.erase(u.name);
@@ -495,9 +529,15 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   Reader r(origin);
   if (!root || !root.IsMap()) throw ScenarioError(origin, 1, "", "a scenario is a YAML mapping");
   r.CheckKeys(root, "scenario",
-              {"name", "description", "coordinates", "parameters", "lagrangian", "constraints",
-               "holonomic", "formulation", "gauge", "algebroid", "reconstruction", "second_order",
-               "boundary_value", "optimal_control", "simulation", "view"});
+              [] {
+                std::set<std::string> keys{"name",           "description", "coordinates",
+                                           "parameters",     "lagrangian",  "constraints", "holonomic",
+                                           "formulation",    "gauge",       "algebroid",
+                                           "reconstruction", "second_order", "boundary_value",
+                                           "optimal_control", "simulation", "view"};
+                for (const auto& key : scenario::MultibodyKeys()) keys.insert(key);
+                return keys;
+              }());
   Scenario s;
   s.source_file = origin;
   SymbolRegistry symbols(r);
@@ -506,10 +546,14 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   ReadCoordinates(r, root, symbols, s);
   if (s.algebroid.present) scenario::ReadAlgebroid(r, root["algebroid"], symbols, s);
   if (const YAML::Node node = root["parameters"]) ReadParameters(r, node, symbols, s.parameters);
+  UpdateDerivedParameters(s);  // initial velocities written as expressions of the parameters
+  if (const YAML::Node node = root["definitions"]) scenario::ReadDefinitions(r, node, symbols, s);
   scenario::GenerateAlgebraLagrangian(r, root, s);
-  if (!s.lagrangian_generated) ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["constraints"]) ReadConstraints(r, node, symbols, s.constraints);
   if (const YAML::Node node = root["holonomic"]) ReadHolonomic(r, node, symbols, s);
+  scenario::ReadMultibody(r, root, symbols, s);
+  for (const auto& h : s.holonomic) symbols.Add(h.name + "_rate", root, "holonomic rate");
+  if (!s.lagrangian_generated) ReadLagrangian(r, root, s);
   if (const YAML::Node node = root["simulation"]) ReadSimulation(r, node, s.simulation);
   if (const YAML::Node node = root["gauge"]) ReadGauge(r, node, s.gauge);
   if (const YAML::Node node = root["second_order"]) ReadSecondOrder(r, node, symbols, s);
@@ -520,6 +564,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
     r.Fail(root["formulation"], "optimal_control",
            "formulation optimal_control needs an optimal_control block");
   CheckExpressions(s, symbols.names());
+  scenario::CheckMultibody(r, root, s);
   const std::set<std::string> columns = KnownColumns(s);
   if (const YAML::Node node = root["boundary_value"])
     ReadBoundaryValue(r, node, columns, s.boundary_value);

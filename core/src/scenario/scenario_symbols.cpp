@@ -1,5 +1,8 @@
 #include "scenario/scenario_symbols.hpp"
 
+#include "dirac/error.hpp"
+#include "scenario/multibody.hpp"
+#include "symbolic/differentiate.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::scenario {
@@ -32,17 +35,57 @@ ScenarioSymbols::ScenarioSymbols(const Scenario& s, SymbolOptions options) : fil
     parameters_.emplace_back(par.name);
     table_[par.name] = parameters_.back();
   }
+  parse_table_ = table_;
+  for (const auto& d : s.definitions) {
+    try {
+      AddDefinition(d.name, Parse(d.value, d.where.line, d.name));
+    } catch (const ScenarioError&) {
+      // Names a symbol this table lacks (the reader checked it against the full table).
+    }
+  }
+  const bool rates = options.velocities != Velocities::kNone && !s.algebroid.present;
+  if (s.multibody.present()) {
+    MultibodyModel model(
+        s, [this](const std::string& text, std::size_t line, const std::string& key) {
+          return Parse(text, line, key);
+        },
+        q_, rates ? v_ : std::vector<GiNaC::symbol>{}, t_);
+    for (const auto& [name, value] : model.Generated()) AddDefinition(name, value);
+  }
+  // The rate of each holonomic constraint, sum_i df/dq^i v^i, named <name>_rate: its form joins
+  // the velocity constraints by name (no printed text, however large f is).
+  if (!rates || s.holonomic.empty()) return;
+  auto d_dq = symbolic::MakeDifferentiators(q_);
+  for (const auto& h : s.holonomic) {
+    try {
+      const GiNaC::ex f = Parse(h.equation, h.where.line, h.name + ".equation");
+      GiNaC::ex df = 0;
+      for (std::size_t i = 0; i < q_.size(); ++i) df += d_dq[i](f) * v_[i];
+      AddDefinition(h.name + "_rate", df);
+    } catch (const ScenarioError&) {
+    }
+  }
+}
+
+void ScenarioSymbols::AddDefinition(const std::string& name, const GiNaC::ex& value) {
+  const GiNaC::symbol stand_in(name);
+  parse_table_[name] = stand_in;
+  definitions_[stand_in] = value;
+  table_[name] = value;
+  definition_values_.emplace_back(name, value);
 }
 
 GiNaC::symbol ScenarioSymbols::Declare(const std::string& name, const std::string& latex) {
   GiNaC::symbol symbol = latex.empty() ? GiNaC::symbol(name) : GiNaC::symbol(name, latex);
   table_[name] = symbol;
+  parse_table_[name] = symbol;
   return symbol;
 }
 
 GiNaC::ex ScenarioSymbols::Parse(const std::string& text, std::size_t line,
                                  const std::string& key) const {
-  return symbolic::ParseExpression(text, table_, {file_, line, key});
+  const GiNaC::ex e = symbolic::ParseExpression(text, parse_table_, {file_, line, key});
+  return definitions_.empty() ? e : e.subs(definitions_, GiNaC::subs_options::no_pattern);
 }
 
 GiNaC::symtab TableOfNames(const std::vector<std::string>& names,

@@ -1,11 +1,19 @@
 #pragma once
 // Internal: the one builder of the GiNaC symbol table of a scenario (time, coordinates,
-// velocities or fibre coordinates, momenta, parameters), shared by every derivation.
+// velocities or fibre coordinates, momenta, parameters, definitions and what the bodies
+// generate), shared by every derivation.
+//
+// A definition is parsed once per table and enters it as its expression: every later text that
+// names it shares the subtree. Parse() reads the text with a stand-in symbol per definition and
+// substitutes the expressions after, so the parser's size checks see the text as written, not
+// the generated energies it names. A definition that needs symbols this table lacks (velocities
+// in a position-level table) is left out: a text naming it there is an unknown symbol.
 
 #include <ginac/ginac.h>
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dirac/scenario.hpp"
@@ -44,7 +52,16 @@ class ScenarioSymbols {
 
   /// Declares one more symbol (accelerations, costates, ...) in the table and returns it.
   GiNaC::symbol Declare(const std::string& name, const std::string& latex = "");
+  /// Every name with its value: symbols, and definitions as their expressions.
   const GiNaC::symtab& table() const { return table_; }
+  /// The table with a stand-in symbol per definition, and the stand-ins' expressions: parse
+  /// with the first, then subs() the second (what Parse does).
+  const GiNaC::symtab& parse_table() const { return parse_table_; }
+  const GiNaC::exmap& definitions() const { return definitions_; }
+  /// The definitions in this table, in order (user definitions, then generated), with values.
+  const std::vector<std::pair<std::string, GiNaC::ex>>& definition_values() const {
+    return definition_values_;
+  }
 
   /// Parses a scenario expression with these symbols; errors name the scenario's file, `line`
   /// and `key`. Throws ScenarioError.
@@ -56,7 +73,10 @@ class ScenarioSymbols {
   std::vector<GiNaC::symbol> q_, v_, p_, parameters_;
   std::vector<std::string> q_names_, v_names_, parameter_names_;
   std::vector<double> v_initial_;
-  GiNaC::symtab table_;
+  GiNaC::symtab table_, parse_table_;
+  GiNaC::exmap definitions_;
+  std::vector<std::pair<std::string, GiNaC::ex>> definition_values_;
+  void AddDefinition(const std::string& name, const GiNaC::ex& value);
 };
 
 /// A table with a fresh symbol for each name (and "t" unless listed), e.g. to check expressions

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "dirac/scenario_text.hpp"
 #include "dirac/scene_options.hpp"
 #include "io/atomic_file.hpp"
+#include "scenario/multibody_reader.hpp"
 #include "scenario/yaml_reader.hpp"
 
 namespace dirac {
@@ -44,7 +46,10 @@ void EmitCoordinates(YAML::Emitter& out, const std::vector<Coordinate>& coordina
         << "velocity" << YAML::Value << c.velocity << YAML::Key << "initial" << YAML::Value
         << Num(c.initial);
     if (c.solve) out << YAML::Key << "solve" << YAML::Value << "true";
-    if (!holonomic || c.velocity_given || (!c.velocity_solved && c.initial_velocity != 0.0))
+    if (!c.initial_velocity_expression.empty() && !c.initial_velocity_set)
+      out << YAML::Key << "initial_velocity" << YAML::Value << YAML::DoubleQuoted
+          << c.initial_velocity_expression;
+    else if (!holonomic || c.velocity_given || (!c.velocity_solved && c.initial_velocity != 0.0))
       out << YAML::Key << "initial_velocity" << YAML::Value << Num(c.initial_velocity);
     if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
     if (c.initial_momentum != 0.0 || c.momentum != "p_" + c.name)
@@ -60,8 +65,15 @@ void EmitParameters(YAML::Emitter& out, const std::vector<Parameter>& parameters
   if (parameters.empty()) return;
   out << YAML::Key << "parameters" << YAML::Value << YAML::BeginSeq;
   for (const auto& p : parameters) {
+    // A derived parameter keeps its expression until it is set by hand.
+    const bool derived = !p.default_expression.empty() && !p.set_by_user;
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << p.name << YAML::Key
-        << "default" << YAML::Value << Num(p.value) << YAML::Key << "min" << YAML::Value
+        << "default" << YAML::Value;
+    if (derived)
+      out << YAML::DoubleQuoted << p.default_expression;
+    else
+      out << Num(p.value);
+    out << YAML::Key << "min" << YAML::Value
         << Num(std::min(p.min, p.value)) << YAML::Key << "max" << YAML::Value
         << Num(std::max(p.max, p.value));
     if (!p.unit.empty()) out << YAML::Key << "unit" << YAML::Value << p.unit;
@@ -71,7 +83,12 @@ void EmitParameters(YAML::Emitter& out, const std::vector<Parameter>& parameters
   out << YAML::EndSeq;
 }
 
-void EmitConstraints(YAML::Emitter& out, const std::vector<ConstraintSpec>& constraints) {
+// The constraints written in the file (those generated from the bodies are not).
+void EmitConstraints(YAML::Emitter& out, const Scenario& s) {
+  const std::set<std::string> generated = scenario::GeneratedConstraintNames(s);
+  std::vector<ConstraintSpec> constraints;
+  for (const auto& c : s.constraints)
+    if (!generated.count(c.name)) constraints.push_back(c);
   if (constraints.empty()) return;
   out << YAML::Key << "constraints" << YAML::Value << YAML::BeginSeq;
   for (const auto& c : constraints)
@@ -81,7 +98,12 @@ void EmitConstraints(YAML::Emitter& out, const std::vector<ConstraintSpec>& cons
   out << YAML::EndSeq;
 }
 
-void EmitHolonomic(YAML::Emitter& out, const std::vector<HolonomicSpec>& holonomic) {
+// The holonomic constraints written in the file (the rolling contacts' are generated).
+void EmitHolonomic(YAML::Emitter& out, const Scenario& s) {
+  const std::set<std::string> generated = scenario::GeneratedConstraintNames(s);
+  std::vector<HolonomicSpec> holonomic;
+  for (const auto& h : s.holonomic)
+    if (!generated.count(h.name)) holonomic.push_back(h);
   if (holonomic.empty()) return;
   out << YAML::Key << "holonomic" << YAML::Value << YAML::BeginSeq;
   for (const auto& h : holonomic)
@@ -389,6 +411,11 @@ bool CollectEdits(const Scenario& original, const Scenario& edited, const std::s
     const Parameter &a = original.parameters[i], &b = edited.parameters[i];
     const YAML::Node node = root["parameters"][i];
     if (a.name != b.name || !node) return false;
+    if (!b.default_expression.empty() && !b.set_by_user) {  // still its expression
+      if (a.default_expression != b.default_expression) return false;
+      continue;
+    }
+    if (!b.default_expression.empty()) return false;  // an expression replaced by a number
     if (!add(node["default"], a.value, b.value)) return false;
     // A value outside the slider range widens it (as the re-emitting writer does).
     if (b.value < a.min && !add(node["min"], a.min, b.value)) return false;
@@ -397,8 +424,13 @@ bool CollectEdits(const Scenario& original, const Scenario& edited, const std::s
   for (std::size_t i = 0; i < edited.coordinates.size(); ++i) {
     const Coordinate &a = original.coordinates[i], &b = edited.coordinates[i];
     const YAML::Node node = root["coordinates"][i];
+    if (!b.initial_velocity_expression.empty() &&
+        (b.initial_velocity_set || a.initial_velocity_expression != b.initial_velocity_expression))
+      return false;  // the writer decides how a set or changed expression is written
+    const double before = a.initial_velocity_expression.empty() ? a.initial_velocity : 0.0;
+    const double after = a.initial_velocity_expression.empty() ? b.initial_velocity : 0.0;
     if (!node || !add(node["initial"], a.initial, b.initial) ||
-        !add(node["initial_velocity"], a.initial_velocity, b.initial_velocity) ||
+        !add(node["initial_velocity"], before, after) ||
         !add(node["initial_momentum"], a.initial_momentum, b.initial_momentum))
       return false;
   }
@@ -514,10 +546,12 @@ std::string SaveScenarioToString(const Scenario& s) {
     out << YAML::Key << "description" << YAML::Value << YAML::Literal << s.description;
   EmitCoordinates(out, s.coordinates, !s.holonomic.empty());
   EmitParameters(out, s.parameters);
+  scenario::EmitDefinitions(out, s);
   if (!s.lagrangian_generated)
     out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
-  EmitConstraints(out, s.constraints);
-  EmitHolonomic(out, s.holonomic);
+  scenario::EmitMultibody(out, s);
+  EmitConstraints(out, s);
+  EmitHolonomic(out, s);
   EmitAlgebroid(out, s.algebroid);
   EmitReconstruction(out, s.reconstruction);
   EmitSecondOrder(out, s.second_order);

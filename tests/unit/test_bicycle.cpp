@@ -1,0 +1,123 @@
+// The Whipple bicycle written with bodies (scenarios/whipple_bicycle.yaml) against the
+// independent SymPy KanesMethod reference (tests/reference/whipple_bicycle_README.md): the
+// motion, the energy, the front contact's normal force, and the size of what is printed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "canonical_problems.hpp"
+#include "dirac/build_model.hpp"
+#include "dirac/model.hpp"
+#include "dirac/scenario.hpp"
+#include "dirac/simulation_types.hpp"
+
+namespace dirac {
+namespace {
+
+using testing::SourcePath;
+
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  std::vector<double> Column(const std::string& name) const {
+    std::vector<double> out;
+    const auto k = std::find(header.begin(), header.end(), name) - header.begin();
+    for (const auto& row : rows) out.push_back(row[static_cast<std::size_t>(k)]);
+    return out;
+  }
+};
+
+Csv ReadCsv(const std::string& path) {
+  std::ifstream in(path);
+  Csv csv;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream cells(line);
+    std::string cell;
+    std::vector<std::string> items;
+    while (std::getline(cells, cell, ',')) items.push_back(cell);
+    if (csv.header.empty()) {
+      csv.header = items;
+      continue;
+    }
+    std::vector<double> row;
+    for (const auto& item : items) row.push_back(std::stod(item));
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+Scenario Bicycle() { return LoadScenario(SourcePath("scenarios/whipple_bicycle.yaml")); }
+
+TEST(Bicycle, TheModelIsWhatThePaperDescribes) {
+  const Scenario s = Bicycle();
+  EXPECT_EQ(s.coordinates.size(), 8u);
+  ASSERT_EQ(s.constraints.size(), 4u);  // the no-slip forms of both wheels
+  ASSERT_EQ(s.holonomic.size(), 1u) << "the rear contact height holds by construction";
+  EXPECT_EQ(s.holonomic[0].name, "front_contact");
+  EXPECT_NEAR(s.parameters[*s.FindParameter("lambda")].value, M_PI / 10, 1e-16);
+  EXPECT_NEAR(s.coordinates[6].initial_velocity, -5 / 0.3, 1e-14);
+}
+
+TEST(Bicycle, MotionMatchesTheKanesMethodReference) {
+  const Scenario s = Bicycle();
+  const Trajectory tr = BuildModel(s)->Simulate(SimulationInput::FromScenario(s));
+  const Csv ref = ReadCsv(SourcePath("tests/reference/whipple_bicycle_reference.csv"));
+  ASSERT_EQ(tr.num_rows(), ref.rows.size());
+  const std::map<std::string, std::string> columns{{"x", "x"},
+                                                   {"y", "y"},
+                                                   {"psi", "psi"},
+                                                   {"phi", "phi"},
+                                                   {"theta", "theta"},
+                                                   {"delta", "delta"},
+                                                   {"thetaR", "thetaR"},
+                                                   {"thetaF", "thetaF"},
+                                                   {"x_dot", "vx"},
+                                                   {"y_dot", "vy"},
+                                                   {"psi_dot", "vpsi"},
+                                                   {"phi_dot", "vphi"},
+                                                   {"theta_dot", "vtheta"},
+                                                   {"delta_dot", "vdelta"},
+                                                   {"thetaR_dot", "vthetaR"},
+                                                   {"thetaF_dot", "vthetaF"},
+                                                   {"energy", "E"}};
+  for (const auto& [theirs, ours] : columns) {
+    const auto a = ref.Column(theirs), b = tr.Column(ours);
+    double worst = 0;
+    for (std::size_t r = 0; r < a.size(); ++r) worst = std::max(worst, std::abs(a[r] - b[r]));
+    // Coordinates and rates to 1e-9; the energy (~2024 J) relative.
+    EXPECT_LT(worst, theirs == "energy" ? 1e-9 * 2024.5 : 1e-9) << ours;
+  }
+  const auto E = tr.Column("E");
+  double drift = 0;
+  for (double e : E) drift = std::max(drift, std::abs(e - E.front()) / std::abs(E.front()));
+  EXPECT_LT(drift, 1e-8);
+  const auto residual = tr.Column("position_residual_front_contact");
+  double worst_residual = 0;
+  for (double r : residual) worst_residual = std::max(worst_residual, std::abs(r));
+  EXPECT_LT(worst_residual, 1e-10);
+  std::printf("bicycle: energy drift %.3g relative, front contact residual %.3g m\n", drift,
+              worst_residual);
+}
+
+TEST(Bicycle, FrontNormalForceAtStraightRunningIsTheStaticLoad) {
+  Scenario s = Bicycle();
+  ApplyOverride(s, "vphi=0");
+  ApplyOverride(s, "t_end=0.1");
+  const Trajectory tr = BuildModel(s)->Simulate(SimulationInput::FromScenario(s));
+  auto p = [&](const char* name) { return s.parameters[*s.FindParameter(name)].value; };
+  const double load = p("g") * (p("mB") * p("xB") + p("mH") * p("xH") + p("mF") * p("w")) / p("w");
+  EXPECT_NEAR(load, 309.30352941176477, 1e-9);
+  // The multiplier of the contact height u.P = 0 (u up, against gravity): the ground pushes the
+  // wheel up with the static front load.
+  for (double mu : tr.Column("mu_front_contact")) EXPECT_NEAR(std::abs(mu), load, 1e-8);
+}
+
+}  // namespace
+}  // namespace dirac
