@@ -30,3 +30,27 @@ void BM_LinearizationSweepRollingDisk1001(benchmark::State& state) {
 BENCHMARK(BM_LinearizationSweepRollingDisk1001)->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+namespace {
+
+// The Whipple bicycle (scenarios/whipple_bicycle.yaml): the forward speed from 0 to 10 m/s in
+// 1001 values, the weave and capsize speeds refined (issue 38: <= 0.5 s after derivation).
+void BM_LinearizationSweepWhippleBicycle1001(benchmark::State& state) {
+  dirac::Scenario s =
+      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/whipple_bicycle.yaml");
+  dirac::ApplyOverrides(s, {"vphi=0", "vdelta=0"});
+  dirac::LinearizationOptions options;
+  options.ignorable = {"psi", "thetaR", "thetaF"};
+  options.speeds = {"vphi", "vdelta", "vthetaR"};
+  const auto lin = dirac::Linearizer::Derive(s, options);
+  std::size_t critical = 0;
+  for (auto _ : state) {
+    const dirac::StabilitySweep sweep = lin->Sweep("v", 0.0, 10.0, 1001);
+    critical = sweep.critical.size();
+    benchmark::DoNotOptimize(sweep.eigenvalues.data());
+  }
+  state.counters["critical_values"] = static_cast<double>(critical);
+}
+BENCHMARK(BM_LinearizationSweepWhippleBicycle1001)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace

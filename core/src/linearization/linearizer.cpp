@@ -10,6 +10,7 @@
 #include "dirac/simulation_types.hpp"
 #include "linearization/manifold_linearizer.hpp"
 #include "linearization/reduced_point.hpp"
+#include "scenario/initial_state.hpp"
 
 namespace dirac {
 namespace linearization {
@@ -150,7 +151,8 @@ std::shared_ptr<const Linearizer> Linearizer::Derive(const Scenario& scenario,
                           scenario.formulation == Formulation::kLagrangeDirac ||
                           scenario.optimal_control.present;
   if (lagrangian && !scenario.second_order.accelerations.size()) {
-    Scenario plain = scenario;
+    // Holonomic constraints join as their differentials, as BuildModel has them.
+    Scenario plain = scenario::WithHolonomicDifferentials(scenario);
     plain.formulation = Formulation::kAuto;
     if (auto regular = LagrangeDiracSystem::DeriveIfRegular(plain))
       return linearization::MakeManifoldLinearizer(scenario, options, regular);

@@ -17,7 +17,6 @@
 #include "linearization/manifold_linearizer.hpp"
 #include "linearization/reduced_point.hpp"
 #include "scenario/scenario_symbols.hpp"
-#include "symbolic/expression_compiler.hpp"
 
 namespace dirac::linearization {
 namespace {
@@ -94,7 +93,8 @@ class ManifoldLinearizer final : public Linearizer {
     m_ = L.m;
     q_names_ = model_->coordinate_names();
     v_names_ = model_->velocity_names();
-    h_ = scenario.holonomic.size();
+    // f(q) is the model's own tape; the differentials are among its constraint forms.
+    h_ = dae_.holonomic.num_outputs();
     if (h_ > 0 && scenario.algebroid.present)
       throw ModelError(scenario.source_file +
                        ": holonomic constraints on a Lie algebroid are not linearized");
@@ -168,25 +168,11 @@ class ManifoldLinearizer final : public Linearizer {
   // --- symbolic pieces (once) -------------------------------------------------------------
   void DeriveSymbolic() {
     scenario::ScenarioSymbols symbols(scenario_, {scenario::Velocities::kFibre});
-    std::vector<GiNaC::symbol> inputs{symbols.t()};
-    for (const auto& s : symbols.q()) inputs.push_back(s);
-    for (const auto& s : symbols.velocities()) inputs.push_back(s);
-    for (std::size_t r = 0; r < m_; ++r) inputs.emplace_back("mu_unused");
-    for (std::size_t i = 0; i < n_; ++i) inputs.emplace_back("qdot_unused");
-    for (std::size_t a = 0; a < k_; ++a) inputs.emplace_back("vdot_unused");
-    for (const auto& s : symbols.parameters()) inputs.push_back(s);
-    inputs.emplace_back("alpha_unused");
-    std::vector<GiNaC::ex> f, rate;
+    std::vector<GiNaC::ex> f;
     for (const auto& spec : scenario_.holonomic) {
-      const GiNaC::ex e = symbols.Parse(spec.equation, spec.where.line, spec.name + ".equation");
-      GiNaC::ex d = 0;
-      for (std::size_t i = 0; i < n_; ++i) d += e.diff(symbols.q()[i]) * symbols.velocities()[i];
-      f.push_back(e);
-      rate.push_back(d);
+      f.push_back(symbols.Parse(spec.equation, spec.where.line, spec.name + ".equation"));
       holonomic_names_.push_back(spec.name);
     }
-    holonomic_ = symbolic::CompileExpressions(f, inputs);
-    holonomic_rate_ = symbolic::CompileExpressions(rate, inputs);
     // Coordinates absent from L, every constraint form and every holonomic equation (and, on an
     // algebroid, from the anchor and brackets: not decided there, only named ones count).
     named_.assign(n_, false);
@@ -240,28 +226,18 @@ class ManifoldLinearizer final : public Linearizer {
     return out;
   }
 
-  // Rows: f (h), f_q rho y (h), A(q) y (m); columns (q, y).
+  // Rows: f (h), then A(q) y (m: the nonholonomic forms and f's differentials); columns (q, y).
   MatrixXd ConstraintJacobian(const Values& values, const VectorXd& x) const {
     const std::vector<double> in = Input(values, x);
-    MatrixXd c(static_cast<Index>(2 * h_ + m_), static_cast<Index>(n_ + k_));
-    if (h_ > 0) {
-      c.topRows(static_cast<Index>(h_)) = Tangents(holonomic_, in);
-      c.middleRows(static_cast<Index>(h_), static_cast<Index>(h_)) = Tangents(holonomic_rate_, in);
-    }
+    MatrixXd c(static_cast<Index>(h_ + m_), static_cast<Index>(n_ + k_));
+    if (h_ > 0) c.topRows(static_cast<Index>(h_)) = Tangents(dae_.holonomic, in);
     if (m_ > 0) c.bottomRows(static_cast<Index>(m_)) = Tangents(dae_.constraints, in);
     return c;
   }
 
-  // Velocity constraints [f_q; A] (rows) in the speeds (columns).
+  // The velocity constraints A (rows) in the speeds (columns).
   MatrixXd VelocityConstraints(const MatrixXd& c) const {
-    MatrixXd a(static_cast<Index>(h_ + m_), static_cast<Index>(k_));
-    if (h_ > 0)
-      a.topRows(static_cast<Index>(h_)) = c.block(static_cast<Index>(h_), static_cast<Index>(n_),
-                                                  static_cast<Index>(h_), static_cast<Index>(k_));
-    if (m_ > 0)
-      a.bottomRows(static_cast<Index>(m_)) =
-          c.bottomRightCorner(static_cast<Index>(m_), static_cast<Index>(k_));
-    return a;
+    return c.bottomRightCorner(static_cast<Index>(m_), static_cast<Index>(k_));
   }
 
   // --- the chart ----------------------------------------------------------------------------
@@ -270,7 +246,7 @@ class ManifoldLinearizer final : public Linearizer {
     if (!chart.qD.empty()) {
       for (int it = 0;; ++it) {
         const std::vector<double> in = Input(values, x);
-        const std::vector<double> f = holonomic_.Evaluate(in);
+        const std::vector<double> f = dae_.holonomic.Evaluate(in);
         double worst = 0.0;
         for (double v : f) worst = std::max(worst, std::abs(v));
         if (worst <= 1e-15 || it == 30) {
@@ -279,7 +255,7 @@ class ManifoldLinearizer final : public Linearizer {
                              " near the given state (|f| = " + Num(worst) + ")");
           break;
         }
-        const MatrixXd fq = Tangents(holonomic_, in);
+        const MatrixXd fq = Tangents(dae_.holonomic, in);
         MatrixXd fd(static_cast<Index>(h_), static_cast<Index>(chart.qD.size()));
         for (std::size_t j = 0; j < chart.qD.size(); ++j)
           fd.col(static_cast<Index>(j)) = fq.col(static_cast<Index>(chart.qD[j]));
@@ -568,7 +544,6 @@ class ManifoldLinearizer final : public Linearizer {
   std::size_t n_ = 0, k_ = 0, m_ = 0, h_ = 0;
   std::vector<std::string> q_names_, v_names_, holonomic_names_, controls_;
   std::vector<std::size_t> control_rows_;
-  CompiledFunction holonomic_, holonomic_rate_;
   std::vector<bool> named_, found_, user_speed_;
   Chart base_chart_;
   Values base_values_;
