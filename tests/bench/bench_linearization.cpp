@@ -54,3 +54,30 @@ void BM_LinearizationSweepWhippleBicycle1001(benchmark::State& state) {
 BENCHMARK(BM_LinearizationSweepWhippleBicycle1001)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
+
+namespace {
+
+// The parts of one sweep point on the bicycle: the --set of the swept value on a copy of the
+// scenario (derived parameters and initial-velocity expressions follow it), and one
+// linearization.
+void BM_BicycleSweepPointParts(benchmark::State& state) {
+  dirac::Scenario s =
+      dirac::LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/whipple_bicycle.yaml");
+  dirac::ApplyOverrides(s, {"vphi=0", "vdelta=0"});
+  if (state.range(0) == 0) {
+    for (auto _ : state) {
+      dirac::Scenario copy = s;
+      dirac::ApplyOverride(copy, "v", 5.0);
+      benchmark::DoNotOptimize(copy.coordinates.data());
+    }
+    return;
+  }
+  dirac::LinearizationOptions options;
+  options.ignorable = {"psi", "thetaR", "thetaF"};
+  options.speeds = {"vphi", "vdelta", "vthetaR"};
+  const auto lin = dirac::Linearizer::Derive(s, options);
+  for (auto _ : state) benchmark::DoNotOptimize(lin->Linearize("v", 5.0).A.data());
+}
+BENCHMARK(BM_BicycleSweepPointParts)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

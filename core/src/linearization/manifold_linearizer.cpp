@@ -211,14 +211,14 @@ class ManifoldLinearizer final : public Linearizer {
     return in;
   }
 
-  // d(outputs)/d(q, y) by forward mode on the tape: rows outputs, n + k columns.
-  MatrixXd Tangents(const CompiledFunction& f, const std::vector<double>& in) const {
-    const std::size_t dirs = n_ + k_;
-    MatrixXd out(static_cast<Index>(f.num_outputs()), static_cast<Index>(dirs));
+  // d(outputs)/dq by forward mode on the tape: rows outputs, n columns.
+  MatrixXd CoordinateTangents(const CompiledFunction& f, const std::vector<double>& in) const {
+    const std::size_t dirs = n_;
+    MatrixXd out = MatrixXd::Zero(static_cast<Index>(f.num_outputs()), static_cast<Index>(dirs));
     if (f.num_outputs() == 0 || dirs == 0) return out;
     std::vector<double> seeds(f.num_inputs() * dirs, 0.0), tangents(f.num_outputs() * dirs),
         work(f.tangent_work_size(dirs));
-    for (std::size_t d = 0; d < dirs; ++d) seeds[(1 + d) * dirs + d] = 1.0;
+    for (std::size_t d = 0; d < dirs; ++d) seeds[(dae_.layout.q() + d) * dirs + d] = 1.0;
     f.EvaluateTangents(in.data(), seeds.data(), dirs, tangents.data(), work.data());
     for (std::size_t r = 0; r < f.num_outputs(); ++r)
       for (std::size_t d = 0; d < dirs; ++d)
@@ -226,12 +226,33 @@ class ManifoldLinearizer final : public Linearizer {
     return out;
   }
 
-  // Rows: f (h), then A(q) y (m: the nonholonomic forms and f's differentials); columns (q, y).
-  MatrixXd ConstraintJacobian(const Values& values, const VectorXd& x) const {
+  // A row-major matrix-valued tape (rows x cols outputs) at `in`.
+  static MatrixXd Matrix(const CompiledFunction& f, const std::vector<double>& in, std::size_t rows,
+                         std::size_t cols) {
+    MatrixXd out(static_cast<Index>(rows), static_cast<Index>(cols));
+    if (rows * cols == 0) return out;
+    std::vector<double> values(rows * cols), scratch(f.scratch_size());
+    f.Evaluate(in.data(), values.data(), scratch.data());
+    return Eigen::Map<const RowMajor>(values.data(), static_cast<Index>(rows),
+                                      static_cast<Index>(cols));
+  }
+
+  // Rows: f (h), then g = A(q) y (m: the nonholonomic forms and f's differentials); columns
+  // (q, y): [f_q, 0; dg/dq, A]. dg/dq (forward mode) only when `q_derivatives`, else zero.
+  MatrixXd ConstraintJacobian(const Values& values, const VectorXd& x,
+                              bool q_derivatives = true) const {
     const std::vector<double> in = Input(values, x);
-    MatrixXd c(static_cast<Index>(h_ + m_), static_cast<Index>(n_ + k_));
-    if (h_ > 0) c.topRows(static_cast<Index>(h_)) = Tangents(dae_.holonomic, in);
-    if (m_ > 0) c.bottomRows(static_cast<Index>(m_)) = Tangents(dae_.constraints, in);
+    MatrixXd c = MatrixXd::Zero(static_cast<Index>(h_ + m_), static_cast<Index>(n_ + k_));
+    if (h_ > 0)
+      c.topLeftCorner(static_cast<Index>(h_), static_cast<Index>(n_)) =
+          Matrix(dae_.holonomic_jacobian, in, h_, n_);
+    if (m_ > 0) {
+      if (q_derivatives)
+        c.bottomLeftCorner(static_cast<Index>(m_), static_cast<Index>(n_)) =
+            CoordinateTangents(dae_.constraints, in);
+      c.bottomRightCorner(static_cast<Index>(m_), static_cast<Index>(k_)) =
+          Matrix(dae_.constraint_matrix, in, m_, k_);
+    }
     return c;
   }
 
@@ -255,7 +276,7 @@ class ManifoldLinearizer final : public Linearizer {
                              " near the given state (|f| = " + Num(worst) + ")");
           break;
         }
-        const MatrixXd fq = Tangents(dae_.holonomic, in);
+        const MatrixXd fq = Matrix(dae_.holonomic_jacobian, in, h_, n_);
         MatrixXd fd(static_cast<Index>(h_), static_cast<Index>(chart.qD.size()));
         for (std::size_t j = 0; j < chart.qD.size(); ++j)
           fd.col(static_cast<Index>(j)) = fq.col(static_cast<Index>(chart.qD[j]));
@@ -266,7 +287,7 @@ class ManifoldLinearizer final : public Linearizer {
       }
     }
     if (!chart.vD.empty()) {
-      const MatrixXd a = VelocityConstraints(ConstraintJacobian(values, x));
+      const MatrixXd a = VelocityConstraints(ConstraintJacobian(values, x, false));
       MatrixXd ad(a.rows(), static_cast<Index>(chart.vD.size()));
       VectorXd rhs = VectorXd::Zero(a.rows());
       for (std::size_t j = 0; j < chart.vD.size(); ++j)
@@ -287,7 +308,7 @@ class ManifoldLinearizer final : public Linearizer {
     for (std::size_t i = 0; i < n_; ++i) x[static_cast<Index>(i)] = values.q[i];
     for (std::size_t a = 0; a < k_; ++a) x[static_cast<Index>(n_ + a)] = values.v[a];
     Chart chart;
-    MatrixXd c = ConstraintJacobian(values, x);
+    MatrixXd c = ConstraintJacobian(values, x, false);
     if (h_ > 0) {
       const MatrixXd fq = c.topLeftCorner(static_cast<Index>(h_), static_cast<Index>(n_));
       if (Rank(fq) < h_)
@@ -307,7 +328,7 @@ class ManifoldLinearizer final : public Linearizer {
       if (std::find(chart.qD.begin(), chart.qD.end(), i) == chart.qD.end()) chart.qI.push_back(i);
     if (!chart.qD.empty()) {
       SolveDependents(chart, values, x);  // q_D only: vD still empty
-      c = ConstraintJacobian(values, x);
+      c = ConstraintJacobian(values, x, false);
     }
     const MatrixXd a = VelocityConstraints(c);
     const std::size_t rank = Rank(a);
