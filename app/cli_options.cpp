@@ -37,6 +37,11 @@ constexpr const char* kUsage =
     "      --shard K/N runs the runs i with i mod N = K-1 into summary-shard-K-of-N.csv\n"
     "  dirac sweep --merge DIR_OR_TABLE... --out DIR\n"
     "      join the shard tables into DIR/summary.csv, as one process would have written it\n"
+    "  dirac linearize SCENARIO [--set NAME=VALUE]... [--ignorable Q,...] [--speeds V,...]\n"
+    "            [--find] [--json] [--vary NAME=START:STOP:COUNT [--csv FILE]]\n"
+    "      linearize about the scenario's state (an equilibrium or steady motion; --find:\n"
+    "      Newton from it) on the constraint manifold: A (and B), eigenvalues, modes; --vary\n"
+    "      sweeps NAME, writes the eigenvalue branches to FILE and names the critical values\n"
     "  dirac generate FAMILY N [-o FILE]\n"
     "      write the scenario of a generated family at size N (stdout if no FILE); FAMILY:\n"
     "%FAMILIES%"
@@ -115,6 +120,12 @@ Options ParseArguments(int argc, char** argv) {
       o.merge = true;
     } else if (a == "--no-trajectories") {
       o.no_trajectories = true;
+    } else if (a == "--ignorable") {
+      o.ignorable.push_back(value());
+    } else if (a == "--speeds") {
+      o.speeds.push_back(value());
+    } else if (a == "--find") {
+      o.find = true;
     } else if (a == "--no-wall-time") {
       o.no_wall_time = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -143,8 +154,11 @@ Options ParseArguments(int argc, char** argv) {
     throw UsageError{"-o belongs to 'dirac generate' (run and solve write CSV with --csv)"};
   if (o.command != "help" && o.command != "generate" && !o.merge && o.scenario.empty())
     throw UsageError{"no scenario file given"};
-  const bool sweep_flags = !o.vary.empty() || !o.random.empty() || o.seed || o.jobs || o.shard ||
-                           !o.out.empty() || o.no_trajectories || o.no_wall_time;
+  if ((!o.ignorable.empty() || !o.speeds.empty() || o.find) && o.command != "linearize")
+    throw UsageError{"--ignorable, --speeds and --find belong to 'dirac linearize'"};
+  const bool sweep_flags = (!o.vary.empty() && o.command != "linearize") || !o.random.empty() ||
+                           o.seed || o.jobs || o.shard || !o.out.empty() || o.no_trajectories ||
+                           o.no_wall_time;
   if (sweep_flags && o.command != "sweep" && o.command != "help")
     throw UsageError{
         "--vary, --random, --seed, --jobs, --shard, --out, --no-trajectories and "

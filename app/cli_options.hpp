@@ -27,6 +27,9 @@ struct Options {
   std::optional<std::string> seed, jobs, shard;
   std::string out;
   bool merge = false, no_trajectories = false, no_wall_time = false;
+  // linearize (also --vary, --csv, --json)
+  std::vector<std::string> ignorable, speeds;
+  bool find = false;
 };
 
 /// The usage text, with the generated families (name, sizes, summary) listed.

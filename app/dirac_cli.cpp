@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_linearize.hpp"
 #include "cli_options.hpp"
 #include "cli_progress.hpp"
 #include "dirac/build_model.hpp"
@@ -431,6 +432,7 @@ int Dispatch(const Options& o) {
   if (o.command == "solve") return Solve(o);
   if (o.command == "sweep") return Sweep(o);
   if (o.command == "generate") return Generate(o);
+  if (o.command == "linearize") return dirac::cli::Linearize(o);
   throw UsageError{"unknown command '" + o.command + "'"};
 }
 

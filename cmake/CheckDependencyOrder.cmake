@@ -9,7 +9,7 @@
 
 set(DIRAC_LAYERS
     base io families symbolic scenario geometry dynamics model lagrange_dirac constraints formulation
-    control sweep)
+    control sweep linearization)
 
 # Public header -> layer.
 set(DIRAC_PUBLIC_HEADERS
@@ -34,7 +34,8 @@ set(DIRAC_PUBLIC_HEADERS
     build_model.hpp=formulation
     shooting.hpp=control
     optimal_control.hpp=control
-    sweep.hpp=sweep)
+    sweep.hpp=sweep
+    linearization.hpp=linearization)
 
 function(_dirac_layer_index name out)
   list(FIND DIRAC_LAYERS "${name}" _i)

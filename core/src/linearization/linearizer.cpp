@@ -1,0 +1,170 @@
+// Linearizer::Derive (which path a scenario takes) and the explicit-flow path: a model of the
+// constraint algorithm (or any model with Model::explicit_flow()) linearizes with the flow's
+// exact Jacobian df/dx on the free coordinates of M_f.
+#include <algorithm>
+
+#include "base/foreign_errors.hpp"
+#include "dirac/build_model.hpp"
+#include "dirac/error.hpp"
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/simulation_types.hpp"
+#include "linearization/manifold_linearizer.hpp"
+#include "linearization/reduced_point.hpp"
+#include "scenario/initial_state.hpp"
+
+namespace dirac {
+namespace linearization {
+namespace {
+
+using Eigen::Index;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+class FlowLinearizer final : public Linearizer {
+ public:
+  FlowLinearizer(const Scenario& scenario, const LinearizationOptions& options,
+                 std::shared_ptr<const Model> model)
+      : scenario_(scenario), options_(options), model_(std::move(model)) {
+    flow_ = model_->explicit_flow();
+    if (!options.speeds.empty())
+      throw ScenarioError(scenario.source_file, 0, options.speeds.front(),
+                          "--speeds applies to Lagrangian systems with velocity constraints; "
+                          "this model (" +
+                              model_->formulation() + ") is an explicit flow");
+    ignorable_.assign(flow_->dimension(), false);
+    for (const auto& name : options.ignorable) {
+      auto it = std::find(flow_->states.begin(), flow_->states.end(), name);
+      if (it == flow_->states.end())
+        throw ScenarioError(scenario.source_file, 0, name,
+                            "--ignorable names no state of the flow on M_f");
+      ignorable_[static_cast<std::size_t>(it - flow_->states.begin())] = true;
+    }
+  }
+
+  Linearization Linearize() const override { return At(scenario_, nullptr); }
+  Linearization Linearize(const std::string& name, double value) const override {
+    Scenario copy = scenario_;
+    ApplyOverride(copy, name, value);
+    return At(copy, nullptr);
+  }
+  StabilitySweep Sweep(const std::string& name, double start, double stop,
+                       std::size_t count) const override {
+    const std::vector<std::string> states = Linearize(name, start).states;
+    return RunStabilitySweep(
+        [&](double value) {
+          Scenario copy = scenario_;
+          ApplyOverride(copy, name, value);
+          return At(copy, &states);
+        },
+        name, start, stop, count);
+  }
+  VectorXd ReducedRates(const VectorXd& z, std::vector<std::string>* names) const override {
+    if (names) *names = flow_->states;
+    return Evaluate(flow_->rates, z, flow_->dimension());
+  }
+  MatrixXd ReducedJacobian(VectorXd* z) const override {
+    const VectorXd x = State(scenario_);
+    if (z) *z = x;
+    return Jacobian(x);
+  }
+
+ private:
+  VectorXd State(const Scenario& s) const {
+    const std::vector<double> x = model_->FlowState(SimulationInput::FromScenario(s));
+    return Eigen::Map<const VectorXd>(x.data(), static_cast<Index>(x.size()));
+  }
+  std::vector<double> Input(const VectorXd& x) const {
+    std::vector<double> in{0.0};
+    in.insert(in.end(), x.data(), x.data() + x.size());
+    in.insert(in.end(), parameters_.begin(), parameters_.end());
+    return in;
+  }
+  VectorXd Evaluate(const CompiledFunction& f, const VectorXd& x, std::size_t outputs) const {
+    const std::vector<double> out = f.Evaluate(Input(x));
+    (void)outputs;
+    return Eigen::Map<const VectorXd>(out.data(), static_cast<Index>(out.size()));
+  }
+  MatrixXd Jacobian(const VectorXd& x) const {
+    const auto d = static_cast<Index>(flow_->dimension());
+    const std::vector<double> out = flow_->rates_jacobian.Evaluate(Input(x));
+    return Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        out.data(), d, d);
+  }
+  Linearization At(const Scenario& s, const std::vector<std::string>* states) const {
+    parameters_ = SimulationInput::FromScenario(s).parameters;
+    VectorXd x = State(s);
+    if (options_.find) {
+      for (int it = 0;; ++it) {
+        const VectorXd r = Evaluate(flow_->rates, x, flow_->dimension());
+        const MatrixXd J = Jacobian(x);
+        if (r.size() == 0 ||
+            r.cwiseAbs().maxCoeff() <= 1e-13 * std::max(1.0, J.cwiseAbs().maxCoeff()))
+          break;
+        if (it == 50)
+          throw ModelError("Newton's method did not find an equilibrium of the flow on M_f");
+        x += J.completeOrthogonalDecomposition().solve(-r);
+      }
+    }
+    ReducedPoint p;
+    p.formulation = model_->formulation() + " (explicit flow on M_f)";
+    p.names = flow_->states;
+    p.num_coordinates = flow_->dimension();
+    p.J = Jacobian(x);
+    p.rates = Evaluate(flow_->rates, x, flow_->dimension());
+    p.B = MatrixXd::Zero(p.J.rows(), 0);
+    p.ignorable = ignorable_;
+    p.named.assign(flow_->dimension(), true);
+    const VectorXd given = State(s);
+    for (std::size_t i = 0; i < flow_->dimension(); ++i) {
+      p.report.point.emplace_back(flow_->states[i], x[static_cast<Index>(i)]);
+      const double change = std::abs(x[static_cast<Index>(i)] - given[static_cast<Index>(i)]);
+      if (change > p.report.state_change) {
+        p.report.state_change = change;
+        p.report.state_change_name = flow_->states[i];
+      }
+    }
+    return Finish(std::move(p), options_.tolerance, true, states);
+  }
+
+  Scenario scenario_;
+  LinearizationOptions options_;
+  std::shared_ptr<const Model> model_;
+  const ExplicitFlow* flow_ = nullptr;
+  std::vector<bool> ignorable_;
+  // The parameters of the point being linearized (one thread at a time).
+  mutable std::vector<double> parameters_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Linearizer> MakeFlowLinearizer(const Scenario& scenario,
+                                                     const LinearizationOptions& options,
+                                                     std::shared_ptr<const Model> model) {
+  return std::make_shared<FlowLinearizer>(scenario, options, std::move(model));
+}
+
+}  // namespace linearization
+
+std::shared_ptr<const Linearizer> Linearizer::Derive(const Scenario& scenario,
+                                                     const LinearizationOptions& options) try {
+  const bool lagrangian = scenario.formulation == Formulation::kAuto ||
+                          scenario.formulation == Formulation::kLagrangeDirac ||
+                          scenario.optimal_control.present;
+  if (lagrangian && !scenario.second_order.accelerations.size()) {
+    // Holonomic constraints join as their differentials, as BuildModel has them.
+    Scenario plain = scenario::WithHolonomicDifferentials(scenario);
+    plain.formulation = Formulation::kAuto;
+    if (auto regular = LagrangeDiracSystem::DeriveIfRegular(plain))
+      return linearization::MakeManifoldLinearizer(scenario, options, regular);
+  }
+  std::shared_ptr<const Model> model = BuildModel(scenario);
+  if (!model->explicit_flow())
+    throw ModelError(scenario.source_file + ": this model (" + model->formulation() +
+                     ") has neither a regular Lagrangian nor an explicit flow on M_f to "
+                     "linearize");
+  return linearization::MakeFlowLinearizer(scenario, options, model);
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "linearizing");
+}
+
+}  // namespace dirac
