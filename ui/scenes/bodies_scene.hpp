@@ -18,6 +18,7 @@
 /// bodies (a list of body names to draw, default all).
 
 #include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
 
 #include <array>
 #include <cstddef>
