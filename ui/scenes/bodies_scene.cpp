@@ -1,6 +1,7 @@
 #include "scenes/bodies_scene.hpp"
 
 #include <vtkActor.h>
+#include <vtkCamera.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
 #include <vtkMatrix4x4.h>
@@ -28,7 +29,7 @@ constexpr Color kContactTrailColor{1.0, 0.88, 0.35};
 // (a disc or a cylinder that rolls) is drawn in the tyre colour with an orange stripe.
 constexpr Color kBodyPalette[] = {
     {1.0, 140.0 / 255.0, 0.0}, {0.30, 0.55, 0.95}, {0.35, 0.78, 0.45}, {0.66, 0.45, 0.85}};
-constexpr Color kTyreColor{0.22, 0.23, 0.27};
+constexpr Color kTyreColor{0.62, 0.64, 0.70};
 constexpr double kDiscThickness = 0.12;  // of a disc's radius
 constexpr double kMinSideFraction = 0.12;
 
@@ -162,7 +163,7 @@ BodiesScene::BodiesScene(const SceneContext& context) {
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     if (!shown_[b]) continue;
     legend += (legend.empty() ? "" : ", ") + bodies_[b].name + " (" +
-              (bodies_[b].wheel ? std::string("dark grey wheel")
+              (bodies_[b].wheel ? std::string("grey wheel")
                                 : kPaletteNames[colour++ % std::size(kPaletteNames)]) +
               ")";
   }
@@ -401,6 +402,7 @@ void BodiesScene::SetTime(double t) {
     if (bodies_[b].stripe) bodies_[b].stripe->SetVisibility(visible);
     if (visible) PlaceBody(bodies_[b], pose);
   }
+  FollowBodies();
   const double lift = 0.002 * std::max({(*extent_)[1] - (*extent_)[0],
                                         (*extent_)[3] - (*extent_)[2], 1e-3});
   for (std::size_t k = 0; k < trails_.size(); ++k) {
@@ -413,26 +415,88 @@ void BodiesScene::SetTime(double t) {
   }
 }
 
+// The centre of the drawn bodies' centres of mass (finite ones).
+Vec3 BodiesScene::BodiesCentre() const {
+  Vec3 centre{};
+  int count = 0;
+  for (std::size_t b = 0; b < drawn_.bodies.size(); ++b) {
+    const auto& p = drawn_.bodies[b].position;
+    if (!shown_[b] || !std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) continue;
+    for (int k = 0; k < 3; ++k) centre[k] += p[k];
+    ++count;
+  }
+  if (count > 0)
+    for (double& x : centre) x /= count;
+  return centre;
+}
+
 bool BodiesScene::Bounds(std::array<double, 6>& bounds) const {
   if (!extent_) return false;
-  bounds = *extent_;
-  // A margin of the largest body drawn, so that the bodies stay in view whole.
-  double pad = 0.0;
+  // The bodies at the time cursor, padded by the largest body and a part of their own span.
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::array<double, 6> e{inf, -inf, inf, -inf, inf, -inf};
+  double size = 0.0;
   for (std::size_t b = 0; b < drawn_.bodies.size(); ++b) {
     if (!shown_[b]) continue;
     const auto& pose = drawn_.bodies[b];
+    if (!std::isfinite(pose.position[0]) || !std::isfinite(pose.position[1]) ||
+        !std::isfinite(pose.position[2]))
+      continue;
+    for (int k = 0; k < 3; ++k) {
+      e[2 * k] = std::min(e[2 * k], pose.position[k]);
+      e[2 * k + 1] = std::max(e[2 * k + 1], pose.position[k]);
+    }
     for (double s : pose.size)
-      if (std::isfinite(s)) pad = std::max(pad, s);
+      if (std::isfinite(s)) size = std::max(size, s);
     if (pose.shape.empty()) {
       const auto side = BoxOfInertia(pose.inertia, pose.mass, 0.0);
-      pad = std::max(pad, 0.5 * *std::max_element(side.begin(), side.end()));
+      size = std::max(size, 0.5 * *std::max_element(side.begin(), side.end()));
     }
   }
+  if (!(e[0] <= e[1])) e = *extent_;
+  const double span = std::max({e[1] - e[0], e[3] - e[2], e[5] - e[4]});
+  const double pad = std::max(size, 0.35 * span) + 1e-3;
   for (int k = 0; k < 3; ++k) {
-    bounds[2 * k] -= pad;
-    bounds[2 * k + 1] += pad;
+    bounds[2 * k] = e[2 * k] - pad;
+    bounds[2 * k + 1] = e[2 * k + 1] + pad;
   }
   return true;
+}
+
+void BodiesScene::OnCameraReset() {
+  if (!renderer_) return;
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->GetPosition(camera_position_.data());
+  camera->GetFocalPoint(camera_focal_.data());
+  followed_centre_ = BodiesCentre();
+  following_ = true;
+}
+
+// Moves the camera with the bodies' centre while the user has not moved it since it was placed.
+void BodiesScene::FollowBodies() {
+  if (!following_ || !renderer_) return;
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  Vec3 position{}, focal{};
+  camera->GetPosition(position.data());
+  camera->GetFocalPoint(focal.data());
+  for (int k = 0; k < 3; ++k)
+    if (std::abs(position[k] - camera_position_[k]) > 1e-9 * (1 + std::abs(position[k])) ||
+        std::abs(focal[k] - camera_focal_[k]) > 1e-9 * (1 + std::abs(focal[k]))) {
+      following_ = false;  // the user turned or moved the view
+      return;
+    }
+  const Vec3 centre = BodiesCentre();
+  for (int k = 0; k < 3; ++k) {
+    const double shift = centre[k] - followed_centre_[k];
+    position[k] += shift;
+    focal[k] += shift;
+  }
+  camera->SetPosition(position.data());
+  camera->SetFocalPoint(focal.data());
+  renderer_->ResetCameraClippingRange();
+  camera_position_ = position;
+  camera_focal_ = focal;
+  followed_centre_ = centre;
 }
 
 // The view's clear-colour shortcut (DrawnScene::Ground) knows the planes z = const in x, y

@@ -50,7 +50,12 @@ class BodiesScene : public DrawnScene {
   void AddTo(vtkRenderer* renderer) override;
   void SetSnapshot(const SnapshotPtr& snapshot) override;
   void SetTime(double t) override;
+  /// The bodies at the time cursor with a margin (the run's path may be many bodies long; the
+  /// camera then follows them, see OnCameraReset).
   bool Bounds(std::array<double, 6>& bounds) const override;
+  /// Starts following the bodies: SetTime moves the camera with their centre until the user
+  /// turns or moves it.
+  void OnCameraReset() override;
   std::optional<GroundPlane> Ground() const override;
   std::array<double, 3> up() const override { return up_; }
   vtkActor2D* legend() const override { return legend_; }
@@ -67,6 +72,8 @@ class BodiesScene : public DrawnScene {
   void MakeBodies(const dirac::BodyPoses& poses);
   void PlaceBody(DrawnBody& body, const dirac::BodyPose& pose) const;
   void UpdateGround();
+  Vec3 BodiesCentre() const;
+  void FollowBodies();
 
   std::shared_ptr<const dirac::BodyPoseEvaluator> evaluator_;
   std::vector<std::size_t> coordinate_columns_;  // the coordinates' columns in the snapshot
@@ -94,6 +101,9 @@ class BodiesScene : public DrawnScene {
   vtkSmartPointer<vtkTextActor> legend_;
   vtkSmartPointer<vtkTextActor> message_;
   vtkRenderer* renderer_ = nullptr;
+  bool following_ = false;  // the camera follows the bodies (until the user moves it)
+  Vec3 followed_centre_{};  // the bodies' centre when the camera was last placed
+  Vec3 camera_position_{}, camera_focal_{};  // where it was placed
 };
 
 }  // namespace dirac::ui
