@@ -5,6 +5,8 @@
 // scripts/determinism.sh runs the same check with 20 repetitions.
 #include <gtest/gtest.h>
 
+#include "cli_process.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,23 +26,9 @@ namespace fs = std::filesystem;
 
 constexpr int kRepetitions = 3;
 
-std::string RunCommand(const std::string& command, int* exit_code) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return "popen failed";
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
+using dirac_test::RunCommand;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dirac_test::ReadFile;
 
 // The solve report states its wall-clock time, and a command running past 5 s (under a
 // sanitizer, say) prints progress lines on stderr ("dirac: FILE: STAGE, N s..."); only these

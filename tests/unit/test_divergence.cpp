@@ -4,6 +4,8 @@
 // no shipped scenario is flagged.
 #include <gtest/gtest.h>
 
+#include "cli_process.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,23 +27,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string RunCommand(const std::string& command, int* exit_code) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return "popen failed";
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
+using dirac_test::RunCommand;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dirac_test::ReadFile;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;

@@ -5,6 +5,8 @@
 // consistent state at rtol = atol = 1e-12 and agrees with the default method.
 #include <gtest/gtest.h>
 
+#include "cli_process.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,23 +29,9 @@ namespace fs = std::filesystem;
 const std::string kModel =
     std::string(DIRAC_SOURCE_DIR) + "/tests/scenarios/disk_and_sled_float.yaml";
 
-std::string RunCommand(const std::string& command, int* exit_code) {
-  std::string output;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return "popen failed";
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return output;
-}
+using dirac_test::RunCommand;
 
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using dirac_test::ReadFile;
 
 // Before the verdicts were made by substitution and evaluation, `analyze` and `run` refused
 // this file in most launches, naming a different form each time.
