@@ -18,8 +18,10 @@
 #include <string>
 
 #include "dirac/build_model.hpp"
+#include "dirac/constrained_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
+#include "dirac/simulation_types.hpp"
 
 namespace dirac {
 namespace {
@@ -116,6 +118,56 @@ TEST(FloatCoefficients, IdasStartsAtTightTolerancesOnTheFloatModel) {
 
 TEST(FloatCoefficients, IdasStartsAtTightTolerancesOnTheRollingDisk) {
   ExpectTightIdasRun(std::string(DIRAC_SOURCE_DIR) + "/scenarios/rolling_disk.yaml", 2.0);
+}
+
+// The constraint algorithm's eliminations on a degenerate Lagrangian whose coefficients are
+// decimals: written with floats, the cancellations leave residues such as 1.6e-19*q1 that an
+// exact zero test takes for a term (the file was refused: "i_X Omega = dH has no solution on
+// M_f ((1.6069425056481583574E-19)*q1-... != 0)"). The same Lagrangian with the decimals written
+// as fractions is the reference: same chain, same gauge, same motion.
+std::string DegenerateLagrangian(const std::string& a, const std::string& b, const std::string& c,
+                                 const std::string& d, const std::string& e, const std::string& f) {
+  return "name: degenerate with " + a + "\nformulation: lagrange_dirac\nlagrangian: \"(" + a +
+         "*v1 + " + b + "*v2 + " + c + "*v3)^2/2 - " + d + "*q2*v3 + " + e + "*q1*q3 - " + f +
+         "*q1^2\"\ncoordinates:\n" +
+         "  - {name: q1, velocity: v1, initial: 1.0, initial_velocity: 0.0}\n"
+         "  - {name: q2, velocity: v2, initial: 0.0, initial_velocity: 0.0}\n"
+         "  - {name: q3, velocity: v3, initial: 0.0, initial_velocity: 0.0}\n"
+         "simulation: {t_end: 1, output_step: 0.05, rtol: 1.0e-12, atol: 1.0e-12}\n";
+}
+
+TEST(FloatCoefficients, ConstraintAlgorithmDropsRoundingResidues) {
+  const Scenario floats =
+      ParseScenario(DegenerateLagrangian("0.1", "0.3", "0.7", "0.7", "1.3", "0.5"), "floats.yaml");
+  const Scenario fractions = ParseScenario(
+      DegenerateLagrangian("(1/10)", "(3/10)", "(7/10)", "(7/10)", "(13/10)", "(1/2)"),
+      "fractions.yaml");
+  const auto with_floats = ConstrainedSystem::Analyze(floats);
+  const auto with_fractions = ConstrainedSystem::Analyze(fractions);
+  const ConstraintChain& f = with_floats->chain();
+  const ConstraintChain& x = with_fractions->chain();
+  EXPECT_EQ(x.final_rank, 4u);
+  EXPECT_EQ(x.gauge.size(), 2u);
+  EXPECT_EQ(f.outcome, x.outcome);
+  EXPECT_EQ(f.final_dimension, x.final_dimension);
+  EXPECT_EQ(f.final_rank, x.final_rank);
+  EXPECT_EQ(f.gauge.size(), x.gauge.size());
+  EXPECT_EQ(f.symplectic_modulo_gauge, x.symplectic_modulo_gauge);
+
+  const Trajectory a = BuildModel(floats)->Simulate(SimulationInput::FromScenario(floats));
+  const Trajectory b = BuildModel(fractions)->Simulate(SimulationInput::FromScenario(fractions));
+  ASSERT_EQ(a.columns(), b.columns());
+  ASSERT_EQ(a.num_rows(), b.num_rows());
+  ASSERT_GT(a.num_rows(), 10u);
+  double worst = 0.0;
+  for (const char* column : {"q1", "q2", "q3", "v1", "v2", "v3"}) {
+    const std::size_t c = a.ColumnIndex(column);
+    for (std::size_t k = 0; k < a.num_rows(); ++k)
+      worst = std::max(worst, std::abs(a.at(k, c) - b.at(k, c)));
+  }
+  EXPECT_LT(worst, 1e-10);
+  const std::size_t q1 = a.ColumnIndex("q1");
+  EXPECT_GT(std::abs(a.at(a.num_rows() - 1, q1) - a.at(0, q1)), 1e-3);  // it moves
 }
 
 }  // namespace

@@ -411,6 +411,10 @@ ConstrainedSystem::~ConstrainedSystem() = default;
 std::shared_ptr<const ConstrainedSystem> ConstrainedSystem::Analyze(const Scenario& scenario,
                                                                     std::size_t max_steps) try {
   EnterDerivationStage("building the presymplectic system");
+  // Decimals as the rationals they spell: the eliminations below decide by exact zero tests,
+  // which float cancellations would defeat (docs/robustness.md, "Verdicts independent of term
+  // order").
+  const symbolic::ScopedExactDecimals exact_decimals;
   auto impl = std::make_unique<Impl>();
   if (scenario.optimal_control.present) {
     impl->data = constraints::BuildOptimalControl(scenario);

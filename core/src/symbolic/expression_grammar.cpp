@@ -205,7 +205,11 @@ class Grammar {
   }
 
   ex Number(const Token& t) {
-    const ex n = Evaluate(t, [&] { return ex(numeric(t.text.c_str())); });
+    const ex n = Evaluate(t, [&] {
+      if (ExactDecimalsInScope() && t.text.find_first_of(".eE") != std::string::npos)
+        if (const auto exact = ExactDecimal(t.text)) return ex(*exact);
+      return ex(numeric(t.text.c_str()));
+    });
     if (!std::isfinite(GiNaC::ex_to<numeric>(n).to_double()))
       Fail(t, "constant " + t.text + " is outside the range of double (about 1.8e308)");
     if (exponent_level_ > 0 && t.text.find_first_not_of("0123456789") == std::string::npos) {

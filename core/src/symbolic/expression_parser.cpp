@@ -210,4 +210,44 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
   return result;
 }
 
+namespace {
+thread_local bool exact_decimals = false;
+}  // namespace
+
+ScopedExactDecimals::ScopedExactDecimals() : previous_(exact_decimals) { exact_decimals = true; }
+ScopedExactDecimals::~ScopedExactDecimals() { exact_decimals = previous_; }
+bool ExactDecimalsInScope() { return exact_decimals; }
+
+std::optional<GiNaC::numeric> ExactDecimal(const std::string& literal) {
+  const std::size_t e = literal.find_first_of("eE");
+  const std::string mantissa = literal.substr(0, e);
+  long exponent = 0;
+  if (e != std::string::npos) {
+    const std::string digits = literal.substr(e + 1);
+    // At most a few digits matter: beyond 400 in magnitude the value is outside double anyway.
+    const std::size_t first = digits.find_first_not_of("+-0");
+    if (first != std::string::npos && digits.size() - first > 4) return std::nullopt;
+    exponent = std::stol(digits);
+  }
+  std::string integer;
+  long fraction_digits = 0;
+  bool after_point = false;
+  for (const char c : mantissa) {
+    if (c == '.') {
+      after_point = true;
+      continue;
+    }
+    integer.push_back(c);
+    fraction_digits += after_point;
+  }
+  const std::size_t first_digit = integer.find_first_not_of('0');
+  integer = first_digit == std::string::npos ? "0" : integer.substr(first_digit);
+  const long scale = exponent - fraction_digits;
+  const long magnitude = scale + static_cast<long>(integer.size());
+  if (integer != "0" && (magnitude > 400 || magnitude < -400)) return std::nullopt;
+  const GiNaC::numeric digits(integer.c_str());
+  const GiNaC::numeric ten(10);
+  return scale >= 0 ? digits * ten.power(scale) : digits / ten.power(-scale);
+}
+
 }  // namespace dirac::symbolic

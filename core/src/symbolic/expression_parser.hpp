@@ -11,6 +11,8 @@
 
 #include <ginac/ginac.h>
 
+#include <optional>
+
 #include <cstddef>
 #include <string>
 
@@ -52,6 +54,32 @@ bool IsValidIdentifier(const std::string& name);
 /// evaluating the text (1/0, log(0)).
 GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
                           const ExpressionOrigin& origin);
+
+/// While alive on this thread, ParseExpression reads decimal literals ("0.1", "1.69e-21") as
+/// the exact rationals they spell (1/10, 169/10^23) instead of floating-point numbers, so that
+/// symbolic eliminations cancel exactly whatever GiNaC's term order (a float cancellation
+/// leaves a residue such as 1.6e-19*q1 that an exact zero test takes for a term). Used by the
+/// constraint algorithm (ConstrainedSystem::Analyze); the compiled tapes evaluate the rational
+/// to the same double the literal denotes. Literals whose exponent is beyond the range of double
+/// stay as they are (and are refused as before). Scopes nest.
+class ScopedExactDecimals {
+ public:
+  ScopedExactDecimals();
+  ~ScopedExactDecimals();
+  ScopedExactDecimals(const ScopedExactDecimals&) = delete;
+  ScopedExactDecimals& operator=(const ScopedExactDecimals&) = delete;
+
+ private:
+  bool previous_;
+};
+
+/// True inside a ScopedExactDecimals on this thread.
+bool ExactDecimalsInScope();
+
+/// The exact rational spelled by a decimal literal of the tokenizer (digits, at most one '.',
+/// optionally [eE][+-]?digits); std::nullopt when its decimal exponent exceeds 400 in
+/// magnitude (the caller reads it as a float and applies the range check).
+std::optional<GiNaC::numeric> ExactDecimal(const std::string& literal);
 
 /// Upper estimate of the number of terms of expand(e), computed without expanding (products
 /// multiply, sums add, (a_1 + ... + a_m)^n counts binomial(n + m - 1, m - 1)); capped at 1e30.
