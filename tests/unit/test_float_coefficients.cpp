@@ -136,7 +136,7 @@ std::string DegenerateLagrangian(const std::string& a, const std::string& b, con
          "simulation: {t_end: 1, output_step: 0.05, rtol: 1.0e-12, atol: 1.0e-12}\n";
 }
 
-TEST(FloatCoefficients, ConstraintAlgorithmDropsRoundingResidues) {
+TEST(FloatCoefficients, ConstraintAlgorithmReadsDecimalsExactly) {
   const Scenario floats =
       ParseScenario(DegenerateLagrangian("0.1", "0.3", "0.7", "0.7", "1.3", "0.5"), "floats.yaml");
   const Scenario fractions = ParseScenario(

@@ -3,58 +3,11 @@
 #include "dirac/error.hpp"
 #include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_parser.hpp"
-#include "symbolic/generic_rank.hpp"
 
 namespace dirac::constraints {
 
 using GiNaC::ex;
 using GiNaC::matrix;
-
-namespace {
-
-thread_local const symbolic::NominalValues* current_nominal = nullptr;
-
-// The terms of a simplified result that are rounding residues of float coefficients: each
-// term of the numerator, over the denominator, is tested against the bound of the input before
-// its cancellations (symbolic::CancellationScale) at seeded points. A model whose expressions
-// cannot be evaluated anywhere keeps GiNaC's result (the exact test then decides, as before).
-ex DropFloatResidues(const ex& result, const ex& input) {
-  const ex numerator = GiNaC::numer(result).expand();
-  const ex denominator = GiNaC::denom(result);
-  std::vector<ex> terms;
-  if (GiNaC::is_a<GiNaC::add>(numerator))
-    for (std::size_t i = 0; i < numerator.nops(); ++i) terms.push_back(numerator.op(i));
-  else
-    terms.push_back(numerator);
-  const ex scale = symbolic::CancellationScale(input);
-  std::vector<symbolic::VanishingTest> tests;
-  for (const ex& term : terms) tests.push_back({term / denominator, {scale}});
-  static const symbolic::NominalValues kNearZero;
-  std::vector<bool> residue;
-  try {
-    residue = symbolic::VanishIdentically(tests, current_nominal ? *current_nominal : kNearZero);
-  } catch (const ModelError&) {
-    return result;
-  }
-  ex kept = 0;
-  bool dropped = false;
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    if (residue[i])
-      dropped = true;
-    else
-      kept += terms[i];
-  }
-  return dropped ? GiNaC::normal(kept / denominator) : result;
-}
-
-}  // namespace
-
-ScopedNominalValues::ScopedNominalValues(symbolic::NominalValues values)
-    : values_(std::move(values)), previous_(current_nominal) {
-  current_nominal = &values_;
-}
-
-ScopedNominalValues::~ScopedNominalValues() { current_nominal = previous_; }
 
 // Bounded: the input, its expansion and the result must stay within the symbolic work bound
 // (expand and normal cannot be interrupted, so the size is checked before each).
@@ -64,7 +17,6 @@ ex Simplify(const ex& e) {
   symbolic::RequireBoundedSize(expanded, "simplifying");
   ex result = GiNaC::normal(expanded);
   symbolic::RequireBoundedSize(result, "simplifying");
-  if (!result.is_zero() && symbolic::HasFloat(result)) result = DropFloatResidues(result, e);
   return result;
 }
 

@@ -5,8 +5,6 @@
 
 #include <vector>
 
-#include "symbolic/generic_rank.hpp"
-
 namespace dirac::constraints {
 
 /// Result of Gauss–Jordan elimination over the field of rational functions of the symbols.
@@ -19,26 +17,7 @@ struct RowEchelon {
 };
 
 /// Simplifies an expression to a canonical rational form (numerator/denominator expanded).
-/// With floating-point coefficients, the terms that are rounding residues of a cancellation
-/// (|term| <= symbolic::kVanishingTolerance times the input's symbolic::CancellationScale at
-/// seeded points) are dropped, so every zero test downstream (pivots, new constraints,
-/// linearity) gives the verdict exact arithmetic would, whatever GiNaC's term order.
 GiNaC::ex Simplify(const GiNaC::ex& e);
-
-/// While alive on this thread, Simplify draws its points near these values (a scenario's
-/// initial and parameter values, scenario::NominalValuesOf), so that they lie where the
-/// expressions are defined; without one, near 0. Scopes nest.
-class ScopedNominalValues {
- public:
-  explicit ScopedNominalValues(symbolic::NominalValues values);
-  ~ScopedNominalValues();
-  ScopedNominalValues(const ScopedNominalValues&) = delete;
-  ScopedNominalValues& operator=(const ScopedNominalValues&) = delete;
-
- private:
-  symbolic::NominalValues values_;
-  const symbolic::NominalValues* previous_;
-};
 
 /// Gauss–Jordan elimination with symbolic pivots (a pivot is accepted if it is not identically
 /// zero after Simplify). Prefers constant pivots so that validity conditions stay few.

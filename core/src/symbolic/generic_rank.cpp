@@ -163,10 +163,9 @@ bool HasFloat(const GiNaC::ex& e) {
   return false;
 }
 
-std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
-                                    const NominalValues& nominal) {
+std::size_t FirstNonVanishing(const std::vector<VanishingTest>& tests,
+                              const NominalValues& nominal) {
   // Structurally zero values need no evaluation; the others are evaluated with their scales.
-  std::vector<bool> vanishes(tests.size(), true);
   std::vector<std::size_t> open;
   std::vector<GiNaC::ex> entries;
   for (std::size_t i = 0; i < tests.size(); ++i) {
@@ -175,7 +174,7 @@ std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
     entries.push_back(tests[i].value);
     entries.insert(entries.end(), tests[i].scale_terms.begin(), tests[i].scale_terms.end());
   }
-  if (open.empty()) return vanishes;
+  if (open.empty()) return tests.size();
   const std::vector<GiNaC::symbol> symbols = SymbolsOf(entries);
   std::vector<double> centre(symbols.size(), 0.0);
   for (std::size_t s = 0; s < symbols.size(); ++s) {
@@ -186,6 +185,7 @@ std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
   std::vector<double> in(symbols.size()), out(entries.size()), scratch(f.scratch_size());
   PointGenerator random(kSeed ^ 0xA5A5ULL);
   std::vector<int> evaluated(open.size(), 0);
+  std::size_t first_failure = tests.size();
   for (int p = 0; p < kGenericRankPoints; ++p) {
     CheckDerivationCancelled();
     for (int attempt = 0; attempt < kAttemptsPerPoint; ++attempt) {
@@ -205,7 +205,7 @@ std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
         }
         ++evaluated[j];
         if (std::abs(value) > kVanishingTolerance * scale || (scale == 0.0 && value != 0.0))
-          vanishes[open[j]] = false;
+          first_failure = std::min(first_failure, open[j]);
       }
       if (all_finite) break;
     }
@@ -216,32 +216,7 @@ std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
                        " vanishes: it is not finite at any of " +
                        std::to_string(kGenericRankPoints * kAttemptsPerPoint) +
                        " points drawn near the scenario's initial and parameter values");
-  return vanishes;
-}
-
-std::size_t FirstNonVanishing(const std::vector<VanishingTest>& tests,
-                              const NominalValues& nominal) {
-  const std::vector<bool> vanishes = VanishIdentically(tests, nominal);
-  for (std::size_t i = 0; i < vanishes.size(); ++i)
-    if (!vanishes[i]) return i;
-  return tests.size();
-}
-
-GiNaC::ex CancellationScale(const GiNaC::ex& e) {
-  if (GiNaC::is_a<GiNaC::add>(e) || GiNaC::is_a<GiNaC::mul>(e)) {
-    const bool sum = GiNaC::is_a<GiNaC::add>(e);
-    GiNaC::ex out = sum ? 0 : 1;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-      const GiNaC::ex bound = CancellationScale(e.op(i));
-      out = sum ? out + bound : out * bound;
-    }
-    return out;
-  }
-  if (GiNaC::is_a<GiNaC::power>(e) && GiNaC::is_a<GiNaC::numeric>(e.op(1))) {
-    const GiNaC::numeric n = GiNaC::ex_to<GiNaC::numeric>(e.op(1));
-    if (n.is_pos_integer()) return GiNaC::pow(CancellationScale(e.op(0)), n);
-  }
-  return GiNaC::abs(e);
+  return first_failure;
 }
 
 }  // namespace dirac::symbolic

@@ -81,17 +81,4 @@ inline constexpr double kVanishingTolerance = 1e-9;
 std::size_t FirstNonVanishing(const std::vector<VanishingTest>& tests,
                               const NominalValues& nominal);
 
-/// Every test's verdict (true: vanishes identically), decided as FirstNonVanishing decides.
-/// Throws ModelError when a value cannot be evaluated (non-finite) at any point.
-std::vector<bool> VanishIdentically(const std::vector<VanishingTest>& tests,
-                                    const NominalValues& nominal);
-
-/// An expression that bounds |e| before its cancellations: a sum becomes the sum of its terms'
-/// bounds, a product the product of its factors' bounds, a power with a positive integer exponent
-/// the power of its base's bound, anything else its absolute value. Evaluated at a point, it is
-/// the size a rounding residue of `e` (float coefficients cancelling in expand or normal) is
-/// measured against: a residue is about 1e-16 of it, a true term is not small against it at
-/// points in general position.
-GiNaC::ex CancellationScale(const GiNaC::ex& e);
-
 }  // namespace dirac::symbolic
