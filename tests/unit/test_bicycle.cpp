@@ -16,6 +16,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "scenario/scenario_symbols.hpp"
 
 namespace dirac {
 namespace {
@@ -135,6 +136,32 @@ TEST(Bicycle, EquationsPrintTheDefinitionsInUnder100KB) {
   EXPECT_NE(text.find("L: T_fork+T_front_wheel+T_rear_frame+T_rear_wheel-V_fork"),
             std::string::npos);
   EXPECT_NE(text.find("omitted"), std::string::npos) << "says what it leaves out";
+}
+
+// Same input, same bytes (docs/robustness.md): the expressions the bodies generate hold exact
+// numbers only. A floating-point 1.0 from an axis spreads to every coefficient it meets, and
+// GiNaC then rounds when it combines terms in its address-dependent order: the bicycle's CSV
+// differed between processes by up to 1.9e-10 before the axes became exact.
+bool HoldsAFloat(const GiNaC::ex& e) {
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
+    if (GiNaC::is_a<GiNaC::numeric>(*it) && !GiNaC::ex_to<GiNaC::numeric>(*it).is_rational())
+      return true;
+  return false;
+}
+
+TEST(Bicycle, GeneratedExpressionsHoldExactNumbersOnly) {
+  const Scenario s = Bicycle();
+  const scenario::ScenarioSymbols symbols(s, {scenario::Velocities::kTangent});
+  std::map<std::string, bool> seen{{"T_fork", false},
+                                   {"T_front_wheel", false},
+                                   {"front_long", false},
+                                   {"front_lat", false},
+                                   {"front_contact", false}};
+  for (const auto& [name, value] : symbols.definition_values()) {
+    EXPECT_FALSE(HoldsAFloat(value)) << name;
+    if (seen.count(name)) seen[name] = true;
+  }
+  for (const auto& [name, found] : seen) EXPECT_TRUE(found) << name << " is generated";
 }
 
 }  // namespace
