@@ -22,12 +22,6 @@ def test_every_shipped_scenario_is_compared():
 def test_run_equals_cli_csv_bit_for_bit(cli, name):
     header, rows = cli("run", SCENARIOS / name, "--t-end", "2")
     result = dirac.load(str(SCENARIOS / name)).derive().run(t_end=2)
-    if "\nbodies:" in (SCENARIOS / name).read_text():
-        # Known gap (docs/robustness.md, "Same input, same bytes"): a model written with bodies
-        # agrees across processes to rounding, not to the bit, until its tapes are canonical.
-        assert result.columns == header
-        np.testing.assert_allclose(result.to_numpy(), np.array(rows), rtol=1e-8, atol=1e-8)
-        return
     assert_same_bits(result, header, rows)
 
 

@@ -21,6 +21,7 @@
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "model/native_tape_set.hpp"
+#include "scenario/initial_state.hpp"
 #include "symbolic/canonical_print.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -519,7 +520,9 @@ std::vector<DerivedEquation> ConstrainedSystem::Equations(EquationFormat format)
   return out;
 }
 
-ConstraintChain AnalyzeChain(const Scenario& scenario) try {
+namespace {
+
+ConstraintChain ChainOf(const Scenario& scenario) {
   const bool large = constraints::AboveExactChainSize(scenario);
   if (large)
     if (auto found = constraints::GenericRankChain(scenario)) return std::move(found->first);
@@ -544,8 +547,24 @@ ConstraintChain AnalyzeChain(const Scenario& scenario) try {
             " nodes; DIRAC_SYMBOLIC_WORK_BOUND raises it): the chain is read off generic ranks");
     return std::move(found->first);
   }
+}
+
+}  // namespace
+
+ConstraintChain AnalyzeChain(const Scenario& given) try {
+  if (given.holonomic.empty()) return ChainOf(given);
+  // Holonomic constraints join by their differentials (<name>_rate), as in BuildModel, and the
+  // report names each by its given name (the bicycle's front_contact).
+  ConstraintChain chain = ChainOf(scenario::WithHolonomicDifferentials(given));
+  for (const auto& h : given.holonomic)
+    chain.decisions.push_back("holonomic constraint " + h.name + ": " + h.equation +
+                              " = 0, in the chain by its rate " + h.name +
+                              "_rate = 0; runs also hold it at position level (column "
+                              "position_residual_" +
+                              h.name + ")");
+  return chain;
 } catch (...) {
-  base::RethrowNamingFile(scenario.source_file, "running the constraint algorithm");
+  base::RethrowNamingFile(given.source_file, "running the constraint algorithm");
 }
 
 }  // namespace dirac

@@ -30,7 +30,21 @@ matrix Scaled(const matrix& a, const ex& k) {
 matrix Sum(const matrix& a, const matrix& b) {
   return Column(a(0, 0) + b(0, 0), a(1, 0) + b(1, 0), a(2, 0) + b(2, 0));
 }
-matrix Numbers(const std::vector<double>& a) { return Column(a[0], a[1], a[2]); }
+// A double as the exact rational it is (an integer stays an integer). GiNaC would keep it as a
+// floating-point number, and floats spread: every coefficient they meet becomes a float, and
+// GiNaC then rounds when it combines terms or divides a sum inside a product by the coefficient
+// of its first term, whose choice follows its address-dependent order. Exact coefficients make
+// the generated expressions a function of the scenario's content only (same input, same bytes).
+GiNaC::numeric Exact(double x) {
+  if (x == 0) return 0;
+  int exponent = 0;
+  const double mantissa = std::frexp(x, &exponent);  // x = mantissa 2^exponent, |mantissa| < 1
+  const auto integer = static_cast<long long>(std::ldexp(mantissa, 53));
+  return GiNaC::numeric(integer) * GiNaC::pow(GiNaC::numeric(2), GiNaC::numeric(exponent - 53));
+}
+matrix Numbers(const std::vector<double>& a) {
+  return Column(Exact(a[0]), Exact(a[1]), Exact(a[2]));
+}
 
 // Product of a 3 x 3 and a 3 x 1, term by term (no expansion: the entries stay products).
 matrix Apply(const matrix& R, const matrix& x) {
@@ -55,8 +69,9 @@ matrix Elementary(const std::vector<double>& a, const ex& angle) {
   for (unsigned i = 0; i < 3; ++i)
     for (unsigned j = 0; j < 3; ++j) {
       ex e = i == j ? c : ex(0);
-      if (K[i][j] != 0) e += s * K[i][j];
-      if (a[i] * a[j] != 0) e += (1 - c) * (a[i] * a[j]);  // c + (1 - c) = 1 on the axis
+      if (K[i][j] != 0) e += s * Exact(K[i][j]);
+      if (a[i] * a[j] != 0)
+        e += (1 - c) * (Exact(a[i]) * Exact(a[j]));  // c + (1 - c) = 1 on the axis
       R(i, j) = e;
     }
   return R;
