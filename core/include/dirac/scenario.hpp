@@ -128,8 +128,9 @@ enum class IntegrationMethod {
   kBdf,    ///< ODE (multipliers eliminated): CVODES BDF, Newton with the exact Jacobian,
            ///< the constraint kept by CVODES' projection
   kIdas,   ///< the index-1 DAE in (q, y, mu) with IDAS (BDF) and a Baumgarte term
-  kVariational,  ///< fixed-step variational integrator on TQ (midpoint discrete Lagrangian,
-                 ///< order 2 or 4 by composition; discrete Lagrange-d'Alembert constraints)
+  /// fixed-step variational integrator on TQ (midpoint discrete Lagrangian, order 2 or 4 by
+  /// composition; discrete Lagrange-d'Alembert constraints)
+  kVariational,
 };
 
 /// "auto", "adams", "bdf", "idas" or "variational".
