@@ -24,6 +24,7 @@ set(DIRAC_PUBLIC_HEADERS
     scenario.hpp=scenario
     scene_options.hpp=scenario
     scenario_text.hpp=scenario
+    integrators.hpp=scenario
     multibody_spec.hpp=scenario
     body_poses.hpp=scenario
     simulation_types.hpp=dynamics

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "dirac/error.hpp"
+#include "dynamics/cvode_driver.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "dynamics/kinsol_driver.hpp"
-#include "dynamics/ode_driver.hpp"
 
 namespace dirac::dynamics {
 namespace {

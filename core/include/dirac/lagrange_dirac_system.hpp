@@ -88,6 +88,9 @@ struct CompiledDae {
   /// differentials are the last h rows of `constraints`; runs keep f = 0 by projection.
   CompiledFunction holonomic;
   CompiledFunction holonomic_jacobian;  ///< df^h/dq^i, h*n outputs, row-major
+  /// (dL/dq^i, dL/dv^i) on TQ, 2n outputs (none on an algebroid): the discrete Euler–Lagrange
+  /// equations of `method: variational`, their Jacobian by tangent mode (interpreted only).
+  CompiledFunction lagrangian_gradient;
 };
 
 /// Calls `f` on every tape of `dae` in a fixed order: the batch a model compiles to machine code

@@ -120,17 +120,20 @@ struct HolonomicSpec {
 /// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.
 inline constexpr double kMaxSamples = 2e7;
 
-/// How a regular index-1 system is integrated (`simulation.method`). Systems that need a DAE
-/// (the constraint algorithm's models) ignore it.
+/// How a system is integrated (`simulation.method`); the names and where each applies are the
+/// registry of dirac/integrators.hpp, the choice on each model dynamics::ResolveMethod.
 enum class IntegrationMethod {
   kAuto,   ///< Adams unless the linearisation at t = 0 is stiff, then BDF (see ChooseMethod)
   kAdams,  ///< ODE (multipliers eliminated): CVODES Adams-Moulton, fixed-point iteration
   kBdf,    ///< ODE (multipliers eliminated): CVODES BDF, Newton with the exact Jacobian,
            ///< the constraint kept by CVODES' projection
   kIdas,   ///< the index-1 DAE in (q, y, mu) with IDAS (BDF) and a Baumgarte term
+  /// fixed-step variational integrator on TQ (midpoint discrete Lagrangian, order 2 or 4 by
+  /// composition; discrete Lagrange-d'Alembert constraints)
+  kVariational,
 };
 
-/// "auto", "adams", "bdf" or "idas".
+/// "auto", "adams", "bdf", "idas" or "variational".
 const char* IntegrationMethodName(IntegrationMethod method);
 /// The method named `name` (as IntegrationMethodName), or nullopt.
 std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name);
@@ -171,8 +174,13 @@ struct SimulationSpec {
   double atol = 1e-12;        ///< IDAS absolute tolerance
   /// Baumgarte rate alpha [1/s] in the index-1 constraint d/dt g + alpha g = 0 (0 = none).
   double stabilization = 1.0;
-  /// Integrator of regular index-1 systems (the IDAS path uses `stabilization`).
+  /// Integrator (the IDAS path uses `stabilization`).
   IntegrationMethod method = IntegrationMethod::kAuto;
+  /// Fixed step [s] of the fixed-step methods (`variational`); 0 = not set. output_step and
+  /// t_end must then be whole multiples of it.
+  double step = 0.0;
+  /// Order of the fixed-step methods: 2 (midpoint) or 4 (triple-jump composition).
+  int order = 2;
   /// Machine code or interpreter for the compiled tapes (same results).
   TapeMode tape = TapeMode::kAuto;
   /// Dense or sparse linear algebra in the integrator (same results to the tolerance).
@@ -181,7 +189,7 @@ struct SimulationSpec {
 
 /// What is wrong with simulation settings: the offending key and why.
 struct SettingProblem {
-  std::string key;  ///< "t_end", "output_step", "rtol", "atol" or "stabilization"
+  std::string key;  ///< "t_end", "output_step", "rtol", "atol", "stabilization", "step", "order"
   std::string message;
 };
 

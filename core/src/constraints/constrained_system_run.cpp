@@ -157,18 +157,20 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
     if (report_out) *report_out = report;
     return trajectory;
   };
-  if (spec.method == IntegrationMethod::kIdas) {
+  // One seam (dynamics/integrator.hpp): `auto` is the stiffness test on the exact Jacobian of
+  // the flow on M_f at t = 0; `idas` keeps the implicit form.
+  const IntegrationMethod family = dynamics::ResolveMethod(
+      spec.method, dynamics::SystemForm::kOdeAndDae, "this constrained system", spec.t_end, [&] {
+        load(0.0, y0.data());
+        tp.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
+        return Eigen::MatrixXd(
+            Eigen::Map<
+                const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+                jac.data(), static_cast<Eigen::Index>(ny), static_cast<Eigen::Index>(ny)));
+      });
+  if (family == IntegrationMethod::kIdas) {
     dynamics::IdasDriver driver(problem, 0.0, y0, yp0, spec.t_end);
-    return run(driver, "IDAS (BDF, dynamics on M_f)");
-  }
-  IntegrationMethod family = spec.method;
-  if (family == IntegrationMethod::kAuto) {
-    load(0.0, y0.data());
-    tp.free_jacobian.Evaluate(in.data(), jac.data(), scratch.data());
-    family = dynamics::ChooseFamily(
-        Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
-            jac.data(), static_cast<Eigen::Index>(ny), static_cast<Eigen::Index>(ny)),
-        spec.t_end);
+    return run(driver, dynamics::MethodReport(family, "dynamics on M_f"));
   }
   dynamics::SampledOde ode;
   ode.size = ny;
@@ -197,8 +199,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   dynamics::CvodeDriver driver(
       ode, bdf ? dynamics::MultistepMethod::kBdf : dynamics::MultistepMethod::kAdams, 0.0, y0,
       spec.t_end);
-  Trajectory trajectory =
-      run(driver, bdf ? "CVODES BDF (ODE on M_f)" : "CVODES Adams (ODE on M_f)");
+  Trajectory trajectory = run(driver, dynamics::MethodReport(family, "ODE on M_f"));
   return trajectory;
 }
 

@@ -146,16 +146,17 @@ Trajectory FirstOrderSystem::Simulate(const SimulationInput& input,
   std::vector<std::string> names;
   for (std::size_t i = 0; i < n; ++i) names.push_back(columns_[1 + i].name);
   const dynamics::SampledExplicitOde setup = dynamics::MakeExplicitOde(
-      spec, std::move(names),
-      [&solver](double t, const double* y, double* ydot) { return solver.Rates(t, y, ydot); });
-  const bool bdf = setup.bdf();
+      spec, "this first-order system", std::move(names),
+      [&solver](double t, const double* y, double* ydot) { return solver.Rates(t, y, ydot); },
+      input.q0);
   dynamics::CvodeDriver driver(setup.ode, setup.method, 0.0, input.q0, spec.t_end);
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns(), 0.0), qdot(n);
   SimulationReport report;
   report.method =
-      bdf ? "CVODES BDF (q' from d theta q' = -dH)" : "CVODES Adams (q' from d theta q' = -dH)";
+      dynamics::MethodReport(setup.bdf() ? IntegrationMethod::kBdf : IntegrationMethod::kAdams,
+                             "q' from d theta q' = -dH");
   report.tape = "interpreter";
   double e0 = 0.0;
   dynamics::DivergenceMonitor monitor(spec, t_.conservative);

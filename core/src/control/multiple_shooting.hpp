@@ -18,7 +18,7 @@
 #include "control/boundary_conditions.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
-#include "dynamics/ode_driver.hpp"
+#include "dynamics/cvode_driver.hpp"
 
 namespace dirac::control {
 

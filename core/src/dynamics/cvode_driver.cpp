@@ -10,6 +10,7 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -27,6 +28,7 @@ struct CvodeDriver::Impl {
   SUNContext context = nullptr;
   void* memory = nullptr;
   N_Vector y = nullptr;
+  N_Vector atol_vector = nullptr;  // per-component tolerances (SampledOde::atol_vector)
   SUNNonlinearSolver fixed_point = nullptr;
   SUNMatrix matrix = nullptr;
   SUNLinearSolver linear = nullptr;
@@ -42,6 +44,7 @@ struct CvodeDriver::Impl {
   ~Impl() {
     FreeSolver();
     if (y) N_VDestroy(y);
+    if (atol_vector) N_VDestroy(atol_vector);
     if (context) SUNContext_Free(&context);
   }
 
@@ -192,15 +195,29 @@ struct CvodeDriver::Impl {
     static_cast<Impl*>(data)->last_error = out.str();
   }
 
+  // Tolerances, step limit and stop time of `ode` (after CVodeInit or CVodeReInit).
+  void SetLimits(double t0) {
+    if (ode.atol_vector.size() == ode.size && ode.size > 0) {
+      if (!atol_vector) {
+        atol_vector = N_VNew_Serial(static_cast<sunindextype>(ode.size), context);
+        if (!atol_vector) throw NumericalError("cannot allocate the CVODES tolerances");
+      }
+      std::copy(ode.atol_vector.begin(), ode.atol_vector.end(), N_VGetArrayPointer(atol_vector));
+      Check(CVodeSVtolerances(memory, ode.rtol, atol_vector), "CVodeSVtolerances", t0);
+    } else {
+      Check(CVodeSStolerances(memory, ode.rtol, ode.atol), "CVodeSStolerances", t0);
+    }
+    Check(CVodeSetMaxNumSteps(memory, ode.max_steps), "CVodeSetMaxNumSteps", t0);
+    Check(CVodeSetStopTime(memory, t_stop), "CVodeSetStopTime", t0);
+  }
+
   void Create(double t0) {
     memory = CVodeCreate(method == MultistepMethod::kAdams ? CV_ADAMS : CV_BDF, context);
     if (!memory) throw NumericalError("CVodeCreate failed");
     CVodeSetErrHandlerFn(memory, ErrorHandler, this);
     Check(CVodeInit(memory, Rates, t0, y), "CVodeInit", t0);
     Check(CVodeSetUserData(memory, this), "CVodeSetUserData", t0);
-    Check(CVodeSStolerances(memory, ode.rtol, ode.atol), "CVodeSStolerances", t0);
-    Check(CVodeSetMaxNumSteps(memory, 500000), "CVodeSetMaxNumSteps", t0);
-    Check(CVodeSetStopTime(memory, t_stop), "CVodeSetStopTime", t0);
+    SetLimits(t0);
     const auto n = static_cast<sunindextype>(ode.size);
     // Adams without a Jacobian iterates to a fixed point; with one, both families use Newton
     // on the exact dense Jacobian (for Adams this keeps higher orders and longer steps: on the
@@ -262,11 +279,40 @@ CvodeDriver::CvodeDriver(SampledOde ode, MultistepMethod method, double t0,
 CvodeDriver::~CvodeDriver() = default;
 
 double CvodeDriver::Advance(double tout) {
+  double t = tout;
+  const int flag = TryAdvance(tout, &t);
+  impl_->Check(flag, "CVode", t);
+  return t;
+}
+
+int CvodeDriver::TryAdvance(double tout, double* reached) {
   Impl& s = *impl_;
   sunrealtype t = tout;
   const int flag = CVode(s.memory, tout, s.y, &t, CV_NORMAL);
-  s.Check(flag, "CVode", t);
-  return t;
+  *reached = t;
+  s.Check(0, "CVode", t);  // rethrows an exception of a callback, unchanged
+  return flag;
+}
+
+void CvodeDriver::Reset(SampledOde ode, double t, const double* y, double t_stop) {
+  Impl& s = *impl_;
+  if (ode.size != s.ode.size) throw NumericalError("CvodeDriver::Reset: the size changed");
+  s.ode = std::move(ode);
+  s.t_stop = t_stop;
+  std::copy(y, y + s.ode.size, N_VGetArrayPointer(s.y));
+  s.Accumulate();
+  s.Check(CVodeReInit(s.memory, t, s.y), "CVodeReInit", t);
+  s.SetLimits(t);
+}
+
+void CvodeDriver::SetInitialStep(double h) {
+  impl_->Check(CVodeSetInitStep(impl_->memory, h), "CVodeSetInitStep", 0.0);
+}
+
+double CvodeDriver::current_step() const {
+  sunrealtype h = 0;
+  if (!impl_->memory || CVodeGetCurrentStep(impl_->memory, &h) < 0) return 0.0;
+  return h;
 }
 
 void CvodeDriver::Restart(double t, const double* y, MultistepMethod method) {
@@ -299,6 +345,84 @@ long CvodeDriver::rhs_evaluations() const {
   long rhs = 0;
   if (impl_->memory) CVodeGetNumRhsEvals(impl_->memory, &rhs);
   return rhs + impl_->finished_rhs;
+}
+
+OdeDriver::OdeDriver() = default;
+OdeDriver::~OdeDriver() = default;
+
+namespace {
+
+// What a failed interval's flag most likely means.
+const char* IntervalHint(int flag) {
+  switch (flag) {
+    case CV_TOO_MUCH_WORK:
+      return ": too many internal steps before the end of the interval (the solution may be "
+             "blowing up)";
+    case CV_TOO_MUCH_ACC:
+      return ": the tolerances cannot be met in double precision";
+    case CV_ERR_FAILURE:
+      return ": the error test failed down to the smallest step size (step-size underflow): "
+             "usually a singularity of the flow near this time";
+    case CV_CONV_FAILURE:
+      return ": the Newton iteration diverged repeatedly (near-singular Jacobian)";
+    case CV_RHSFUNC_FAIL:
+    case CV_REPTD_RHSFUNC_ERR:
+    case CV_UNREC_RHSFUNC_ERR:
+    case CV_FIRST_RHSFUNC_ERR:
+      return ": the rates were not finite (a division by zero, log or sqrt of a negative "
+             "number, an overflow)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+void OdeDriver::Integrate(const ExplicitOde& ode, double t0, double t1, double* y) {
+  if (!(t1 > t0)) return;
+  const std::vector<double> start(y, y + ode.size);
+  int flag = 0;
+  double reached = t0;
+  for (const MultistepMethod method : {MultistepMethod::kAdams, MultistepMethod::kBdf}) {
+    SampledOde interval;
+    interval.size = ode.size;
+    interval.rates = ode.rates;
+    interval.rtol = ode.rtol;
+    interval.atol = ode.atol;
+    interval.atol_vector = ode.atol_vector;
+    interval.max_steps = std::max(1L, ode.max_steps);
+    if (driver_ && driver_->method() == method && interval_size_ == ode.size) {
+      driver_->Reset(std::move(interval), t0, start.data(), t1);
+    } else {
+      driver_.reset();
+      driver_ = std::make_unique<CvodeDriver>(std::move(interval), method, t0, start, t1);
+      interval_size_ = ode.size;
+    }
+    // Successive intervals of a shooting problem are alike: start from the step size the last
+    // one ended with instead of CVODES' cautious first-step estimate and ramp-up.
+    if (last_step_ > 0) driver_->SetInitialStep(std::min(last_step_, t1 - t0));
+    const IdasStatistics before = driver_->statistics();
+    const long rhs_before = driver_->rhs_evaluations();
+    flag = driver_->TryAdvance(t1, &reached);
+    const IdasStatistics after = driver_->statistics();
+    statistics_.steps += after.steps - before.steps;
+    statistics_.rhs_evaluations += driver_->rhs_evaluations() - rhs_before;
+    statistics_.error_test_failures += after.error_test_failures - before.error_test_failures;
+    if (flag >= 0) {
+      const double h = driver_->current_step();
+      if (h > 0) last_step_ = h;
+      break;
+    }
+    last_step_ = 0.0;
+  }
+  if (flag < 0) {
+    char* name = CVodeGetReturnFlagName(flag);  // malloc'ed by SUNDIALS
+    const std::string text = name ? name : "?";
+    std::free(name);
+    throw NumericalError("CVODES failed at t = " + std::to_string(reached) + IntervalHint(flag) +
+                         " (flag " + std::to_string(flag) + ": " + text + ")");
+  }
+  std::copy(driver_->y(), driver_->y() + ode.size, y);
 }
 
 }  // namespace dirac::dynamics

@@ -27,6 +27,7 @@ struct IdasDriver::Impl {
   sundials::CallbackGuard guard;
   std::string last_error;
   IdasStatistics finished;  // of the integrations before the last Restart
+  long finished_residuals = 0;
 
   // What an IDAS flag means, and what usually causes it here.
   static const char* Explain(int flag) {
@@ -218,6 +219,7 @@ void IdasDriver::Restart(double t, const double* y, const double* yp) {
   Impl& s = *impl_;
   const IdasStatistics current = statistics();
   s.finished = current;
+  s.finished_residuals = rhs_evaluations();
   std::copy(y, y + s.dae.size, N_VGetArrayPointer(s.yy.get()));
   std::copy(yp, yp + s.dae.size, N_VGetArrayPointer(s.yp.get()));
   s.Check(IDAReInit(s.mem.get(), t, s.yy.get(), s.yp.get()), "IDAReInit", t);
@@ -240,14 +242,6 @@ double IdasDriver::Advance(double tout) {
 const double* IdasDriver::y() const { return N_VGetArrayPointer(impl_->yy.get()); }
 const double* IdasDriver::yp() const { return N_VGetArrayPointer(impl_->yp.get()); }
 
-void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_failures,
-                    long* nonlinear_failures, int* last_order) {
-  *steps = st.steps;
-  *error_test_failures = st.error_test_failures;
-  *nonlinear_failures = st.nonlinear_failures;
-  *last_order = st.last_order;
-}
-
 IdasStatistics IdasDriver::statistics() const {
   IdasStatistics st;
   IDAGetNumSteps(impl_->mem.get(), &st.steps);
@@ -258,6 +252,12 @@ IdasStatistics IdasDriver::statistics() const {
   st.error_test_failures += impl_->finished.error_test_failures;
   st.nonlinear_failures += impl_->finished.nonlinear_failures;
   return st;
+}
+
+long IdasDriver::rhs_evaluations() const {
+  long residuals = 0;
+  IDAGetNumResEvals(impl_->mem.get(), &residuals);
+  return residuals + impl_->finished_residuals;
 }
 
 }  // namespace dirac::dynamics

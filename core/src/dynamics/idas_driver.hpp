@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "dynamics/integrator.hpp"
+
 namespace dirac::dynamics {
 
 /// A fully implicit DAE F(t, y, y') = 0 of size `size` with its iteration matrix.
@@ -23,24 +25,15 @@ struct ImplicitDae {
   /// 1 for differential components, 0 for algebraic ones.
   std::vector<double> differential;
   double rtol = 1e-10, atol = 1e-12;
-  /// Exclude algebraic components from the local error test (multipliers: core/src/lagrange_dirac/README.md).
+  /// Exclude algebraic components from the local error test (multipliers:
+  /// core/src/lagrange_dirac/README.md).
   bool suppress_algebraic_error = true;
   /// Optional name of each component of y, for failure messages (empty: "component i").
   std::vector<std::string> names;
 };
 
-/// Integration statistics.
-struct IdasStatistics {
-  long steps = 0, error_test_failures = 0, nonlinear_failures = 0;
-  int last_order = 0;
-};
-
-/// Copies the statistics into a report's fields (steps, failures, order).
-void CopyStatistics(const IdasStatistics& statistics, long* steps, long* error_test_failures,
-                    long* nonlinear_failures, int* last_order);
-
 /// Drives IDAS for one run. Not copyable; frees all SUNDIALS memory on destruction.
-class IdasDriver {
+class IdasDriver final : public Integrator {
  public:
   /// Sets up IDAS at t0 with the given guesses. Throws NumericalError.
   IdasDriver(ImplicitDae dae, double t0, const std::vector<double>& y0,
@@ -55,11 +48,13 @@ class IdasDriver {
   /// sample): IDAReInit; the statistics keep counting across restarts.
   void Restart(double t, const double* y, const double* yp);
   /// Advances to `tout` (interpolated output); returns the time reached.
-  double Advance(double tout);
+  double Advance(double tout) override;
 
-  const double* y() const;
+  const double* y() const override;
   const double* yp() const;
-  IdasStatistics statistics() const;
+  IdasStatistics statistics() const override;
+  /// Residual evaluations summed over restarts.
+  long rhs_evaluations() const override;
 
   struct Impl;
 

@@ -8,8 +8,7 @@
 
 namespace dirac::dynamics {
 
-template <typename Driver>
-void RunSampled(const SimulationSpec& spec, Driver& driver,
+void RunSampled(const SimulationSpec& spec, Integrator& driver,
                 geometry::GroupReconstruction& reconstruction,
                 const std::function<Eigen::Vector3d(double)>& body_velocity,
                 const std::function<void(double)>& record, const SimulationProgress& progress,
@@ -40,22 +39,14 @@ void RunSampled(const SimulationSpec& spec, Driver& driver,
                  &report.nonlinear_failures, &report.last_order);
 }
 
-// The two integrators the models use.
-template void RunSampled(const SimulationSpec&, IdasDriver&, geometry::GroupReconstruction&,
-                         const std::function<Eigen::Vector3d(double)>&,
-                         const std::function<void(double)>&, const SimulationProgress&,
-                         const Trajectory&, SimulationReport&);
-template void RunSampled(const SimulationSpec&, CvodeDriver&, geometry::GroupReconstruction&,
-                         const std::function<Eigen::Vector3d(double)>&,
-                         const std::function<void(double)>&, const SimulationProgress&,
-                         const Trajectory&, SimulationReport&);
-
 SampledExplicitOde MakeExplicitOde(
-    const SimulationSpec& spec, std::vector<std::string> names,
-    std::function<bool(double t, const double* x, double* xdot)> rates) {
-  const bool bdf =
-      spec.method == IntegrationMethod::kBdf || spec.method == IntegrationMethod::kIdas;
-  const IntegrationMethod family = bdf ? IntegrationMethod::kBdf : IntegrationMethod::kAdams;
+    const SimulationSpec& spec, const std::string& system, std::vector<std::string> names,
+    std::function<bool(double t, const double* x, double* xdot)> rates,
+    const std::vector<double>& x0) {
+  const IntegrationMethod family =
+      ResolveMethod(spec.method, SystemForm::kExplicitOde, system, spec.t_end,
+                    [&] { return DifferenceJacobian(rates, x0.size(), 0.0, x0.data()); });
+  const bool bdf = family == IntegrationMethod::kBdf;
   SampledExplicitOde out;
   out.method = bdf ? MultistepMethod::kBdf : MultistepMethod::kAdams;
   out.ode.size = names.size();
@@ -66,7 +57,7 @@ SampledExplicitOde MakeExplicitOde(
   return out;
 }
 
-void RunSampledOde(const SimulationSpec& spec, CvodeDriver& driver,
+void RunSampledOde(const SimulationSpec& spec, Integrator& driver,
                    const std::function<void(double)>& record, const SimulationProgress& progress,
                    const Trajectory& trajectory, SimulationReport& report) {
   geometry::GroupReconstruction none{ReconstructionSpec{}};

@@ -399,9 +399,8 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   const EulerPoincareTapes& tapes = native_->Select(spec.tape, tape);
   EulerPoincareRates rates(*d_, tapes, input.parameters);
   const dynamics::SampledExplicitOde setup = dynamics::MakeExplicitOde(
-      spec, d_->basis.names,
-      [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); });
-  const bool bdf = setup.bdf();
+      spec, "this Euler-Poincare system", d_->basis.names,
+      [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); }, input.v0);
   dynamics::CvodeDriver driver(setup.ode, setup.method, 0.0, input.v0, spec.t_end);
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
@@ -409,8 +408,9 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   const int count = casimirs_ ? casimirs_->count() : 0;
   std::vector<double> initial(count), value(count), scale(count), initial_scale(count);
   SimulationReport report;
-  report.method = bdf ? "CVODES BDF (Euler-Poincare, sparse structure constants)"
-                      : "CVODES Adams (Euler-Poincare, sparse structure constants)";
+  report.method =
+      dynamics::MethodReport(setup.bdf() ? IntegrationMethod::kBdf : IntegrationMethod::kAdams,
+                             "Euler-Poincare, sparse structure constants");
   report.tape = tape;
   report.initial_energy = rates.Energy(0.0, input.v0.data());
   dynamics::DivergenceMonitor monitor(spec, d_->conservative);

@@ -31,7 +31,8 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
                          const Eigen::VectorXd& v0);
 
 /// The method `auto` resolves to for this input (Adams or BDF; see lagrange_dirac/README.md), or
-/// the one the input's spec names.
+/// the one the input's spec names (dynamics::ResolveMethod; `variational` on TQ without holonomic
+/// constraints only). Throws ModelError for a method that does not apply.
 IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
                                const std::vector<double>& x0);
 

@@ -403,6 +403,11 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   }
   dae.holonomic = symbolic::CompileExpressions(holonomic, inputs);
   dae.holonomic_jacobian = symbolic::CompileExpressions(holonomic_jacobian, inputs);
+  if (!s.algebroid) {  // (dL/dq, dL/dv): method variational (lagrange_dirac/variational_step.*)
+    std::vector<ex> gradient(dLdq.begin(), dLdq.end());
+    gradient.insert(gradient.end(), dLdv.begin(), dLdv.end());
+    dae.lagrangian_gradient = symbolic::CompileExpressions(gradient, inputs);
+  }
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
   s.initial_values = InitialValues(s);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dirac/error.hpp"
+#include "dirac/integrators.hpp"
 #include "dirac/scenario.hpp"
 #include "scenario/initial_state.hpp"
 #include "scenario/yaml_reader.hpp"
@@ -38,6 +39,7 @@ auto SettingField(Spec& spec, const std::string& name) -> decltype(&spec.t_end) 
   if (name == "rtol") return &spec.rtol;
   if (name == "atol") return &spec.atol;
   if (name == "stabilization") return &spec.stabilization;
+  if (name == "step") return &spec.step;
   return nullptr;
 }
 
@@ -356,8 +358,19 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     const auto method = IntegrationMethodFromName(text);
     if (!method)
       throw ScenarioError(s.source_file, 0, name,
-                          "value \"" + text + "\" is none of auto, adams, bdf, idas");
+                          "value \"" + text + "\" is none of " + IntegrationMethodNames());
     s.simulation.method = *method;
+    return;
+  }
+  const auto names_parameter = [&] {
+    for (const auto& parameter : s.parameters)
+      if (parameter.name == name) return true;
+    return InitialField(s, name) != nullptr;
+  };
+  if (name == "order" && !names_parameter()) {  // the fixed-step methods' order: 2 or 4
+    if (text != "2" && text != "4")
+      throw ScenarioError(s.source_file, 0, name, "value \"" + text + "\" is neither 2 nor 4");
+    s.simulation.order = text == "2" ? 2 : 4;
     return;
   }
   // Named choices: the parsed value, or a ScenarioError listing the names.

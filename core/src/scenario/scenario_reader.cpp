@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dirac/error.hpp"
+#include "dirac/integrators.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/scene_options.hpp"
 #include "scenario/algebroid_reader.hpp"
@@ -208,14 +209,18 @@ void ReadHolonomic(const Reader& r, const YAML::Node& holonomic, SymbolRegistry&
 // ---- simulation, gauge ----------------------------------------------------------------------
 
 void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec) {
-  r.CheckKeys(
-      sim, "simulation",
-      {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "tape", "linear_solver"});
+  r.CheckKeys(sim, "simulation",
+              {"t_end", "output_step", "rtol", "atol", "stabilization", "method", "step", "order",
+               "tape", "linear_solver"});
   spec.t_end = r.OptionalNumber(sim, "t_end", spec.t_end);
   spec.output_step = r.OptionalNumber(sim, "output_step", spec.output_step);
   spec.rtol = r.OptionalNumber(sim, "rtol", spec.rtol);
   spec.atol = r.OptionalNumber(sim, "atol", spec.atol);
   spec.stabilization = r.OptionalNumber(sim, "stabilization", spec.stabilization);
+  spec.step = r.OptionalNumber(sim, "step", spec.step);
+  const double order = r.OptionalNumber(sim, "order", spec.order);
+  if (order != 2.0 && order != 4.0) r.Fail(sim["order"], "order", "must be 2 or 4");
+  spec.order = static_cast<int>(order);
   // A named choice: `parse` maps the name to the value, or the key fails listing the names.
   const auto choice = [&](const char* key, auto parse, auto& field, const char* names) {
     const YAML::Node node = sim[key];
@@ -224,7 +229,7 @@ void ReadSimulation(const Reader& r, const YAML::Node& sim, SimulationSpec& spec
     if (!parsed) r.Fail(node, key, std::string("must be one of ") + names);
     field = *parsed;
   };
-  choice("method", IntegrationMethodFromName, spec.method, "auto, adams, bdf, idas");
+  choice("method", IntegrationMethodFromName, spec.method, IntegrationMethodNames().c_str());
   choice("tape", TapeModeFromName, spec.tape, "auto, native, interpreter");
   choice("linear_solver", LinearSolverModeFromName, spec.linear_solver, "auto, dense, sparse");
   if (const auto problem = CheckSimulationSpec(spec)) r.Fail(sim, problem->key, problem->message);

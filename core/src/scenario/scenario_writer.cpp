@@ -305,6 +305,8 @@ void EmitSimulation(YAML::Emitter& out, const SimulationSpec& sim, bool optimal_
       << YAML::Key << "stabilization" << YAML::Value << Num(sim.stabilization);
   if (sim.method != IntegrationMethod::kAuto)
     out << YAML::Key << "method" << YAML::Value << IntegrationMethodName(sim.method);
+  if (sim.step != 0.0) out << YAML::Key << "step" << YAML::Value << Num(sim.step);
+  if (sim.order != 2) out << YAML::Key << "order" << YAML::Value << sim.order;
   if (sim.tape != TapeMode::kAuto)
     out << YAML::Key << "tape" << YAML::Value << TapeModeName(sim.tape);
   if (sim.linear_solver != LinearSolverMode::kAuto)
@@ -451,6 +453,7 @@ bool CollectEdits(const Scenario& original, const Scenario& edited, const std::s
       !add(sim["rtol"], sa.rtol, sb.rtol) || !add(sim["atol"], sa.atol, sb.atol) ||
       !add(sim["stabilization"], sa.stabilization, sb.stabilization))
     return false;
+  if (sa.step != sb.step || sa.order != sb.order) return false;  // re-emitted in full
   const OptimalControlSpec &oa = original.optimal_control, &ob = edited.optimal_control;
   if (oa.present != ob.present) return false;
   if (ob.present) {

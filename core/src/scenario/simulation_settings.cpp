@@ -18,6 +18,9 @@ std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec) {
     return SettingProblem{"atol", "tolerances must be > 0"};
   if (!(spec.stabilization >= 0) || !std::isfinite(spec.stabilization))
     return SettingProblem{"stabilization", "must be >= 0"};
+  if (!std::isfinite(spec.step) || spec.step < 0.0)
+    return SettingProblem{"step", "must be >= 0 (0: not set)"};
+  if (spec.order != 2 && spec.order != 4) return SettingProblem{"order", "must be 2 or 4"};
   if (spec.t_end / spec.output_step > kMaxSamples)
     return SettingProblem{"output_step", "t_end / output_step asks for more than " +
                                              std::to_string(static_cast<long>(kMaxSamples)) +
@@ -25,26 +28,8 @@ std::optional<SettingProblem> CheckSimulationSpec(const SimulationSpec& spec) {
   return std::nullopt;
 }
 
-const char* IntegrationMethodName(IntegrationMethod method) {
-  switch (method) {
-    case IntegrationMethod::kAuto:
-      return "auto";
-    case IntegrationMethod::kAdams:
-      return "adams";
-    case IntegrationMethod::kBdf:
-      return "bdf";
-    case IntegrationMethod::kIdas:
-      return "idas";
-  }
-  return "auto";
-}
-
-std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name) {
-  for (auto m : {IntegrationMethod::kAuto, IntegrationMethod::kAdams, IntegrationMethod::kBdf,
-                 IntegrationMethod::kIdas})
-    if (name == IntegrationMethodName(m)) return m;
-  return std::nullopt;
-}
+// IntegrationMethodName and IntegrationMethodFromName: the registry of dirac/integrators.hpp
+// (core/src/scenario/integrator_registry.cpp).
 
 namespace {
 

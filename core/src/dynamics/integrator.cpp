@@ -1,0 +1,97 @@
+#include "dynamics/integrator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "dirac/error.hpp"
+#include "dirac/integrators.hpp"
+#include "dynamics/local_tolerance.hpp"
+
+namespace dirac::dynamics {
+
+void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_failures,
+                    long* nonlinear_failures, int* last_order) {
+  *steps = st.steps;
+  *error_test_failures = st.error_test_failures;
+  *nonlinear_failures = st.nonlinear_failures;
+  *last_order = st.last_order;
+}
+
+IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const std::string& system,
+                                double horizon, const std::function<Eigen::MatrixXd()>& jacobian,
+                                double step) {
+  const auto refuse = [&](const std::string& reason) {
+    return ModelError(std::string("simulation.method: ") + IntegrationMethodName(asked) +
+                      " does not apply to " + system + ": " + reason);
+  };
+  switch (asked) {
+    case IntegrationMethod::kAuto:
+      return ChooseFamily(jacobian ? jacobian() : Eigen::MatrixXd(), horizon);
+    case IntegrationMethod::kAdams:
+    case IntegrationMethod::kBdf:
+      return asked;
+    case IntegrationMethod::kIdas:
+      if (form != SystemForm::kExplicitOde) return asked;
+      throw refuse(
+          "it is an explicit ODE x' = f(t, x) without a DAE form (no multipliers, no algebraic "
+          "unknowns); use one of auto, adams, bdf");
+    case IntegrationMethod::kVariational:
+      if (form != SystemForm::kLagrangianOnTQ)
+        throw refuse(form == SystemForm::kExplicitOde
+                         ? "it is not a Lagrangian on TQ (no discrete Lagrangian L_d(q0, q1) to "
+                           "vary); use one of auto, adams, bdf"
+                         : "it needs a regular Lagrangian on TQ with at most nonholonomic "
+                           "constraints (not an algebroid, not holonomic constraints, not the "
+                           "constraint algorithm's flow); use one of auto, adams, bdf, idas");
+      if (!(step > 0.0))
+        throw refuse(
+            "it is a fixed-step method and simulation.step is not set (e.g. "
+            "--set step=0.01)");
+      return asked;
+  }
+  return asked;
+}
+
+long WholeSteps(double interval, double step, const char* key) {
+  const double ratio = interval / step;
+  const double whole = std::round(ratio);
+  if (whole < 1.0 || std::abs(ratio - whole) > 1e-9 * std::max(1.0, ratio))
+    throw ModelError(std::string("simulation settings: ") + key + " (" + std::to_string(interval) +
+                     ") is not a whole multiple of step (" + std::to_string(step) +
+                     "): a fixed-step method has states only at multiples of its step");
+  return static_cast<long>(whole);
+}
+
+Eigen::MatrixXd DifferenceJacobian(
+    const std::function<bool(double t, const double* x, double* xdot)>& rates, std::size_t size,
+    double t, const double* x) {
+  const auto n = static_cast<Eigen::Index>(size);
+  std::vector<double> base(size), moved(x, x + size), shifted(size);
+  if (!rates(t, x, base.data())) return {};
+  Eigen::MatrixXd J(n, n);
+  const double root_eps = std::sqrt(std::numeric_limits<double>::epsilon());
+  for (std::size_t j = 0; j < size; ++j) {
+    const double h = root_eps * std::max(1.0, std::abs(x[j]));
+    moved[j] = x[j] + h;
+    if (!rates(t, moved.data(), shifted.data())) return {};
+    moved[j] = x[j];
+    for (std::size_t i = 0; i < size; ++i)
+      J(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = (shifted[i] - base[i]) / h;
+  }
+  return J;
+}
+
+std::string MethodReport(IntegrationMethod method, const std::string& detail) {
+  switch (method) {
+    case IntegrationMethod::kIdas:
+      return "IDAS (BDF, " + detail + ")";
+    case IntegrationMethod::kBdf:
+      return "CVODES BDF (" + detail + ")";
+    default:
+      return "CVODES Adams (" + detail + ")";
+  }
+}
+
+}  // namespace dirac::dynamics
