@@ -151,3 +151,44 @@ def test_sweep_progress_can_be_stopped_by_an_exception(bicycle):
                                     speeds=SPEEDS, set={"vphi": 0})
     finally:
         timer.cancel()
+
+
+# The stability: block the window's Stability view reads (docs/scenario-format.md#stability):
+# every name is checked when the file is read, the error naming line and key.
+SPRING = """name: spring
+coordinates:
+  - {name: x, initial: 0, initial_velocity: 0.5}
+  - {name: y}
+parameters:
+  - {name: k, default: 2}
+lagrangian: "(vx^2 + vy^2)/2 - k*x^2/2"
+"""
+
+
+@pytest.mark.parametrize("block, line, symbol", [
+    ("stability:\n  ignorable: [z]\n  vary: {name: k, from: 0, to: 1}\n", 9, "z"),
+    ("stability:\n  speeds: [x]\n  vary: {name: k, from: 0, to: 1}\n", 9, "x"),
+    ("stability:\n  point: {q: 0}\n  vary: {name: k, from: 0, to: 1}\n", 9, "q"),
+    ("stability:\n  vary: {name: c, from: 0, to: 1}\n", 9, "c"),
+    ("stability:\n  vary: {name: k, from: 1, to: 1}\n", 9, "to"),
+    ("stability:\n  vary: {name: k, from: 0, to: 1, count: 1.5}\n", 9, "count"),
+    ("stability:\n  ignorable: [y]\n", 9, "vary"),
+    ("stability:\n  vary: {name: k, from: 0, to: 1}\n  colour: red\n", 10, "colour"),
+])
+def test_a_bad_stability_block_names_line_and_key(block, line, symbol):
+    with pytest.raises(dirac.ScenarioError) as e:
+        dirac.loads(SPRING + block, origin="spring.yaml")
+    assert (e.value.file, e.value.line, e.value.symbol) == ("spring.yaml", line, symbol), str(e.value)
+
+
+def test_a_valid_stability_block_reads_and_its_sweep_is_the_springs():
+    # The spring's block (y ignorable, at x = 0 at rest) swept over k: the eigenvalues +-i sqrt(k).
+    text = SPRING + ("stability:\n  ignorable: [y]\n  point: {vx: 0}\n"
+                     "  vary: {name: k, from: 1, to: 4, count: 4}\n")
+    model = dirac.loads(text).derive()
+    sweep = model.stability_sweep("k", [1.0, 2.0, 3.0, 4.0], ignorable=["y"], set={"vx": 0})
+    assert sweep.states == ["x", "vx"]
+    for k, row in zip([1, 2, 3, 4], sweep.eigenvalues):
+        assert np.abs(np.sort(row.imag) - [-np.sqrt(k), np.sqrt(k)]).max() < 1e-12
+        assert np.abs(row.real).max() < 1e-12
+
