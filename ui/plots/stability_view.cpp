@@ -3,6 +3,7 @@
 #include <QAreaSeries>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -145,6 +146,12 @@ void StabilityView::Show(const StabilityResultPtr& result) {
                        .arg(QString::fromStdString(sweep.parameter),
                             stable.isEmpty() ? tr("no interval") : stable.join(", "),
                             critical.isEmpty() ? tr("none") : critical.join("; ")));
+  LayOutNow();
+}
+
+void StabilityView::LayOutNow() {
+  for (QChart* chart : {sweep_chart_, spectrum_chart_})
+    QCoreApplication::sendPostedEvents(chart, QEvent::LayoutRequest);
 }
 
 void StabilityView::DrawSweep(const StabilityResult& result) {
@@ -179,6 +186,8 @@ void StabilityView::DrawSweep(const StabilityResult& result) {
     lower->append(from, -top);
     lower->append(to, -top);
     auto* area = new QAreaSeries(upper, lower);
+    upper->setParent(area);  // removed with it on the next redraw
+    lower->setParent(area);
     area->setObjectName(QString("stability.stable.%1").arg(i + 1));
     area->setName(i == 0 ? tr("stable") : QString());
     area->setColor(QColor(200, 235, 200));
@@ -213,8 +222,7 @@ void StabilityView::DrawSweep(const StabilityResult& result) {
     QStringList states;
     if (nearest)
       for (const auto& s : nearest->dominant) states << QString::fromStdString(s);
-    return QString("λ%1%2").arg(j + 1).arg(states.isEmpty() ? QString()
-                                                            : " (" + states.join(", ") + ")");
+    return QString("λ%1%2").arg(j + 1).arg(states.isEmpty() ? QString() : ": " + states.join(", "));
   };
   for (Eigen::Index j = 0; j < cols; ++j) {
     const QColor colour = StabilityBranchColour(static_cast<int>(j));
@@ -271,9 +279,12 @@ void StabilityView::DrawSpectrum(const StabilityResult& result) {
   double reach = 1.0;
   for (const auto& l : result.current.eigenvalues)
     reach = std::max({reach, std::abs(l.real()), std::abs(l.imag())});
-  reach *= 1.15;
+  reach *= 1.1;
   x->setRange(-reach, reach);
   y->setRange(-reach, reach);
+  x->applyNiceNumbers();
+  y->applyNiceNumbers();
+  reach = std::max(x->max(), y->max());
   // The stable half plane shaded, the imaginary axis drawn.
   auto* upper = new QLineSeries(spectrum_chart_);
   auto* lower = new QLineSeries(spectrum_chart_);
@@ -282,6 +293,8 @@ void StabilityView::DrawSpectrum(const StabilityResult& result) {
   lower->append(-reach, -reach);
   lower->append(0.0, -reach);
   auto* half = new QAreaSeries(upper, lower);
+  upper->setParent(half);
+  lower->setParent(half);
   half->setColor(QColor(200, 235, 200));
   half->setBorderColor(QColor(200, 235, 200));
   StabilityAttach(spectrum_chart_, half, x, y);

@@ -36,6 +36,8 @@ class StabilityView : public QWidget {
   void SetBusy(bool busy);
   /// A message instead of curves (no `stability:` block, deriving the model...).
   void ShowMessage(const QString& message);
+  /// Lays the charts out now (titles, axes, legend) rather than at the next event-loop pass.
+  void LayOutNow();
   /// The last result drawn with curves (null before any).
   const StabilityResultPtr& shown() const { return shown_; }
 

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ using dirac::ui::testing::ScenarioPath;
 namespace {
 
 using Complex = std::complex<double>;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // `dirac linearize` on the bicycle with its stability: block's choices, as JSON.
 QJsonObject Cli(const std::string& flags) {
@@ -75,13 +77,32 @@ double ValueAt(const QLineSeries* series, double x) {
 
 // Largest distance from each of `drawn` to the nearest of `reference` (and back: same count).
 double SetDistance(std::vector<double> drawn, std::vector<double> reference) {
-  if (drawn.size() != reference.size()) return INFINITY;
+  if (drawn.size() != reference.size()) return kInfinity;
   std::sort(drawn.begin(), drawn.end());
   std::sort(reference.begin(), reference.end());
   double worst = 0.0;
   for (std::size_t i = 0; i < drawn.size(); ++i)
     worst = std::max(worst, std::abs(drawn[i] - reference[i]));
   return worst;
+}
+
+// The series of the chart view `view_name` inside `view` whose object name matches `pattern`.
+template <typename T>
+QList<T*> Series(StabilityView* view, const char* view_name, const QString& pattern) {
+  QList<T*> out;
+  auto* chart_view = view->findChild<QChartView*>(view_name);
+  if (!chart_view) return out;
+  const QRegularExpression re(pattern);
+  for (QAbstractSeries* s : chart_view->chart()->series())
+    if (auto* typed = qobject_cast<T*>(s); typed && re.match(s->objectName()).hasMatch())
+      out.append(typed);
+  return out;
+}
+
+template <typename T>
+T* OneSeries(StabilityView* view, const char* view_name, const QString& name) {
+  const QList<T*> all = Series<T>(view, view_name, "^" + QRegularExpression::escape(name) + "$");
+  return all.size() == 1 ? all.front() : nullptr;
 }
 
 // Waits for a result newer than `after` with curves (not cancelled, no error).
@@ -119,8 +140,8 @@ void StabilityGuiTest::bicycleCurvesAndSpectrumEqualTheCli() {
 
   // The curves at three speeds: every branch's real part (solid) and the imaginary parts of the
   // complex branches (dashed) equal the CLI's eigenvalues there.
-  const auto re_series = view->findChildren<QLineSeries*>(QRegularExpression("^stability\\.re\\."));
-  const auto im_series = view->findChildren<QLineSeries*>(QRegularExpression("^stability\\.im\\."));
+  const auto re_series = Series<QLineSeries>(view, "stability.sweepChart", "^stability\\.re\\.");
+  const auto im_series = Series<QLineSeries>(view, "stability.sweepChart", "^stability\\.im\\.");
   QCOMPARE(re_series.size(), 4);
   QVERIFY(!im_series.isEmpty());
   double worst = 0.0;
@@ -149,28 +170,28 @@ void StabilityGuiTest::bicycleCurvesAndSpectrumEqualTheCli() {
   const QJsonObject sweep = Cli("--vary v=0:10:201");
   const QJsonArray critical = sweep["critical"].toArray();
   QCOMPARE(critical.size(), 2);
-  auto* marks = view->findChild<QScatterSeries*>("stability.critical");
+  auto* marks = OneSeries<QScatterSeries>(view, "stability.sweepChart", "stability.critical");
   QVERIFY(marks);
   QCOMPARE(marks->count(), 2);
   for (int i = 0; i < 2; ++i)
     QVERIFY(std::abs(marks->at(i).x() - critical[i].toObject()["value"].toDouble()) < 1e-10);
   QVERIFY(std::abs(marks->at(0).x() - 4.29238253634111) < 1e-10);
   QVERIFY(std::abs(marks->at(1).x() - 6.02426201538837) < 1e-10);
-  auto* stable = view->findChild<QAreaSeries*>("stability.stable.1");
+  auto* stable = OneSeries<QAreaSeries>(view, "stability.sweepChart", "stability.stable.1");
   QVERIFY(stable);
   const QJsonArray interval = sweep["stable_intervals"].toArray()[0].toArray();
   QVERIFY(std::abs(stable->upperSeries()->at(0).x() - interval[0].toDouble()) < 1e-10);
   QVERIFY(std::abs(stable->upperSeries()->at(1).x() - interval[1].toDouble()) < 1e-10);
 
   // The spectrum at the current v = 5 in the complex plane.
-  auto spectrum_error = [&](double v) {
-    auto* points = view->findChild<QScatterSeries*>("stability.spectrum");
-    if (!points) return INFINITY;
+  auto spectrum_error = [&](double v) -> double {
+    auto* points = OneSeries<QScatterSeries>(view, "stability.spectrumChart", "stability.spectrum");
+    if (!points) return kInfinity;
     const std::vector<Complex> cli = Eigenvalues(Cli("--set v=" + std::to_string(v)));
-    if (static_cast<std::size_t>(points->count()) != cli.size()) return INFINITY;
+    if (static_cast<std::size_t>(points->count()) != cli.size()) return kInfinity;
     double e = 0.0;
     for (const QPointF& p : points->points()) {
-      double nearest = INFINITY;
+      double nearest = kInfinity;
       for (const Complex& l : cli) nearest = std::min(nearest, std::abs(Complex(p.x(), p.y()) - l));
       e = std::max(e, nearest);
     }
@@ -179,16 +200,23 @@ void StabilityGuiTest::bicycleCurvesAndSpectrumEqualTheCli() {
   QVERIFY2(spectrum_error(5.0) < 1e-10, qPrintable(QString::number(spectrum_error(5.0))));
 
   // Written out for the docs; the stable range (light green) and the branches' colours drawn.
+  dock->setFloating(true);
+  dock->resize(1240, 520);
+  QVERIFY(QTest::qWaitFor([&] { return dock->height() >= 480 && dock->width() >= 1200; },
+                          kRunTimeoutMs));
+  view->LayOutNow();
   const QImage image = dock->grab().toImage();
   QVERIFY(image.save(OutputPath("stability_view.png")));
-  int green = 0, blue = 0;
-  for (int y = 0; y < image.height(); y += 2)
-    for (int x = 0; x < image.width(); x += 2) {
+  int shade = 0, red = 0, green = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
       const QRgb c = image.pixel(x, y);
-      green += qRed(c) == 200 && qGreen(c) == 235 && qBlue(c) == 200;
-      blue += qRed(c) == 31 && qGreen(c) == 119 && qBlue(c) == 180;
+      shade += qRed(c) == 200 && qGreen(c) == 235 && qBlue(c) == 200;
+      red += qRed(c) == 214 && qGreen(c) == 39 && qBlue(c) == 40;
+      green += qRed(c) == 44 && qGreen(c) == 160 && qBlue(c) == 44;
     }
-  QVERIFY2(green > 500 && blue > 20, qPrintable(QString("green %1 blue %2").arg(green).arg(blue)));
+  QVERIFY2(shade > 5000 && red > 200 && green > 200,
+           qPrintable(QString("shade %1 red %2 green %3").arg(shade).arg(red).arg(green)));
 
   // An edit of v in the panel: recomputed on the worker, the spectrum now at v = 8.
   QDoubleSpinBox* v_editor = window->parameter_panel()->editor("v");
