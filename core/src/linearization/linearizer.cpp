@@ -56,7 +56,7 @@ class FlowLinearizer final : public Linearizer {
   using Linearizer::Sweep;
   StabilitySweep Sweep(const std::string& name, const std::vector<double>& values,
                        const std::atomic<bool>* cancel) const override {
-    if (values.empty()) throw ModelError("a stability sweep needs at least 2 values of " + name);
+    CheckSweepValues(name, values);
     const std::vector<std::string> states = Linearize(name, values.front()).states;
     return RunStabilitySweep(
         [&](double value) {

@@ -138,8 +138,7 @@ class ManifoldLinearizer final : public Linearizer {
   using Linearizer::Sweep;
   StabilitySweep Sweep(const std::string& name, const std::vector<double>& sweep_values,
                        const std::atomic<bool>* cancel) const override {
-    if (sweep_values.empty())
-      throw ModelError("a stability sweep needs at least 2 values of " + name);
+    CheckSweepValues(name, sweep_values);
     Chart chart;
     VectorXd x;
     Values first = ValuesWith(name, sweep_values.front());

@@ -39,6 +39,10 @@ Linearization Finish(ReducedPoint point, double tolerance, bool check_rates = tr
 /// Indices of z kept by Finish's rules (for Newton on the kept states).
 std::vector<std::size_t> KeptStates(const ReducedPoint& point);
 
+/// Throws ModelError unless `values` are at least 2, finite and strictly monotone (naming the
+/// first that is not).
+void CheckSweepValues(const std::string& name, const std::vector<double>& values);
+
 /// The sweep of Linearizer::Sweep: `at(value)` linearizes at one value of `name` (with the
 /// states of the first point kept throughout); SweepCancelled before any point once `*cancel`.
 StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& at,

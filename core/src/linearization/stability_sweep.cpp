@@ -104,9 +104,7 @@ double Brent(F&& h, double a, double b, double fa, double fb, double tol) {
 
 }  // namespace
 
-StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& linearize_at,
-                                 const std::string& name, const std::vector<double>& values,
-                                 const std::atomic<bool>* cancel) {
+void CheckSweepValues(const std::string& name, const std::vector<double>& values) {
   const std::size_t count = values.size();
   if (count < 2) throw ModelError("a stability sweep needs at least 2 values of " + name);
   for (std::size_t i = 0; i < count; ++i) {
@@ -117,6 +115,13 @@ StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& lin
                        " in a stability sweep must be finite and strictly monotone (value " +
                        std::to_string(i + 1) + " is not)");
   }
+}
+
+StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& linearize_at,
+                                 const std::string& name, const std::vector<double>& values,
+                                 const std::atomic<bool>* cancel) {
+  CheckSweepValues(name, values);
+  const std::size_t count = values.size();
   // Every linearization (points and refinements) first looks at the cancel flag.
   auto at = [&](double value) {
     if (cancel && cancel->load()) throw SweepCancelled();
