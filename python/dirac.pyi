@@ -115,6 +115,97 @@ class Solution:
     ) -> "Solution":
         """Solves again with set= applied on top of this solution's values, warm-started."""
 
+ComplexArray = numpy.typing.NDArray[numpy.complex128]
+
+class LinearMode:
+    """One eigenvalue of a linearization with its mode shape."""
+
+    @property
+    def eigenvalue(self) -> complex:
+        """The eigenvalue [1/s]."""
+    @property
+    def shape(self) -> ComplexArray:
+        """The eigenvector over Linearization.states, its largest coordinate component 1."""
+    @property
+    def dominant(self) -> List[str]:
+        """States whose |component| is at least half the largest, largest first."""
+
+class Linearization:
+    """dx/dt = A x + B u about an equilibrium or steady motion, on the constraint manifold."""
+
+    @property
+    def formulation(self) -> str: ...
+    @property
+    def states(self) -> List[str]:
+        """The kept independent coordinates, then the kept speeds: the rows of A."""
+    @property
+    def num_coordinate_states(self) -> int: ...
+    @property
+    def controls(self) -> List[str]: ...
+    @property
+    def A(self) -> FloatArray:
+        """states x states [1/s]."""
+    @property
+    def B(self) -> FloatArray:
+        """states x controls."""
+    @property
+    def M(self) -> FloatArray:
+        """The mass matrix over the kept speeds (empty for an explicit flow)."""
+    @property
+    def eigenvalues(self) -> ComplexArray:
+        """Eigenvalues of A [1/s], by real part then imaginary part, largest first (as the CLI)."""
+    @property
+    def modes(self) -> List[LinearMode]:
+        """One mode per eigenvalue with imaginary part >= 0."""
+    @property
+    def dependent_coordinates(self) -> List[str]: ...
+    @property
+    def independent_speeds(self) -> List[str]: ...
+    @property
+    def dependent_speeds(self) -> List[str]: ...
+    @property
+    def ignorable_named(self) -> List[str]: ...
+    @property
+    def ignorable_found(self) -> List[str]: ...
+    @property
+    def dropped_speeds(self) -> List[str]: ...
+    @property
+    def point(self) -> Dict[str, float]:
+        """The operating point {name: value}, dependent values solved."""
+    @property
+    def rate_residual(self) -> float: ...
+    @property
+    def rate_residual_state(self) -> str: ...
+    def to_json(self) -> str:
+        """The report as `dirac linearize --json` prints it."""
+
+class StabilitySweep:
+    """Eigenvalues along a parameter, as `dirac linearize --vary`."""
+
+    @property
+    def parameter(self) -> str: ...
+    @property
+    def states(self) -> List[str]: ...
+    @property
+    def values(self) -> FloatArray:
+        """The values swept, as given."""
+    @property
+    def eigenvalues(self) -> ComplexArray:
+        """values x branches [1/s]: each column one continuous branch (the CLI's CSV columns)."""
+    @property
+    def critical(self) -> List[Dict[str, object]]:
+        """value, branch (0-based), eigenvalue, oscillatory, stabilizing, collision; by value."""
+    @property
+    def critical_values(self) -> FloatArray:
+        """Where a branch's real part crosses zero (refined to 1e-12), ascending."""
+    @property
+    def stable_intervals(self) -> FloatArray:
+        """k x 2: the intervals with no eigenvalue of positive real part."""
+    def summary(self) -> str:
+        """The critical values and stable intervals as text."""
+    def to_csv(self) -> str:
+        """The sweep as `dirac linearize --vary --csv` writes it."""
+
 class Model:
     """A derived model; run and solve take set= values without deriving again."""
 
@@ -156,6 +247,40 @@ class Model:
         """Solves the scenario's optimal control problem; SolveError if it does not converge.
 
         progress(iteration, max |F|) is called after each Newton iteration.
+        """
+    def linearize(
+        self,
+        *,
+        ignorable: List[str] = [],
+        speeds: List[str] = [],
+        find: bool = False,
+        set: Optional[SetValues] = None,
+        tolerance: float = 1e-8,
+        progress: Optional[Callable[[str], Optional[bool]]] = None,
+    ) -> Linearization:
+        """Linearizes about the scenario's state with the set= values, on the constraint manifold,
+        as `dirac linearize --ignorable ... --speeds ... [--find] --set ...`.
+
+        Derived once per model and choice of ignorable/speeds/find/tolerance [state units/s]
+        (progress(stage) during that derivation); ModelError if the point is no equilibrium or
+        steady motion (naming the state and by how much).
+        """
+    def stability_sweep(
+        self,
+        name: str,
+        values: Union[FloatArray, List[float]],
+        *,
+        ignorable: List[str] = [],
+        speeds: List[str] = [],
+        find: bool = False,
+        set: Optional[SetValues] = None,
+        tolerance: float = 1e-8,
+        progress: Optional[Callable[[str], Optional[bool]]] = None,
+    ) -> StabilitySweep:
+        """Linearizes at each of `values` of `name` (at least 2, strictly monotone), as
+        `dirac linearize --vary`: branches matched, zero crossings refined to 1e-12.
+
+        Ctrl+C raises KeyboardInterrupt. Other arguments as linearize().
         """
 
 def load(path: str) -> Scenario:

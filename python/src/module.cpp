@@ -13,4 +13,5 @@ PYBIND11_MODULE(dirac, m) {
   dp::BindScenarioAndModel(m);
   dp::BindSolve(m);
   dp::BindSweep(m);
+  dp::BindLinearization(m);
 }

@@ -7,11 +7,13 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "dirac/linearization.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
@@ -98,6 +100,9 @@ struct PyScenario {
 struct PyModel {
   std::shared_ptr<const Model> model;
   Scenario scenario;  ///< the scenario it was derived from (values at derivation time)
+  /// Model.linearize's linearizers, derived once per choice of options (py_linearize.cpp);
+  /// read and filled with the GIL held.
+  mutable std::map<std::string, std::shared_ptr<const Linearizer>> linearizers;
   ~PyModel();
 };
 
@@ -123,5 +128,11 @@ void BindSolve(py::module_& m);
 // ---- py_sweep.cpp
 
 void BindSweep(py::module_& m);
+
+// ---- py_linearize.cpp
+
+/// dirac.Linearization, dirac.LinearMode, dirac.StabilitySweep and Model.linearize /
+/// Model.stability_sweep (after BindScenarioAndModel).
+void BindLinearization(py::module_& m);
 
 }  // namespace dirac::python

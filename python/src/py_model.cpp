@@ -109,8 +109,9 @@ py::object Analyze(const PyModel& m, const py::object& progress) {
 }  // namespace
 
 PyModel::~PyModel() {
-  if (!model) return;
+  if (!model && linearizers.empty()) return;
   const auto lock = LockSymbolic();
+  linearizers.clear();
   model.reset();
 }
 

@@ -36,6 +36,7 @@
 #include "window/scenario_drops.hpp"
 #include "window/shown_result.hpp"
 #include "window/solve_chip.hpp"
+#include "window/stability_dock.hpp"
 #include "window/studio_application.hpp"
 #include "window/workbench_status_bar.hpp"
 
@@ -80,7 +81,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   addToolBar(toolbar_);
   BuildDocks();
   BuildMenuBar(
-      *menuBar(), actions_, {parameter_dock_, plot_dock_, constraint_dock_}, this,
+      *menuBar(), actions_, {parameter_dock_, plot_dock_, constraint_dock_, stability_}, this,
       [] { return WindowSettings::RecentFiles(); },
       [this](const QString& path) { OpenScenario(path); });
   InstallWindowShortcuts(*this, actions_);
@@ -142,6 +143,11 @@ void MainWindow::BuildDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, constraint_dock_);
   resizeDocks({constraint_dock_}, {340}, Qt::Vertical);
   constraint_dock_->setVisible(false);  // shown for models with a constraint chain
+
+  // View > Stability (hidden until chosen): eigenvalues against the stability: block's parameter.
+  stability_ = new StabilityDock(controller_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, stability_);
+  stability_->hide();
 }
 
 void MainWindow::Wire() {
@@ -216,6 +222,7 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   presenter_->OnScenarioLoading();
   constraint_panel_->ShowMessage(tr("Deriving the model…"));
   gauge_->OnScenarioLoading();
+  stability_->OnScenarioLoading();
   plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
   QString name = QString::fromStdString(scenario.name);
   if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
@@ -241,6 +248,7 @@ void MainWindow::OnModelReady() {
   constraint_dock_->setVisible(constraint_panel_->has_chain());
   parameter_panel_->SetModel(*model, controller_->scenario());
   gauge_->OnModelReady();
+  stability_->OnModelReady();
   presenter_->ShowLatest();
 }
 

@@ -44,6 +44,7 @@ class SceneView;
 class ShownResult;
 class SimulationController;
 class SolveChip;
+class StabilityDock;
 class WorkbenchStatusBar;
 
 /// Errors never escape: they appear in the status bar ("status.error") and, for scenario
@@ -95,6 +96,8 @@ class MainWindow : public QMainWindow {
   QAction* compare_action() const { return actions_.compare; }
   /// View > "Gauge two-form" (objectName "action.gaugeTwoForm", GaugeView).
   QAction* gauge_action() const { return actions_.gauge; }
+  /// View > Stability (objectName "dock.stability"; its toggle "action.show.stability").
+  StabilityDock* stability_dock() const { return stability_; }
   /// The open scenario browser, or null.
   ScenarioBrowser* scenario_browser() const { return browser_; }
 
@@ -160,6 +163,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<PinReaction> pins_;
   CompareReaction* compare_ = nullptr;
   GaugeView* gauge_ = nullptr;
+  StabilityDock* stability_ = nullptr;
   std::unique_ptr<CsvExport> csv_export_;
   std::unique_ptr<ScenarioSaver> saver_;
 };

@@ -17,6 +17,7 @@
 /// Layer: linearization.
 
 #include <Eigen/Dense>
+#include <atomic>
 #include <complex>
 #include <cstddef>
 #include <memory>
@@ -24,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "dirac/error.hpp"
+#include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 
 namespace dirac {
@@ -113,6 +116,13 @@ struct StabilitySweep {
   std::vector<std::pair<double, double>> stable_intervals;
 };
 
+/// Thrown by Linearizer::Sweep when its cancel flag is set (what(): "the stability sweep was
+/// cancelled"). Not a ModelError: nothing catches it as a failed point.
+class SweepCancelled : public Error {
+ public:
+  SweepCancelled() : Error("the stability sweep was cancelled") {}
+};
+
 /// A scenario's linearization, derived once: Linearize evaluates compiled tapes only, so any
 /// number of operating points and parameter values cost no new derivation.
 class Linearizer {
@@ -122,6 +132,13 @@ class Linearizer {
   /// (naming them), ModelError if the scenario has no regular Lagrangian and no explicit flow.
   static std::shared_ptr<const Linearizer> Derive(const Scenario& scenario,
                                                   const LinearizationOptions& options = {});
+  /// The same as Derive, reusing `model` (BuildModel(scenario)'s) when it is the regular
+  /// Lagrange-Dirac system or explicit flow Derive would make, so that a window or script that
+  /// has the model derives only the holonomic constraints' tapes again; otherwise Derive. Call
+  /// under the symbolic lock; throws as Derive.
+  static std::shared_ptr<const Linearizer> FromModel(const Scenario& scenario,
+                                                     const LinearizationOptions& options,
+                                                     std::shared_ptr<const Model> model);
   virtual ~Linearizer() = default;
 
   /// About the scenario's state and parameters (as loaded, with its --set values). Throws
@@ -132,11 +149,27 @@ class Linearizer {
   /// The same with one `--set` value changed (a parameter, a coordinate's initial value or an
   /// initial velocity / fibre coordinate). Throws ScenarioError for an unknown name.
   virtual Linearization Linearize(const std::string& name, double value) const = 0;
-  /// Linearizes at `count` values of `name` from `start` to `stop` (count >= 2), matches the
-  /// eigenvalues to the previous point and refines every zero crossing of a real part. Throws
-  /// as Linearize, naming the value where it failed.
-  virtual StabilitySweep Sweep(const std::string& name, double start, double stop,
-                               std::size_t count) const = 0;
+  /// The same derivation at the values of `scenario` (parameters, initial values and
+  /// velocities), which must be the derived scenario with other --set values: no new
+  /// derivation, and the chart of ReducedRates chosen again there. Throws ModelError when the
+  /// constraint Jacobians are singular at the new point. Destroy it as the original (it shares
+  /// the derived model).
+  virtual std::shared_ptr<const Linearizer> WithValues(const Scenario& scenario) const = 0;
+  /// Linearizes at each of `values` of `name` in the order given (at least 2, strictly
+  /// monotone), matches the eigenvalues to the previous point and refines every zero crossing
+  /// of a real part. Throws as Linearize, naming the value where it failed; ModelError for
+  /// fewer than 2 or non-monotone values; SweepCancelled once `*cancel` (if given) is set.
+  virtual StabilitySweep Sweep(const std::string& name, const std::vector<double>& values,
+                               const std::atomic<bool>* cancel = nullptr) const = 0;
+  /// The sweep at `count` evenly spaced values of `name` from `start` to `stop` (the last
+  /// exactly `stop`; count >= 2): SweepValues(start, stop, count).
+  StabilitySweep Sweep(const std::string& name, double start, double stop,
+                       std::size_t count) const {
+    return Sweep(name, SweepValues(start, stop, count));
+  }
+  /// `count` evenly spaced values from `start` to `stop`, the last exactly `stop` (the points
+  /// of `dirac linearize --vary NAME=START:STOP:COUNT`).
+  static std::vector<double> SweepValues(double start, double stop, std::size_t count);
 
   /// The reduced vector field at the chart point z (the independent coordinates, then the
   /// independent speeds, as chosen at the scenario's operating point, ignorable ones included),

@@ -287,6 +287,22 @@ struct BoundaryValueSpec {
   bool present() const { return !unknowns.empty(); }
 };
 
+/// The optional `stability:` block: the operating point and the sweep of the window's
+/// Stability view (docs/scenario-format.md, docs/linearization.md), as `dirac linearize
+/// --ignorable ... --speeds ... [--find] --set ... --vary NAME=FROM:TO:COUNT` would take them.
+struct StabilitySpec {
+  bool present = false;
+  std::vector<std::string> ignorable;  ///< coordinates of the steady motion to drop
+  std::vector<std::string> speeds;     ///< independent speeds (velocity names)
+  bool find = false;                   ///< find the operating point by Newton's method
+  /// --set values of the operating point, applied over the scenario's own values.
+  std::vector<std::pair<std::string, double>> point;
+  std::string vary;  ///< the swept --set name (a parameter or an initial value)
+  double from = 0.0, to = 1.0;
+  std::size_t count = 201;  ///< evenly spaced values, 2 ... 100000
+  SourceLocation where;
+};
+
 /// A control input u_a forcing the equation of one velocity / fibre coordinate y^A (seed L
 /// eqs (38)–(39)): EL_A(q, y, y') = u_a. Directions without a control are unactuated
 /// (EL_alpha = 0, the second-order constraints Phi^alpha of seed L §4.2).
@@ -422,6 +438,7 @@ struct Scenario {
   ReconstructionSpec reconstruction;
   SecondOrderSpec second_order;
   BoundaryValueSpec boundary_value;
+  StabilitySpec stability;
   OptimalControlSpec optimal_control;
   Formulation formulation = Formulation::kAuto;
   std::vector<GaugeChoice> gauge;

@@ -41,22 +41,30 @@ class FlowLinearizer final : public Linearizer {
     }
   }
 
+  std::shared_ptr<const Linearizer> WithValues(const Scenario& scenario) const override {
+    auto copy = std::make_shared<FlowLinearizer>(*this);
+    copy->scenario_ = scenario;
+    return copy;
+  }
+
   Linearization Linearize() const override { return At(scenario_, nullptr); }
   Linearization Linearize(const std::string& name, double value) const override {
     Scenario copy = scenario_;
     ApplyOverride(copy, name, value);
     return At(copy, nullptr);
   }
-  StabilitySweep Sweep(const std::string& name, double start, double stop,
-                       std::size_t count) const override {
-    const std::vector<std::string> states = Linearize(name, start).states;
+  using Linearizer::Sweep;
+  StabilitySweep Sweep(const std::string& name, const std::vector<double>& values,
+                       const std::atomic<bool>* cancel) const override {
+    CheckSweepValues(name, values);
+    const std::vector<std::string> states = Linearize(name, values.front()).states;
     return RunStabilitySweep(
         [&](double value) {
           Scenario copy = scenario_;
           ApplyOverride(copy, name, value);
           return At(copy, &states);
         },
-        name, start, stop, count);
+        name, values, cancel);
   }
   VectorXd ReducedRates(const VectorXd& z, std::vector<std::string>* names) const override {
     if (names) *names = flow_->states;
@@ -163,6 +171,22 @@ std::shared_ptr<const Linearizer> Linearizer::Derive(const Scenario& scenario,
                      ") has neither a regular Lagrangian nor an explicit flow on M_f to "
                      "linearize");
   return linearization::MakeFlowLinearizer(scenario, options, model);
+} catch (...) {
+  base::RethrowNamingFile(scenario.source_file, "linearizing");
+}
+
+std::shared_ptr<const Linearizer> Linearizer::FromModel(const Scenario& scenario,
+                                                        const LinearizationOptions& options,
+                                                        std::shared_ptr<const Model> model) try {
+  const bool lagrangian = scenario.formulation == Formulation::kAuto ||
+                          scenario.formulation == Formulation::kLagrangeDirac ||
+                          scenario.optimal_control.present;
+  if (lagrangian && !scenario.second_order.accelerations.size() && !scenario.algebroid.present)
+    if (auto regular = std::dynamic_pointer_cast<const LagrangeDiracSystem>(model))
+      return linearization::MakeManifoldLinearizer(scenario, options, std::move(regular));
+  if (!lagrangian && model && model->explicit_flow())
+    return linearization::MakeFlowLinearizer(scenario, options, std::move(model));
+  return Derive(scenario, options);
 } catch (...) {
   base::RethrowNamingFile(scenario.source_file, "linearizing");
 }

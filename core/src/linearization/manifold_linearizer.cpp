@@ -119,12 +119,14 @@ class ManifoldLinearizer final : public Linearizer {
       controls_.push_back(c.name);
       control_rows_.push_back(static_cast<std::size_t>(it - v_names_.begin()));
     }
-    // The chart of ReducedRates / ReducedJacobian: chosen at the scenario's point.
-    Values values = ValuesOf(scenario_);
-    VectorXd x;
-    base_chart_ = Choose(values, x, nullptr);
-    base_values_ = values;
-    base_x_ = x;
+    ChooseBaseChart();
+  }
+
+  std::shared_ptr<const Linearizer> WithValues(const Scenario& scenario) const override {
+    auto copy = std::make_shared<ManifoldLinearizer>(*this);
+    copy->scenario_ = scenario;
+    copy->ChooseBaseChart();
+    return copy;
   }
 
   Linearization Linearize() const override { return At(ValuesOf(scenario_), nullptr, nullptr); }
@@ -133,17 +135,19 @@ class ManifoldLinearizer final : public Linearizer {
     return At(ValuesWith(name, value), nullptr, nullptr);
   }
 
-  StabilitySweep Sweep(const std::string& name, double start, double stop,
-                       std::size_t count) const override {
+  using Linearizer::Sweep;
+  StabilitySweep Sweep(const std::string& name, const std::vector<double>& sweep_values,
+                       const std::atomic<bool>* cancel) const override {
+    CheckSweepValues(name, sweep_values);
     Chart chart;
     VectorXd x;
-    Values first = ValuesWith(name, start);
+    Values first = ValuesWith(name, sweep_values.front());
     chart = Choose(first, x, nullptr);
     const Linearization reference = At(first, &chart, nullptr);
     const std::vector<std::string> states = reference.states;
     return RunStabilitySweep(
-        [&](double value) { return At(ValuesWith(name, value), &chart, &states); }, name, start,
-        stop, count);
+        [&](double value) { return At(ValuesWith(name, value), &chart, &states); }, name,
+        sweep_values, cancel);
   }
 
   VectorXd ReducedRates(const VectorXd& z, std::vector<std::string>* names) const override {
@@ -549,6 +553,15 @@ class ManifoldLinearizer final : public Linearizer {
     ReducedPoint p = Reduce(chart, values, x);
     p.report = std::move(report);
     return Finish(std::move(p), options_.tolerance, true, states);
+  }
+
+  // The chart of ReducedRates / ReducedJacobian: chosen at the scenario's point.
+  void ChooseBaseChart() {
+    Values values = ValuesOf(scenario_);
+    VectorXd x;
+    base_chart_ = Choose(values, x, nullptr);
+    base_values_ = values;
+    base_x_ = x;
   }
 
   VectorXd ZOfValues(const Chart& chart, const Values& values) const {

@@ -5,6 +5,7 @@
 // operating point checked, spectrum and modes). Also the sweep over any Linearizer.
 
 #include <Eigen/Dense>
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,11 +39,15 @@ Linearization Finish(ReducedPoint point, double tolerance, bool check_rates = tr
 /// Indices of z kept by Finish's rules (for Newton on the kept states).
 std::vector<std::size_t> KeptStates(const ReducedPoint& point);
 
+/// Throws ModelError unless `values` are at least 2, finite and strictly monotone (naming the
+/// first that is not).
+void CheckSweepValues(const std::string& name, const std::vector<double>& values);
+
 /// The sweep of Linearizer::Sweep: `at(value)` linearizes at one value of `name` (with the
-/// states of the first point kept throughout).
+/// states of the first point kept throughout); SweepCancelled before any point once `*cancel`.
 StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& at,
-                                 const std::string& name, double start, double stop,
-                                 std::size_t count);
+                                 const std::string& name, const std::vector<double>& values,
+                                 const std::atomic<bool>* cancel);
 
 /// Eigenvalues sorted by the report's rule (real part, then imaginary part, largest first).
 std::vector<std::complex<double>> SortedEigenvalues(const Eigen::MatrixXd& A);

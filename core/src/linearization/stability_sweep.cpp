@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 #include "dirac/error.hpp"
 #include "linearization/reduced_point.hpp"
@@ -103,20 +104,39 @@ double Brent(F&& h, double a, double b, double fa, double fb, double tol) {
 
 }  // namespace
 
-StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& at,
-                                 const std::string& name, double start, double stop,
-                                 std::size_t count) {
+void CheckSweepValues(const std::string& name, const std::vector<double>& values) {
+  const std::size_t count = values.size();
   if (count < 2) throw ModelError("a stability sweep needs at least 2 values of " + name);
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool finite = std::isfinite(values[i]);
+    const bool monotone = i < 2 || (values[i] - values[i - 1] > 0) == (values[1] - values[0] > 0);
+    if (!finite || (i > 0 && !(values[i] != values[i - 1])) || !monotone)
+      throw ModelError("the values of " + name +
+                       " in a stability sweep must be finite and strictly monotone (value " +
+                       std::to_string(i + 1) + " is not)");
+  }
+}
+
+StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& linearize_at,
+                                 const std::string& name, const std::vector<double>& values,
+                                 const std::atomic<bool>* cancel) {
+  CheckSweepValues(name, values);
+  const std::size_t count = values.size();
+  // Every linearization (points and refinements) first looks at the cancel flag.
+  auto at = [&](double value) {
+    if (cancel && cancel->load()) throw SweepCancelled();
+    return linearize_at(value);
+  };
   StabilitySweep sweep;
   sweep.parameter = name;
   std::vector<std::vector<Complex>> branches;
   for (std::size_t i = 0; i < count; ++i) {
-    const double value = i + 1 == count ? stop
-                                        : start + (stop - start) * static_cast<double>(i) /
-                                                      static_cast<double>(count - 1);
+    const double value = values[i];
     Linearization lin;
     try {
       lin = at(value);
+    } catch (const SweepCancelled&) {
+      throw;
     } catch (const Error& e) {
       char text[64];
       std::snprintf(text, sizeof text, "%.17g", value);
@@ -234,3 +254,16 @@ StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& at,
 }
 
 }  // namespace dirac::linearization
+
+namespace dirac {
+
+std::vector<double> Linearizer::SweepValues(double start, double stop, std::size_t count) {
+  std::vector<double> values;
+  for (std::size_t i = 0; i < count; ++i)
+    values.push_back(i + 1 == count ? stop
+                                    : start + (stop - start) * static_cast<double>(i) /
+                                                  static_cast<double>(count - 1));
+  return values;
+}
+
+}  // namespace dirac

@@ -23,6 +23,7 @@
 #include "scenario/optimal_control_reader.hpp"
 #include "scenario/scenario_document.hpp"
 #include "scenario/scenario_symbols.hpp"
+#include "scenario/stability_reader.hpp"
 #include "scenario/symbol_registry.hpp"
 #include "scenario/yaml_reader.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -539,7 +540,8 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
                                            "parameters",     "lagrangian",  "constraints", "holonomic",
                                            "formulation",    "gauge",       "algebroid",
                                            "reconstruction", "second_order", "boundary_value",
-                                           "optimal_control", "simulation", "view"};
+                                           "optimal_control", "simulation", "view",
+                                           "stability"};
                 for (const auto& key : scenario::MultibodyKeys()) keys.insert(key);
                 return keys;
               }());
@@ -577,6 +579,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   if (const YAML::Node node = root["view"]) ReadView(r, node, columns, s);
   // Initial coordinates on f(q) = 0 and the dependent velocities solved (refused with the key).
   scenario::SolveInitialState(s);
+  if (const YAML::Node node = root["stability"]) scenario::ReadStability(r, node, s);
   return s;
 }
 

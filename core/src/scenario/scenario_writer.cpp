@@ -200,6 +200,25 @@ void EmitBoundaryValue(YAML::Emitter& out, const BoundaryValueSpec& spec) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+void EmitStability(YAML::Emitter& out, const StabilitySpec& spec) {
+  if (!spec.present) return;
+  out << YAML::Key << "stability" << YAML::Value << YAML::BeginMap;
+  if (!spec.ignorable.empty())
+    out << YAML::Key << "ignorable" << YAML::Value << YAML::Flow << spec.ignorable;
+  if (!spec.speeds.empty())
+    out << YAML::Key << "speeds" << YAML::Value << YAML::Flow << spec.speeds;
+  if (spec.find) out << YAML::Key << "find" << YAML::Value << "true";
+  if (!spec.point.empty()) {
+    out << YAML::Key << "point" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [n, v] : spec.point) out << YAML::Key << n << YAML::Value << Num(v);
+    out << YAML::EndMap;
+  }
+  out << YAML::Key << "vary" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "name"
+      << YAML::Value << spec.vary << YAML::Key << "from" << YAML::Value << Num(spec.from)
+      << YAML::Key << "to" << YAML::Value << Num(spec.to) << YAML::Key << "count" << YAML::Value
+      << spec.count << YAML::EndMap << YAML::EndMap;
+}
+
 void EmitBoundaryConditions(YAML::Emitter& out, const std::string& key,
                             const std::vector<BoundaryCondition>& conditions) {
   if (conditions.empty()) return;
@@ -567,6 +586,7 @@ std::string SaveScenarioToString(const Scenario& s) {
   EmitGauge(out, s.gauge);
   EmitSimulation(out, s.simulation, s.optimal_control.present);
   EmitView(out, s);
+  EmitStability(out, s.stability);
   out << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
 }
