@@ -225,9 +225,16 @@ void PhaseChart::UpdateTitle() {
       pairs << QString::fromStdString(pair[1] + " vs " + pair[0]);
     title = pairs.join(", ");
   }
-  if (!spec_.section.empty() && problem_.isEmpty() && trajectory_)
-    title += tr("  (%n crossing(s) of %1 = 0)", "", static_cast<int>(section_.num_rows()))
-                 .arg(QString::fromStdString(spec_.section));
+  if (!spec_.section.empty() && problem_.isEmpty() && trajectory_) {
+    const std::size_t n = section_.num_rows();
+    const char* direction = spec_.section_direction == "-"      ? "decreasing"
+                            : spec_.section_direction == "both" ? "either way"
+                                                                : "increasing";
+    title += QStringLiteral("  (%1 crossing%2 of %3 = 0, %4)")
+                 .arg(n)
+                 .arg(n == 1 ? "" : "s")
+                 .arg(QString::fromStdString(spec_.section), QString::fromLatin1(direction));
+  }
   if (!problem_.isEmpty()) title += QStringLiteral("  (%1)").arg(problem_);
   if (title != chart_->title()) chart_->setTitle(title);
 }

@@ -11,6 +11,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -36,6 +37,7 @@
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
+#include "scenes/scene_view.hpp"
 #include "window/csv_export.hpp"
 #include "window/main_window.hpp"
 #include "window/studio_application.hpp"
@@ -112,7 +114,7 @@ void PhaseGuiTest::RollingDiskPhasePortraitAndSectionAgainstTheCsv() {
   const std::string out =
       dirac_test::RunCommand(std::string(DIRAC_CLI) + " run " + DIRAC_SCENARIO_DIR +
                                  "/rolling_disk.yaml --section valpha" +
-                                 " --direction - --quiet --csv " + cli_csv.toStdString(),
+                                 " --direction - --quiet --csv '" + cli_csv.toStdString() + "'",
                              &status);
   QVERIFY2(status == 0, out.c_str());
   const dirac::Trajectory rows = dirac::ReadCsv(cli_csv.toStdString());
@@ -192,7 +194,7 @@ void AcceptNextFileDialog(const QString& file, QString* opened_in) {
     auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
     *opened_in = QDir(dialog->directory()).canonicalPath();
     dialog->selectFile(file);
-    dialog->accept();
+    static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept is protected
   });
 }
 
@@ -209,8 +211,8 @@ void PhaseGuiTest::CopyPutsTheImageAndTheVisibleDataOnTheClipboard() {
   plots->ZoomTo(0, 2.0, 5.0, -10.0, 10.0);
   auto* view = plots->findChild<QChartView*>("plot.0");
   QVERIFY(view);
+  // The key goes to the chart's view (a click would give it focus in an active window).
   view->setFocus();
-  QTRY_VERIFY(view->hasFocus());
   QApplication::clipboard()->clear();
   QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
   const QMimeData* data = QApplication::clipboard()->mimeData();
@@ -246,7 +248,6 @@ void PhaseGuiTest::CopyPutsTheImageAndTheVisibleDataOnTheClipboard() {
   // The 3D view: Ctrl+C copies its image.
   QApplication::clipboard()->clear();
   window->scene_view()->setFocus();
-  QTRY_VERIFY(window->scene_view()->hasFocus());
   QTest::keyClick(window->scene_view(), Qt::Key_C, Qt::ControlModifier);
   const QImage scene = QApplication::clipboard()->image();
   QVERIFY(!scene.isNull());
