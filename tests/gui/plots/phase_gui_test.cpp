@@ -7,6 +7,7 @@
 // its image and the rows of its shown time range as CSV on the clipboard, of a phase chart its
 // image and samples, of the 3D view its image; the CSV writes shortest numbers (0.03); the CSV
 // and screenshot dialogs start in the one folder the last export went to.
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -18,8 +19,10 @@
 #include <QFileInfo>
 #include <QMimeData>
 #include <QPainter>
+#include <QProgressDialog>
 #include <QScatterSeries>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -58,6 +61,7 @@ class PhaseGuiTest : public QObject {
   void RollingDiskPhasePortraitAndSectionAgainstTheCsv();
   void CopyPutsTheImageAndTheVisibleDataOnTheClipboard();
   void CsvAndScreenshotDialogsShareOneFolder();
+  void ExportAnimationShowsProgressAndCancels();
 };
 
 void PhaseGuiTest::RollingDiskPhasePortraitAndSectionAgainstTheCsv() {
@@ -295,6 +299,40 @@ void PhaseGuiTest::CsvAndScreenshotDialogsShareOneFolder() {
   QCOMPARE(opened, QDir(second.path()).canonicalPath());
   QCOMPARE(QDir(window->plot_panel()->ExportFolder()).canonicalPath(),
            QDir(second.path()).canonicalPath());
+}
+
+void PhaseGuiTest::ExportAnimationShowsProgressAndCancels() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  window->clock()->SetTime(3.25);
+  QTemporaryDir dir;
+  const QString frames = dir.filePath("frames");  // no suffix: a folder of PNG frames
+  QString opened;
+  AcceptNextFileDialog(frames, &opened);
+  // Cancel once the progress dialog has counted five frames.
+  int seen = 0;
+  QTimer canceller;
+  QObject::connect(&canceller, &QTimer::timeout, [&] {
+    auto* progress = window->findChild<QProgressDialog*>("animationProgress");
+    if (!progress) return;
+    seen = std::max(seen, progress->value());
+    if (progress->value() >= 5) progress->cancel();
+  });
+  canceller.start(0);
+  window->findChild<QAction*>("action.exportAnimation")->trigger();
+  canceller.stop();
+  QVERIFY(seen >= 5);
+  const int written = static_cast<int>(QDir(frames).entryList({"frame_*.png"}).size());
+  const int total = static_cast<int>(std::lround(30 * window->controller()->latest()->t_end));
+  QVERIFY2(written >= 5 && written < total, qPrintable(QString::number(written)));
+  QVERIFY(window->statusBar()->currentMessage().contains("cancelled"));
+  QCOMPARE(window->clock()->time(), 3.25);  // the cursor back where it was
+  // Frame k is drawn for t = k/30: frames 0 and 3 differ (the cursor and the particle moved).
+  const QImage first(QDir(frames).filePath("frame_00000.png"));
+  const QImage fourth(QDir(frames).filePath("frame_00003.png"));
+  QVERIFY(!first.isNull() && first.size() == fourth.size());
+  QVERIFY(first != fourth);
 }
 
 int main(int argc, char** argv) {
