@@ -13,10 +13,12 @@ namespace {
 constexpr const char* kUsage =
     "usage:\n"
     "  dirac run SCENARIO [--set NAME=VALUE]... [--t-end T] [--csv FILE] [--formulation F]\n"
-    "            [--quiet]\n"
+    "            [--section EXPR [--direction +|-|both]] [--quiet]\n"
     "      integrate the scenario; write the trajectory as CSV to FILE (stdout if omitted);\n"
     "      F overrides the file's formulation: auto, lagrange_dirac, constraint_algorithm,\n"
-    "      vakonomic\n"
+    "      vakonomic; --section writes instead the Poincare section: the states where EXPR\n"
+    "      (of the columns) crosses zero upwards (--direction: + default, -, both),\n"
+    "      interpolated to the crossing\n"
     "  dirac equations SCENARIO [--set NAME=VALUE]... [--latex]\n"
     "      print the equations the engine derives from the scenario\n"
     "  dirac analyze SCENARIO [--set NAME=VALUE]... [--json]\n"
@@ -96,6 +98,10 @@ Options ParseArguments(int argc, char** argv) {
       o.csv = value();
     } else if (a == "-o" || a == "--output") {
       o.output = value();
+    } else if (a == "--section") {
+      o.section = value();
+    } else if (a == "--direction") {
+      o.direction = value();
     } else if (a == "--formulation") {
       o.formulation = value();
     } else if (a == "--json") {
@@ -154,6 +160,12 @@ Options ParseArguments(int argc, char** argv) {
     throw UsageError{"-o belongs to 'dirac generate' (run and solve write CSV with --csv)"};
   if (o.command != "help" && o.command != "generate" && !o.merge && o.scenario.empty())
     throw UsageError{"no scenario file given"};
+  if ((!o.section.empty() || !o.direction.empty()) && o.command != "run")
+    throw UsageError{"--section and --direction belong to 'dirac run'"};
+  if (!o.direction.empty() && o.section.empty())
+    throw UsageError{"--direction needs --section EXPR"};
+  if (!o.direction.empty() && o.direction != "+" && o.direction != "-" && o.direction != "both")
+    throw UsageError{"--direction expects +, - or both"};
   if ((!o.ignorable.empty() || !o.speeds.empty() || o.find) && o.command != "linearize")
     throw UsageError{"--ignorable, --speeds and --find belong to 'dirac linearize'"};
   const bool sweep_flags = (!o.vary.empty() && o.command != "linearize") || !o.random.empty() ||

@@ -17,6 +17,8 @@ struct UsageError {
 /// ParseArguments.
 struct Options {
   std::string command, scenario, csv, formulation;
+  // run: the Poincaré section's expression and direction (+, -, both)
+  std::string section, direction;
   std::string family, family_size, output;  // generate
   std::vector<std::string> overrides;
   std::optional<double> t_end;

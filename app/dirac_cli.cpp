@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@
 #include "dirac/gauge_two_form.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
+#include "dirac/poincare_section.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/sweep.hpp"
@@ -78,11 +80,32 @@ int Run(const Options& o) {
   dirac::CsvWriter writer =
       o.csv.empty() ? dirac::CsvWriter::ToStandardOutput() : dirac::CsvWriter(o.csv);
   dirac::SimulationInput input = dirac::SimulationInput::FromScenario(scenario);
-  input.row_sink = StreamInto(writer);
+  // --section: the rows go through the section's detector, which writes the crossings.
+  std::unique_ptr<dirac::SectionFunction> section;
+  std::unique_ptr<dirac::SectionDetector> detector;
+  if (!o.section.empty()) {
+    const std::vector<std::string> columns = model->TrajectoryColumns();
+    section = std::make_unique<dirac::SectionFunction>(o.section, columns, scenario.source_file, 0,
+                                                       "--section");
+    writer.WriteHeader(columns);
+    detector = std::make_unique<dirac::SectionDetector>(
+        *section,
+        dirac::ParseCrossingDirection(o.direction.empty() ? "+" : o.direction, "--direction"),
+        [&writer, n = columns.size()](const double* row) { writer.WriteRow(row, n); });
+    input.row_sink = [&detector, columns](const std::vector<std::string>& names,
+                                          const double* row) {
+      if (names != columns)
+        throw dirac::Error("--section: the run's columns differ from the model's");
+      detector->AddRow(row);
+    };
+  } else {
+    input.row_sink = StreamInto(writer);
+  }
   SetStage("integrating");
   const dirac::Trajectory trajectory = model->Simulate(input, {}, &report);
   const auto done = std::chrono::steady_clock::now();
   SetStage("writing the CSV");
+  if (detector) detector->Finish();
   writer.Finish();
   if (!o.quiet) {
     using ms = std::chrono::duration<double, std::milli>;
@@ -94,6 +117,9 @@ int Run(const Options& o) {
                  ms(derived - start).count(), ms(done - derived).count(),
                  report.max_constraint_residual, report.max_energy_drift, report.initial_energy,
                  o.csv.empty() ? "" : ("\n  wrote " + o.csv).c_str());
+    if (detector)
+      std::fprintf(stderr, "  section %s = 0 (%s): %zu crossings\n", o.section.c_str(),
+                   o.direction.empty() ? "+" : o.direction.c_str(), detector->crossings());
     std::fprintf(stderr,
                  "  %s: %ld right-hand sides, %ld error-test failures, %ld nonlinear-solver "
                  "failures, last order %d, %ld restarts after projection\n",

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     if (!error.isEmpty()) QTextStream(stderr) << "dirac-studio: " << error << "\n";
     return exit_code;
   }
-  const bool scripted = !options->screenshot.isEmpty();
+  const bool scripted = !options->screenshot.isEmpty() || !options->record.isEmpty();
 
   dirac::ui::MainWindow window;
   window.set_error_dialogs(!scripted);
@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     capture = std::make_unique<dirac::ui::ScriptedCapture>(&window, options->play_to,
                                                            options->screenshot);
     capture->set_scene_only(options->scene_only);
+    capture->set_record(options->record);
     // Queued: the capture may finish before app.exec() runs, when exit() would be ignored.
     QObject::connect(capture.get(), &dirac::ui::ScriptedCapture::finished, &app,
                      &QApplication::exit, Qt::QueuedConnection);

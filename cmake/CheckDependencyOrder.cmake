@@ -28,6 +28,7 @@ set(DIRAC_PUBLIC_HEADERS
     multibody_spec.hpp=scenario
     body_poses.hpp=scenario
     simulation_types.hpp=dynamics
+    poincare_section.hpp=dynamics
     model.hpp=model
     lagrange_dirac_system.hpp=lagrange_dirac
     gauge_two_form.hpp=lagrange_dirac

@@ -21,6 +21,7 @@ packages=(
   libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
+  ffmpeg
   clang-format
   parallel
   clang-14 libclang-rt-14-dev llvm-14

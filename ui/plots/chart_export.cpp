@@ -97,16 +97,21 @@ QString PlotPanel::ExportChart(int index, const QString& path) const {
   return error;
 }
 
-QString PlotPanel::ExportFolder() const {
-  // The folder of the last export (this session, else a former one), else the user's
-  // documents: never the scenario's folder, which is the source or install tree.
-  QString folder = last_export_dir_;
-  if (folder.isEmpty()) folder = QSettings().value("files/lastExportFolder").toString();
+QString ExportFolder() {
+  QString folder = QSettings().value("files/lastExportFolder").toString();
   if (folder.isEmpty() || !QFileInfo(folder).isDir())
     folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
   if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
   return folder;
 }
+
+void RememberExportFolder(const QString& written_path) {
+  const QFileInfo info(written_path);
+  QSettings().setValue("files/lastExportFolder",
+                       info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+}
+
+QString PlotPanel::ExportFolder() const { return dirac::ui::ExportFolder(); }
 
 void PlotPanel::ExportDialog(int index, const QString& suffix) {
   const QString title =
@@ -120,8 +125,7 @@ void PlotPanel::ExportDialog(int index, const QString& suffix) {
       this, tr("Export chart"), start,
       suffix == "svg" ? tr("SVG images (*.svg)") : tr("PNG images (*.png)"));
   if (path.isEmpty()) return;
-  last_export_dir_ = QFileInfo(path).absolutePath();
-  QSettings().setValue("files/lastExportFolder", last_export_dir_);
+  RememberExportFolder(path);
   if (const QString error = ExportChart(index, path); !error.isEmpty())
     emit errorOccurred(tr("Chart export failed: %1").arg(error));
 }

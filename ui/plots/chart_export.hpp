@@ -15,4 +15,12 @@ namespace dirac::ui {
 /// plot area). Returns "" on success, else the error.
 QString WriteChart(QChartView& view, QChart& chart, const QString& path);
 
+/// The one folder the export dialogs start in (Export CSV, Save screenshot, Export chart,
+/// Export animation): the folder the last export of any of them went to (QSettings
+/// "files/lastExportFolder"), else the user's documents, else home; never the scenario's folder
+/// (the source or install tree).
+QString ExportFolder();
+/// Remembers the folder of `written_path` (a file, or a folder itself) for ExportFolder().
+void RememberExportFolder(const QString& written_path);
+
 }  // namespace dirac::ui

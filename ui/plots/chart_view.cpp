@@ -2,6 +2,8 @@
 
 #include <QChartView>
 #include <QContextMenuEvent>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLegend>
 #include <QMouseEvent>
@@ -20,6 +22,7 @@ class ChartView : public QChartView {
  public:
   ChartView(QChart* chart, PlotPanel* panel) : QChartView(chart, panel), panel_(panel) {
     setMouseTracking(true);
+    setFocusPolicy(Qt::ClickFocus);  // for Ctrl+C
     setRubberBand(QChartView::NoRubberBand);
     setDragMode(QGraphicsView::NoDrag);
     readout_ = new QLabel(this);
@@ -34,6 +37,16 @@ class ChartView : public QChartView {
   QLabel* readout() const { return readout_; }
 
  protected:
+  // Ctrl+C on a chart that has focus (a click gives it): its image and data to the clipboard.
+  void keyPressEvent(QKeyEvent* event) override {
+    if (const int index = panel_->IndexOf(this); index >= 0 && event->matches(QKeySequence::Copy)) {
+      panel_->CopyChart(index);
+      event->accept();
+      return;
+    }
+    QChartView::keyPressEvent(event);
+  }
+
   void wheelEvent(QWheelEvent* event) override {
     const int index = panel_->IndexOf(this);
     const int delta = event->angleDelta().y();

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -26,6 +27,7 @@
 #include "plots/chart_export.hpp"
 #include "plots/chart_view.hpp"
 #include "plots/curve_reduction.hpp"
+#include "plots/phase_chart.hpp"
 #include "plots/plot_parts.hpp"
 
 namespace dirac::ui {
@@ -72,7 +74,10 @@ void PlotPanel::PlaceNote() {
 PlotPanel::~PlotPanel() = default;
 
 void PlotPanel::SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end) {
-  specs_ = plots;
+  specs_.clear();
+  phase_specs_.clear();
+  for (const dirac::PlotSpec& spec : plots)
+    (spec.is_phase_portrait() ? phase_specs_ : specs_).push_back(spec);
   trajectory_.reset();
   t_end_ = t_end > 0.0 ? t_end : 1.0;
   Rebuild();
@@ -119,7 +124,17 @@ void PlotPanel::Rebuild() {
     plots_[p] = BuildPlot(p, spec, auxiliary, p == ShownLast());
     layout_->addWidget(plots_[p]->view, 1);
   }
-  empty_label_->setVisible(plots_.empty());
+  for (PhaseChart* chart : phase_charts_) delete chart;
+  phase_charts_.clear();
+  for (std::size_t i = 0; i < phase_specs_.size(); ++i) {
+    auto* chart = new PhaseChart(static_cast<int>(i), phase_specs_[i], this);
+    chart->SetColumnQuantities(quantities_);
+    chart->SetCursorTime(cursor_);
+    if (trajectory_) chart->SetTrajectory(trajectory_);
+    layout_->addWidget(chart, 1);
+    phase_charts_.push_back(chart);
+  }
+  empty_label_->setVisible(plots_.empty() && phase_charts_.empty());
   PlaceNote();  // above the new charts
 }
 
@@ -185,6 +200,12 @@ void PlotPanel::SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajector
   for (auto& plot : plots_) {
     if (!plot->auxiliary) Fill(*plot);
   }
+  for (PhaseChart* chart : phase_charts_) chart->SetTrajectory(trajectory_);
+}
+
+PhaseChart* PlotPanel::phase_chart(int index) const {
+  return index >= 0 && index < phase_plot_count() ? phase_charts_[static_cast<std::size_t>(index)]
+                                                  : nullptr;
 }
 
 void PlotPanel::SetAuxiliaryTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
@@ -410,6 +431,7 @@ void PlotPanel::SetCursorTime(double t) {
     UpdateCursor(*plot);
     if (jump) plot->view->viewport()->update();
   }
+  for (PhaseChart* chart : phase_charts_) chart->SetCursorTime(t);
 }
 
 void PlotPanel::UpdateCursor(Plot& plot) {
@@ -606,6 +628,9 @@ std::unique_ptr<QMenu> PlotPanel::ContextMenu(int index) {
       remove->addAction(column, this, [this, index, column] { RemoveColumn(index, column); });
   }
   menu.addSeparator();
+  QAction* copy =
+      menu.addAction(tr("Copy image and data"), this, [this, index] { CopyChart(index); });
+  copy->setShortcut(QKeySequence::Copy);  // shown; the chart's view takes the key itself
   menu.addAction(tr("Reset zoom"), this, [this, index] { ResetZoom(index); });
   menu.addAction(tr("Export chart as PNG…"), this, [this, index] { ExportDialog(index, "png"); });
   menu.addAction(tr("Export chart as SVG…"), this, [this, index] { ExportDialog(index, "svg"); });

@@ -38,6 +38,7 @@ class QValueAxis;
 namespace dirac::ui {
 
 class ChartView;
+class PhaseChart;
 
 /// Charts are named "plot.<index>" and series "plot.<index>.<column>" (objectName); overlay
 /// series "plot.<index>.<column>.pinned" / ".comparison". Auxiliary plots (SetAuxiliaryPlots)
@@ -79,8 +80,9 @@ class PlotPanel : public QWidget {
   ~PlotPanel() override;
 
   /// Rebuilds the charts for `plots` (and the auxiliary ones after them, shown under the first
-  /// chart); the time axes span [0, t_end]. Clears the main trajectory; the auxiliary one and the
-  /// overlays stay.
+  /// chart); the time axes span [0, t_end]. Specs with pairs become phase charts after the
+  /// others (phase_chart()); "plot.<i>" counts the charts against time only. Clears the main
+  /// trajectory; the auxiliary one and the overlays stay.
   void SetPlots(const std::vector<dirac::PlotSpec>& plots, double t_end);
   /// Units and kinds of the columns (DescribeColumns), for the axes; rebuilds the charts.
   void SetColumnQuantities(std::map<std::string, ColumnQuantity> quantities);
@@ -127,6 +129,10 @@ class PlotPanel : public QWidget {
   const QString& note() const { return note_; }
 
   int plot_count() const { return static_cast<int>(plots_.size()); }
+  /// The phase portraits and Poincaré sections (PlotSpecs with pairs), after the charts against
+  /// time, in the order of the specs: "phase.<i>" (phase_chart.hpp).
+  int phase_plot_count() const { return static_cast<int>(phase_charts_.size()); }
+  PhaseChart* phase_chart(int index) const;
   int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
   QChart* chart(int plot) const;
   /// Index of the plot titled `title` (as given, without notes), -1 if none.
@@ -181,9 +187,16 @@ class PlotPanel : public QWidget {
   /// Writes chart `plot` as it is shown: PNG (or any raster format Qt knows) by suffix, or SVG
   /// for ".svg" (QSvgGenerator). Returns "" on success, else the error.
   QString ExportChart(int plot, const QString& path) const;
-  /// Where the export dialog starts: the last export's folder, else the user's documents (never
-  /// the scenario's folder: the source or install tree).
+  /// Where the export dialog starts: ExportFolder() of chart_export.hpp, the one folder the
+  /// CSV, screenshot, chart and animation dialogs share.
   QString ExportFolder() const;
+  /// The data chart `plot` shows, as CSV text: "t" and its visible curves' columns (named by
+  /// the header), the rows of the run within the time axis' shown range, numbers as the CSV
+  /// files write them (chart_clipboard.hpp); "" without a run.
+  QString VisibleCsv(int plot) const;
+  /// Copy (Ctrl+C on a chart, the context menu's Copy): the chart's image and VisibleCsv on
+  /// the clipboard.
+  void CopyChart(int plot);
 
  signals:
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
@@ -262,6 +275,8 @@ class PlotPanel : public QWidget {
   std::vector<std::unique_ptr<Plot>> plots_;
   std::vector<dirac::PlotSpec> specs_;
   std::vector<dirac::PlotSpec> auxiliary_specs_;
+  std::vector<dirac::PlotSpec> phase_specs_;
+  std::vector<PhaseChart*> phase_charts_;  // owned by the layout's widget tree
   std::map<std::string, ColumnQuantity> quantities_;
   std::shared_ptr<const dirac::Trajectory> trajectory_;
   std::shared_ptr<const dirac::Trajectory> auxiliary_trajectory_;
@@ -274,7 +289,6 @@ class PlotPanel : public QWidget {
   QString note_;
   QLabel* note_label_ = nullptr;
   QLabel* empty_label_ = nullptr;  // "No charts: right-click to add one"
-  QString last_export_dir_;
   bool align_pending_ = false;
 };
 

@@ -1,6 +1,10 @@
 #include "scenes/scene_menu.hpp"
 
 #include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QKeyEvent>
+#include <QKeySequence>
 #include <QMenu>
 #include <QMouseEvent>
 
@@ -41,6 +45,13 @@ int SceneMenu::Fill(QMenu& menu, SceneView& view) {
 
 bool SceneMenu::eventFilter(QObject* watched, QEvent* event) {
   if (watched != view_) return false;
+  // Ctrl+C with the view focused: its image (the smooth frame) to the clipboard.
+  if (event->type() == QEvent::KeyPress &&
+      static_cast<QKeyEvent*>(event)->matches(QKeySequence::Copy)) {
+    if (const QImage image = view_->GrabImage(); !image.isNull())
+      QApplication::clipboard()->setImage(image);
+    return true;
+  }
   if (event->type() != QEvent::MouseButtonPress && event->type() != QEvent::MouseButtonRelease)
     return false;
   auto* mouse = static_cast<QMouseEvent*>(event);

@@ -2,7 +2,8 @@
 /// @file scene_menu.hpp
 /// The 3D view's context menu: the drawn scene's settings (DrawnScene::settings, e.g. the
 /// vorticity map's grid resolution) as submenus of checkable choices. It opens on a right click
-/// without a drag (a right drag still zooms the camera) when the scene has settings.
+/// without a drag (a right drag still zooms the camera) when the scene has settings. Ctrl+C on
+/// the focused view puts its image on the clipboard.
 
 #include <QObject>
 #include <QPoint>

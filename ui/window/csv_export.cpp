@@ -12,6 +12,7 @@
 
 #include "dirac/csv.hpp"
 #include "dirac/scenario.hpp"
+#include "plots/chart_export.hpp"
 #include "run/boundary_values.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/error_reporter.hpp"
@@ -103,12 +104,15 @@ void CsvExport::ExportDialog(QWidget* parent, const QString& scenario_path) {
   const QString sidecar = tr("CSV and a .parameters.yaml sidecar file (*.csv)");
   // By default the file says which run it is: the parameters and the scenario in its header.
   QString filter = header;
-  const QString path = QFileDialog::getSaveFileName(
-      parent, tr("Export trajectory"),
-      WindowSettings::SuggestedPath(scenario_path, ".csv", "trajectory.csv"),
-      QStringList{header, plain, sidecar}.join(";;"), &filter);
+  // In the export folder the screenshot and chart dialogs share (chart_export.hpp).
+  const QString name = scenario_path.isEmpty()
+                           ? QStringLiteral("trajectory.csv")
+                           : QFileInfo(scenario_path).completeBaseName() + ".csv";
+  const QString path =
+      QFileDialog::getSaveFileName(parent, tr("Export trajectory"), ExportFolder() + "/" + name,
+                                   QStringList{header, plain, sidecar}.join(";;"), &filter);
   if (path.isEmpty()) return;
-  WindowSettings::SetLastFolder(path);
+  RememberExportFolder(path);
   Export(path, filter == header    ? CsvParameters::kHeaderComment
                : filter == sidecar ? CsvParameters::kSidecar
                                    : CsvParameters::kNone);

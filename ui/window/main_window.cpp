@@ -23,6 +23,7 @@
 #include "panels/constraint_panel.hpp"
 #include "panels/parameter_panel.hpp"
 #include "panels/scenario_browser.hpp"
+#include "plots/chart_export.hpp"
 #include "plots/column_units.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
@@ -316,9 +317,11 @@ void MainWindow::OpenScenarioDialog() {
 }
 
 void MainWindow::SaveScreenshotDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), "dirac-studio.png",
-                                                    tr("PNG images (*.png)"));
+  // In the export folder the CSV and chart dialogs share (chart_export.hpp).
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save screenshot"), ExportFolder() + "/dirac-studio.png", tr("PNG images (*.png)"));
   if (path.isEmpty()) return;
+  RememberExportFolder(path);
   if (!GrabWindowImage().save(path, "PNG"))
     errors_->Show(tr("Cannot write %1").arg(path), errors_->dialogs());
 }

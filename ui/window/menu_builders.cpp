@@ -18,6 +18,7 @@
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_view.hpp"
+#include "window/animation_export.hpp"
 #include "window/main_window.hpp"
 #include "window/shown_result.hpp"
 
@@ -72,6 +73,12 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
   a.export_csv = MakeAction(window, {"&Export CSV…", "action.exportCsv", QKeySequence("Ctrl+E"),
                                      QStyle::SP_DialogSaveButton});
   a.screenshot = MakeAction(window, {"Save &screenshot…", "action.screenshot", {}});
+  a.export_animation =
+      MakeAction(window, {"Export &animation…",
+                          "action.exportAnimation",
+                          {},
+                          QStyle::SP_CustomBase,
+                          "Record the 3D view and plots as MP4, GIF or PNG frames (30 fps)"});
   a.quit = MakeAction(window, {"&Quit", "action.quit", QKeySequence::Quit});
   a.play = MakeAction(window, {"&Play", "action.play", QKeySequence(Qt::Key_Space)});
   // Plain arrows belong to sliders and fields.
@@ -127,6 +134,8 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
     window.csv_export().ExportDialog(&window, window.scenario_path());
   });
   QObject::connect(a.screenshot, &QAction::triggered, &window, &MainWindow::SaveScreenshotDialog);
+  QObject::connect(a.export_animation, &QAction::triggered, &window,
+                   [&window] { ExportAnimationDialog(window); });
   QObject::connect(a.quit, &QAction::triggered, &window, &QWidget::close);
   QObject::connect(a.play, &QAction::triggered, clock, &PlaybackClock::TogglePlay);
   QObject::connect(a.step, &QAction::triggered, clock, &PlaybackClock::Step);
@@ -181,6 +190,7 @@ void BuildFileMenu(QMenu& menu, const WorkbenchActions& actions,
   menu.addAction(actions.save_scenario);
   menu.addAction(actions.export_csv);
   menu.addAction(actions.screenshot);
+  menu.addAction(actions.export_animation);
   menu.addSeparator();
   menu.addAction(actions.quit);
 }

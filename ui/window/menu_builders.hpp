@@ -22,11 +22,12 @@ namespace dirac::ui {
 class MainWindow;
 
 /// Every action of the window, owned by the window. Object names (for tests and scripts):
-/// action.open, action.saveScenario, action.exportCsv, action.screenshot, action.quit,
-/// action.play, action.step, action.stepBack, action.speedUp, action.speedDown, action.loop,
-/// action.reset, action.rerun, action.cancel, action.browse, action.pinRun, action.clearPin,
-/// action.shortcuts, action.resetCamera, compare.nonholonomic, action.gaugeTwoForm; the dock
-/// toggles are action.show.<dock>; the recent files are in the menu "menu.recent".
+/// action.open, action.saveScenario, action.exportCsv, action.screenshot,
+/// action.exportAnimation, action.quit, action.play, action.step, action.stepBack, action.speedUp,
+/// action.speedDown, action.loop, action.reset, action.rerun, action.cancel, action.browse,
+/// action.pinRun, action.clearPin, action.shortcuts, action.resetCamera, compare.nonholonomic,
+/// action.gaugeTwoForm; the dock toggles are action.show.<dock>; the recent files are in the menu
+/// "menu.recent".
 ///
 /// The keyboard actions work whatever widget of the window has focus: a spin box or slider
 /// would otherwise take Space, Ctrl+E, Ctrl+Left, ... for itself (InstallWindowShortcuts).
@@ -35,6 +36,7 @@ struct WorkbenchActions {
   QAction* save_scenario = nullptr;  ///< File > Save scenario as… (Ctrl+S, Ctrl+Shift+S)
   QAction* export_csv = nullptr;     ///< File > Export CSV… (Ctrl+E)
   QAction* screenshot = nullptr;     ///< File > Save screenshot…
+  QAction* export_animation = nullptr;  ///< File > Export animation… (animation_export.hpp)
   QAction* quit = nullptr;           ///< File > Quit (Ctrl+Q)
   QAction* play = nullptr;           ///< Simulation > Play / Pause (Space)
   QAction* step = nullptr;           ///< Simulation > Step (Ctrl+Right)
@@ -66,7 +68,7 @@ struct WorkbenchActions {
 WorkbenchActions CreateWorkbenchActions(MainWindow& window);
 
 /// Open, Browse scenarios, Open recent (filled from `recent()` each time it opens; choosing one
-/// calls `open`), Save scenario as, Export CSV, Save screenshot | Quit.
+/// calls `open`), Save scenario as, Export CSV, Save screenshot, Export animation | Quit.
 void BuildFileMenu(QMenu& menu, const WorkbenchActions& actions,
                    std::function<QStringList()> recent = {},
                    std::function<void(const QString&)> open = {});

@@ -111,7 +111,7 @@ std::vector<dirac::PlotSpec> RunPresenter::PlotsFor(const dirac::Trajectory* tra
   std::vector<dirac::PlotSpec> plots;
   for (const dirac::PlotSpec& spec : given_plots_) {
     dirac::PlotSpec shown = plots_made_up_ ? keep_columns_of_run(spec) : spec;
-    if (!shown.series.empty()) plots.push_back(std::move(shown));
+    if (!shown.series.empty() || shown.is_phase_portrait()) plots.push_back(std::move(shown));
   }
   dirac::PlotSpec hidden{"Hidden-constraint residuals", hidden_columns_, {}};
   // Before any run, none: the chart comes with the first run that carries the residuals.

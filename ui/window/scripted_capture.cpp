@@ -6,6 +6,7 @@
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_view.hpp"
+#include "window/animation_export.hpp"
 #include "window/main_window.hpp"
 
 namespace dirac::ui {
@@ -68,6 +69,10 @@ void ScriptedCapture::Begin() {
 }
 
 void ScriptedCapture::Capture() {
+  if (!record_.isEmpty()) {
+    Record();
+    return;
+  }
   window_->scene_view()->RenderNow();
   const QImage image =
       scene_only_ ? window_->scene_view()->GrabImage() : window_->GrabWindowImage();
@@ -78,6 +83,24 @@ void ScriptedCapture::Capture() {
   } else {
     Finish(0, QString());
   }
+}
+
+void ScriptedCapture::Record() {
+  AnimationRecorder recorder(*window_);
+  const double end = time_.value_or(window_->controller()->latest()->t_end);
+  int said = -1;
+  const AnimationResult result = recorder.Record(end, record_, [&said](int done, int total) {
+    const int percent = 100 * done / total;
+    if (percent / 10 != said / 10 || done == total) {
+      QTextStream(stderr) << "dirac-studio: recording: frame " << done << " of " << total << "\n";
+      said = percent;
+    }
+    return true;
+  });
+  if (result.ok)
+    Finish(0, QString());
+  else
+    Finish(1, result.error);
 }
 
 void ScriptedCapture::Finish(int exit_code, const QString& message) {

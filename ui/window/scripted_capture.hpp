@@ -1,7 +1,8 @@
 #pragma once
 /// @file scripted_capture.hpp
 /// `--screenshot`: wait for the run to reach a time (and, with --gauge, for its gauge two-form),
-/// put the cursor there, save a PNG of the window, report an exit code.
+/// put the cursor there, save a PNG of the window, report an exit code. `--record`: the same
+/// wait, then the animation of [0, time] (animation_export.hpp), progress on stderr.
 
 #include <QObject>
 #include <QString>
@@ -30,6 +31,8 @@ class ScriptedCapture : public QObject {
   void Start();
   /// Saves the 3D view alone instead of the window (`--scene-only`: the browser's thumbnails).
   void set_scene_only(bool on) { scene_only_ = on; }
+  /// Records the animation of [0, time] into `path` instead of a PNG ("" = a screenshot).
+  void set_record(const QString& path) { record_ = path; }
 
  signals:
   void finished(int exit_code);
@@ -39,6 +42,7 @@ class ScriptedCapture : public QObject {
   void OnGauge(const GaugeResultPtr& result);
   void Begin();
   void Capture();
+  void Record();
   void Finish(int exit_code, const QString& message);
 
   MainWindow* window_;
@@ -50,6 +54,7 @@ class ScriptedCapture : public QObject {
   std::optional<std::uint64_t> waiting_for_gauge_;
   bool done_ = false;
   bool scene_only_ = false;
+  QString record_;
 };
 
 }  // namespace dirac::ui

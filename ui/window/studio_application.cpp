@@ -65,6 +65,11 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption play_to("play-to", "Play to time T [s].", "T");
   const QCommandLineOption screenshot(
       "screenshot", "Render the window at the --play-to time, save a PNG and exit.", "FILE");
+  const QCommandLineOption record(
+      "record",
+      "Record the window from t = 0 to the --play-to time at 30 frames per second of playback "
+      "into OUT (.mp4, .gif through ffmpeg, or a folder of PNGs) and exit.",
+      "OUT");
   const QCommandLineOption set("set", "Set a parameter, initial condition or setting.",
                                "NAME=VALUE");
   const QCommandLineOption size("size", "Window size, e.g. 1600x1000.", "WxH");
@@ -74,7 +79,7 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
       "gauge", "Nonholonomic scenarios: also compute and plot the gauge two-form B_t.");
   const QCommandLineOption scene_only(
       "scene-only", "With --screenshot: save the 3D view alone (the browser's thumbnails).");
-  parser.addOptions({play_to, screenshot, set, size, compare, gauge, scene_only});
+  parser.addOptions({play_to, screenshot, record, set, size, compare, gauge, scene_only});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -108,6 +113,11 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
     options.play_to = t;
   }
   options.screenshot = parser.value(screenshot);
+  options.record = parser.value(record);
+  if (!options.record.isEmpty() && !options.play_to)
+    return fail("--record needs --play-to T (the time the recording ends)");
+  if (!options.record.isEmpty() && !options.screenshot.isEmpty())
+    return fail("--record and --screenshot cannot be combined");
   options.compare = parser.isSet(compare);
   options.gauge = parser.isSet(gauge);
   options.scene_only = parser.isSet(scene_only);

@@ -13,12 +13,13 @@ class QWidget;
 
 namespace dirac::ui {
 
-/// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]
-/// [--compare] [--gauge] [--scene-only]`
+/// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--record OUT] [--set NAME=VALUE]...
+/// [--size WxH] [--compare] [--gauge] [--scene-only]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
   QString screenshot;             ///< save a PNG of the window and exit
+  QString record;  ///< record [0, play_to] (animation_export.hpp: .mp4, .gif, a folder) and exit
   QStringList overrides;          ///< NAME=VALUE, applied in order after loading
   QSize window_size{1600, 1000};  ///< initial window size [px]
   bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion

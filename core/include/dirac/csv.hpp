@@ -1,7 +1,8 @@
 #pragma once
 /// @file csv.hpp
-/// CSV export of trajectories: one header row of column names, then rows of numbers with 17
-/// significant digits. Written atomically (temporary file in the same folder, then rename).
+/// CSV export of trajectories: one header row of column names, then rows of numbers, each the
+/// shortest text that reads back as the same double (0.03, not 0.029999999999999999). Written
+/// atomically (temporary file in the same folder, then rename).
 
 #include <cstddef>
 #include <memory>
@@ -47,7 +48,7 @@ class CsvWriter {
   /// One comment line "# text" (before the header; ReadCsv skips them).
   void WriteComment(const std::string& text);
   void WriteHeader(const std::vector<std::string>& columns);
-  /// One row of `count` numbers with 17 significant digits.
+  /// One row of `count` numbers, each the shortest text that reads back exactly.
   void WriteRow(const double* values, std::size_t count);
   /// Writes what is buffered; for a file, syncs (unless `sync` is false, for a caller that
   /// syncs the file system once after many files) and renames it into place. Throws IoError.

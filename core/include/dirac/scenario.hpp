@@ -3,6 +3,7 @@
 /// A scenario as plain data: what the YAML file says, before any derivation.
 /// See docs/scenario-format.md for the file syntax.
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -210,11 +211,21 @@ struct SceneSpec {
   SourceLocation where;
 };
 
-/// One plot: a title and the trajectory columns it shows.
+/// One plot: a title and the trajectory columns it shows against time (`series`), or a phase
+/// portrait (`pairs`: each pair's second column against its first), or, with `section`, the
+/// Poincaré section of the pairs: the points where the expression `section` of the columns
+/// crosses zero in `section_direction` (dirac/poincare_section.hpp).
 struct PlotSpec {
   std::string title;
   std::vector<std::string> series;
+  /// Phase portrait: (x column, y column) pairs; empty for a chart against time.
+  std::vector<std::array<std::string, 2>> pairs;
+  /// With pairs: g of the Poincaré section ("" draws the curves instead).
+  std::string section;
+  /// "+", "-" or "both" (ParseCrossingDirection).
+  std::string section_direction = "+";
   SourceLocation where;
+  bool is_phase_portrait() const { return !pairs.empty(); }
 };
 
 /// A fibre coordinate y^A of a Lie algebroid E -> Q (the component along the section X_A).

@@ -65,11 +65,10 @@ void CsvWriter::WriteRow(const double* values, std::size_t count) {
   io::CheckedOutput& out = impl_->output();
   char buffer[32];
   for (std::size_t c = 0; c < count; ++c) {
-    // std::to_chars with a precision is specified as printf's %.17g, without its locale and
-    // format parsing (the bytes are the same; about 3x faster).
-    const auto end =
-        std::to_chars(buffer, buffer + sizeof buffer, values[c], std::chars_format::general, 17)
-            .ptr;
+    // The shortest text that reads back as the same double (std::to_chars without a precision:
+    // 0.03, not %.17g's 0.029999999999999999), as the scenario writer writes numbers; locale
+    // free.
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, values[c]).ptr;
     if (c) out.Write(',');
     out.Write(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
   }

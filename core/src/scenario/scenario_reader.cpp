@@ -502,18 +502,61 @@ SceneSpec ReadScene(const Reader& r, const YAML::Node& scene) {
 }
 
 PlotSpec ReadPlot(const Reader& r, const YAML::Node& node, const std::set<std::string>& columns) {
-  r.CheckKeys(node, "view.plots", {"title", "series"});
+  r.CheckKeys(node, "view.plots", {"title", "series", "pairs", "section", "direction"});
   PlotSpec plot;
   plot.title = r.OptionalString(node, "title", "");
   plot.where.line = r.Line(node);
+  const char* const kColumnHelp =
+      "plot series names no trajectory column (t, coordinates, velocities, multipliers, E, "
+      "residual_<constraint>)";
+  if (const YAML::Node pairs = node["pairs"]) {
+    // A phase portrait: [[x, y], ...], each pair's y against its x.
+    if (node["series"]) r.Fail(node, "pairs", "a plot has either series or pairs, not both");
+    if (!pairs.IsSequence() || pairs.size() == 0)
+      r.Fail(pairs, "pairs", "expected a non-empty list of column pairs, e.g. [[x, vx]]");
+    for (const auto& pair : pairs) {
+      if (!pair.IsSequence() || pair.size() != 2)
+        r.Fail(pair, "pairs", "expected a pair of column names [x, y]");
+      std::array<std::string, 2> names;
+      for (std::size_t i = 0; i < 2; ++i) {
+        names[i] = r.String(pair[i], "pairs");
+        RequireColumn(r, columns, pair[i], names[i], kColumnHelp);
+      }
+      plot.pairs.push_back(names);
+    }
+    if (const YAML::Node section = node["section"]) {
+      plot.section = r.String(section, "section");
+      // The section is a function of the columns (checked here; compiled by the chart).
+      std::vector<std::string> names(columns.begin(), columns.end());
+      names.erase(std::remove_if(names.begin(), names.end(),
+                                 [](const std::string& n) {
+                                   return !symbolic::IsValidIdentifier(n) ||
+                                          symbolic::IsReservedName(n);
+                                 }),
+                  names.end());
+      symbolic::ParseExpression(plot.section, scenario::TableOfNames(names),
+                                {r.file(), r.Line(section), "view.plots.section"});
+    }
+    // "+", "-" (quoted in YAML), or the words, kept as "+" / "-".
+    plot.section_direction = r.OptionalString(node, "direction", "+");
+    if (plot.section_direction == "increasing") plot.section_direction = "+";
+    if (plot.section_direction == "decreasing") plot.section_direction = "-";
+    if (plot.section_direction != "+" && plot.section_direction != "-" &&
+        plot.section_direction != "both")
+      r.Fail(node["direction"], "direction",
+             "expected \"+\", \"-\" (quoted), increasing, decreasing or both");
+    if (node["direction"] && plot.section.empty())
+      r.Fail(node["direction"], "direction", "a direction belongs to a section");
+    return plot;
+  }
+  if (node["section"] || node["direction"])
+    r.Fail(node, "section", "a section needs the pairs it draws ([[x, y]])");
   const YAML::Node series = r.Required(node, "series");
   if (!series.IsSequence() || series.size() == 0)
     r.Fail(series, "series", "expected a non-empty list of column names");
   for (const auto& item : series) {
     const std::string name = r.String(item, "series");
-    RequireColumn(r, columns, item, name,
-                  "plot series names no trajectory column (t, coordinates, velocities, "
-                  "multipliers, E, residual_<constraint>)");
+    RequireColumn(r, columns, item, name, kColumnHelp);
     plot.series.push_back(name);
   }
   return plot;

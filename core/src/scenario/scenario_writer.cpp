@@ -375,9 +375,21 @@ void EmitScene(YAML::Emitter& out, const SceneSpec& scene) {
 void EmitPlots(YAML::Emitter& out, const std::vector<PlotSpec>& plots) {
   if (plots.empty()) return;
   out << YAML::Key << "plots" << YAML::Value << YAML::BeginSeq;
-  for (const auto& p : plots)
-    out << YAML::Flow << YAML::BeginMap << YAML::Key << "title" << YAML::Value << p.title
-        << YAML::Key << "series" << YAML::Value << YAML::Flow << p.series << YAML::EndMap;
+  for (const auto& p : plots) {
+    out << YAML::Flow << YAML::BeginMap << YAML::Key << "title" << YAML::Value << p.title;
+    if (p.is_phase_portrait()) {
+      out << YAML::Key << "pairs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const auto& pair : p.pairs)
+        out << YAML::Flow << std::vector<std::string>{pair[0], pair[1]};
+      out << YAML::EndSeq;
+      if (!p.section.empty())
+        out << YAML::Key << "section" << YAML::Value << p.section << YAML::Key << "direction"
+            << YAML::Value << p.section_direction;
+    } else {
+      out << YAML::Key << "series" << YAML::Value << YAML::Flow << p.series;
+    }
+    out << YAML::EndMap;
+  }
   out << YAML::EndSeq;
 }
 

@@ -466,8 +466,13 @@ void StudioGuiTest::everyShippedScenarioOpensPlaysAndRenders() {
     const bool hidden = std::any_of(columns.begin(), columns.end(), [](const std::string& c) {
       return c.rfind("residual_hidden", 0) == 0;
     });
-    const int scenario_plots = static_cast<int>(window->controller()->scenario().plots.size());
+    // Charts against time; the phase portraits and sections (plots with pairs) come after them.
+    const auto& plots = window->controller()->scenario().plots;
+    const int phase_plots = static_cast<int>(std::count_if(
+        plots.begin(), plots.end(), [](const auto& p) { return p.is_phase_portrait(); }));
+    const int scenario_plots = static_cast<int>(plots.size()) - phase_plots;
     QCOMPARE(window->plot_panel()->plot_count(), scenario_plots + (hidden ? 1 : 0));
+    QCOMPARE(window->plot_panel()->phase_plot_count(), phase_plots);
     if (hidden) {
       QCOMPARE(window->plot_panel()->chart(scenario_plots)->title(),
                QStringLiteral("Hidden-constraint residuals"));
