@@ -1,6 +1,7 @@
 // dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
 #include <QAction>
 #include <QApplication>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTextStream>
 
@@ -11,6 +12,7 @@
 #include "run/simulation_controller.hpp"
 #include "window/main_window.hpp"
 #include "window/scripted_capture.hpp"
+#include "window/session_reaction.hpp"
 #include "window/studio_application.hpp"
 
 int main(int argc, char** argv) {
@@ -54,7 +56,14 @@ int main(int argc, char** argv) {
 
   const QString path =
       options->scenario_path.isEmpty() ? dirac::ui::DefaultScenarioPath() : options->scenario_path;
-  const bool opened = window.OpenScenario(path, options->overrides);
+  // A session given, or (interactive, nothing named) the one the window left when it closed.
+  QString session = options->session;
+  if (session.isEmpty() && !scripted && options->scenario_path.isEmpty() &&
+      dirac::ui::SessionReaction::ReopenLastOnStart() &&
+      QFileInfo::exists(dirac::ui::SessionReaction::LastSessionPath()))
+    session = dirac::ui::SessionReaction::LastSessionPath();
+  const bool opened = session.isEmpty() ? window.OpenScenario(path, options->overrides)
+                                        : window.session().Open(session);
   std::unique_ptr<dirac::ui::ScriptedCapture> capture;
   if (scripted) {
     if (!opened) {

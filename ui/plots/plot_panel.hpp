@@ -127,6 +127,9 @@ class PlotPanel : public QWidget {
   const QString& note() const { return note_; }
 
   int plot_count() const { return static_cast<int>(plots_.size()); }
+  /// The charts shown (the scenario's, the defaults, or as the user changed them: added
+  /// charts and columns), without the auxiliary ones; what SetPlots takes.
+  const std::vector<dirac::PlotSpec>& plot_specs() const { return specs_; }
   int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
   QChart* chart(int plot) const;
   /// Index of the plot titled `title` (as given, without notes), -1 if none.

@@ -74,7 +74,10 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
       "gauge", "Nonholonomic scenarios: also compute and plot the gauge two-form B_t.");
   const QCommandLineOption scene_only(
       "scene-only", "With --screenshot: save the 3D view alone (the browser's thumbnails).");
-  parser.addOptions({play_to, screenshot, set, size, compare, gauge, scene_only});
+  const QCommandLineOption session(
+      "session", "Open a saved session (File > Save session): scenario, edits, camera, charts.",
+      "FILE");
+  parser.addOptions({play_to, screenshot, set, size, compare, gauge, scene_only, session});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -111,6 +114,9 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   options.compare = parser.isSet(compare);
   options.gauge = parser.isSet(gauge);
   options.scene_only = parser.isSet(scene_only);
+  options.session = parser.value(session);
+  if (!options.session.isEmpty() && (!options.scenario_path.isEmpty() || parser.isSet(set)))
+    return fail("--session brings its own scenario and edits: give no SCENARIO or --set with it");
   for (const QString& assignment : parser.values(set)) {
     if (!assignment.contains('=')) return fail("--set needs NAME=VALUE, got '" + assignment + "'");
     options.overrides << assignment;

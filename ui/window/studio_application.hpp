@@ -14,7 +14,7 @@ class QWidget;
 namespace dirac::ui {
 
 /// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--set NAME=VALUE]... [--size WxH]
-/// [--compare] [--gauge] [--scene-only]`
+/// [--compare] [--gauge] [--scene-only] [--session FILE]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
@@ -24,6 +24,7 @@ struct StudioOptions {
   bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion
   bool gauge = false;             ///< nonholonomic scenarios: also plot the gauge two-form
   bool scene_only = false;        ///< the screenshot holds the 3D view alone
+  QString session;                ///< open this session (session_file.hpp) instead of SCENARIO
 };
 
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before
