@@ -148,6 +148,9 @@ void WorkbenchStateGuiTest::reloadOnSave() {
   QCOMPARE(window->reload().reloads(), 1);
   QCOMPARE(Value(*window, "kx"), 1.5);
   QCOMPARE(Value(*window, "t_end"), 5.0);
+  // The panel is rebuilt for the file read again: its kx editor shows the kept edit.
+  kx = window->findChild<QDoubleSpinBox*>("parameter.kx");
+  QVERIFY(kx);
   QCOMPARE(kx->value(), 1.5);
   QVERIFY(window->statusBar()->currentMessage().contains("edits kept: t_end=5, kx=1.5"));
   // The new model's motion differs from the old one's (z feels the new potential).
