@@ -144,7 +144,7 @@ void EditHistory::RecordToggles(QAction* action, const QString& what) {
 QDockWidget* EditHistory::MakeDock(QWidget* window) {
   auto* view = new QUndoView(stack_);
   view->setObjectName("history.view");
-  view->setEmptyLabel(tr("<opened>"));
+  view->setEmptyLabel(tr("(as opened)"));
   auto* dock = new QDockWidget(tr("History"), window);
   dock->setObjectName("dock.history");
   dock->setWidget(view);

@@ -242,6 +242,8 @@ void WorkbenchStateGuiTest::undoRedoValue() {
   QCOMPARE(window->actions().undo->text(), QString("&Undo kx = 1.5"));
 
   // Ctrl+Z: the previous values and exactly the previous result.
+  window->activateWindow();
+  QVERIFY(QTest::qWaitForWindowActive(window.get()));
   run = LatestRun(*window);
   QTest::keyClick(window.get(), Qt::Key_Z, Qt::ControlModifier);
   QVERIFY(WaitSettled(*window, run));
