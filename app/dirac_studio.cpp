@@ -24,12 +24,15 @@ int main(int argc, char** argv) {
     dirac::ui::ParseStudioOptions(info.arguments(), &error, &exit_code);
     return exit_code;
   }
+  // Qt would take --session FILE as its X11 session id: taken out first, parsed with the rest.
+  const QStringList session_arguments = dirac::ui::TakeSessionArguments(argc, argv);
   QApplication app(argc, argv);
   dirac::ui::ConfigureApplication(app);
 
   QString error;
   int exit_code = 0;
-  const auto options = dirac::ui::ParseStudioOptions(app.arguments(), &error, &exit_code);
+  const auto options =
+      dirac::ui::ParseStudioOptions(app.arguments() + session_arguments, &error, &exit_code);
   if (!options) {
     if (!error.isEmpty()) QTextStream(stderr) << "dirac-studio: " << error << "\n";
     return exit_code;
@@ -63,7 +66,7 @@ int main(int argc, char** argv) {
       QFileInfo::exists(dirac::ui::SessionReaction::LastSessionPath()))
     session = dirac::ui::SessionReaction::LastSessionPath();
   const bool opened = session.isEmpty() ? window.OpenScenario(path, options->overrides)
-                                        : window.session().Open(session);
+                                        : window.session().Open(session, !options->play_to);
   std::unique_ptr<dirac::ui::ScriptedCapture> capture;
   if (scripted) {
     if (!opened) {

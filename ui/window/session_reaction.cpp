@@ -69,7 +69,7 @@ bool SessionReaction::Save(const QString& path) {
   return true;
 }
 
-bool SessionReaction::Open(const QString& path) {
+bool SessionReaction::Open(const QString& path, bool restore_time) {
   Session session;
   try {
     session = ReadSession(path);
@@ -85,6 +85,7 @@ bool SessionReaction::Open(const QString& path) {
   for (const auto& [name, shown] : session.docks)
     if (auto* dock = window_.findChild<QDockWidget*>("dock." + name)) dock->setVisible(shown);
   pending_ = std::move(session);
+  restore_time_ = restore_time;
   return true;
 }
 
@@ -105,7 +106,7 @@ void SessionReaction::RestoreAfterRun() {
       window_.error_reporter().Show(tr("The session's pinned run: %1").arg(e.what()), false);
     }
   }
-  window_.clock()->SetTime(session.time);
+  if (restore_time_) window_.clock()->SetTime(session.time);
   emit restored();
 }
 

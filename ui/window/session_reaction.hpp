@@ -33,8 +33,9 @@ class SessionReaction : public QObject {
   /// with the error shown if it cannot.
   bool Save(const QString& path);
   /// Opens session `path`; false with the error shown (naming the file and key) if it cannot
-  /// be read or its scenario cannot be opened.
-  bool Open(const QString& path);
+  /// be read or its scenario cannot be opened. `restore_time` false leaves the time cursor to
+  /// the caller (`--play-to`).
+  bool Open(const QString& path, bool restore_time = true);
   /// True from Open until the parts that wait for the first run are restored.
   bool restoring() const { return pending_.has_value(); }
   void SaveDialog();
@@ -59,6 +60,7 @@ class SessionReaction : public QObject {
 
   MainWindow& window_;
   std::optional<Session> pending_;
+  bool restore_time_ = true;
 };
 
 }  // namespace dirac::ui

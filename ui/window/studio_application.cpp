@@ -40,6 +40,31 @@ void ConfigureApplication(QApplication& app) {
   app.setWindowIcon(QIcon(":/icons/dirac-studio.png"));
 }
 
+QStringList TakeSessionArguments(int& argc, char** argv) {
+  QStringList taken;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "--") {  // the rest is positional
+      while (i < argc) argv[out++] = argv[i++];
+      break;
+    }
+    if (arg == "--session" || arg == "-session") {
+      taken << QStringLiteral("--session");
+      if (i + 1 < argc) taken << QString::fromLocal8Bit(argv[++i]);
+      continue;
+    }
+    if (arg.startsWith("--session=")) {
+      taken << QStringLiteral("--session") << QString::fromLocal8Bit(arg.mid(10));
+      continue;
+    }
+    argv[out++] = argv[i];
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return taken;
+}
+
 bool IsInformationRequest(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const QByteArray arg(argv[i]);

@@ -36,6 +36,12 @@ void ConfigureApplication(QApplication& app);
 /// moves it to the screen's top left corner. Returns the size given.
 QSize FitWindowToScreen(QWidget& window, QSize size);
 
+/// Takes `--session FILE` (or `--session=FILE`) out of `argv` before QApplication sees it:
+/// QGuiApplication reads "-session" and "--session" as the X11 session-management id and
+/// removes them. Returns the arguments taken ({"--session", FILE}, {"--session"} when FILE is
+/// missing, {} when absent) to be given to ParseStudioOptions; argc and argv are shortened.
+QStringList TakeSessionArguments(int& argc, char** argv);
+
 /// True if the command line asks for --help or --version (answered without a GUI).
 bool IsInformationRequest(int argc, const char* const* argv);
 

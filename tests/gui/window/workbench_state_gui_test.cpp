@@ -41,6 +41,7 @@
 #include "window/session_file.hpp"
 #include "window/session_reaction.hpp"
 #include "window/shown_result.hpp"
+#include "window/studio_application.hpp"
 #include "window/workbench_state.hpp"
 
 using dirac::ui::MainWindow;
@@ -108,6 +109,7 @@ class WorkbenchStateGuiTest : public QObject {
   void undoViewToggle();
   void sessionRoundTrip();
   void badSessionIsNamed();
+  void sessionArgumentBeforeQt();
   void editMenuAndHistoryPictures();
 
  private:
@@ -476,6 +478,27 @@ void WorkbenchStateGuiTest::badSessionIsNamed() {
   QVERIFY(WriteBytes(path, "{\"format\": "));
   QVERIFY(!window->session().Open(path));
   QVERIFY(window->last_error().contains("invalid JSON"));
+}
+
+void WorkbenchStateGuiTest::sessionArgumentBeforeQt() {
+  // Qt takes "--session" for its X11 session id: the app takes it out of argv first.
+  QByteArray a0("dirac-studio"), a1("--session"), a2("work.json"), a3("--play-to"), a4("2");
+  char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), nullptr};
+  int argc = 5;
+  QCOMPARE(dirac::ui::TakeSessionArguments(argc, argv), QStringList({"--session", "work.json"}));
+  QCOMPARE(argc, 3);
+  QCOMPARE(QByteArray(argv[1]), QByteArray("--play-to"));
+  QCOMPARE(argv[3], nullptr);
+  QString error;
+  int code = 0;
+  const auto options = dirac::ui::ParseStudioOptions(
+      {"dirac-studio", "--play-to", "2", "--session", "work.json"}, &error, &code);
+  QVERIFY(options);
+  QCOMPARE(options->session, QString("work.json"));
+  QVERIFY(!dirac::ui::ParseStudioOptions({"dirac-studio", "x.yaml", "--session", "work.json"},
+                                         &error, &code));
+  QCOMPARE(code, 2);
+  QVERIFY(error.contains("--session"));
 }
 
 void WorkbenchStateGuiTest::editMenuAndHistoryPictures() {
