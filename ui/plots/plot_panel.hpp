@@ -189,6 +189,9 @@ class PlotPanel : public QWidget {
   QString ExportFolder() const;
 
  signals:
+  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn: the context menu); `before`
+  /// is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
+  void chartsEdited(const std::vector<dirac::PlotSpec>& before);
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
   void seekRequested(double t);
   /// The context menu asked to pin the current run / to clear the pinned run.

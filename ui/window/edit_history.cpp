@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "panels/parameter_panel.hpp"
+#include "plots/plot_panel.hpp"
 #include "window/edit_router.hpp"
 
 namespace dirac::ui {
@@ -104,7 +105,50 @@ class ToggleCommand : public QUndoCommand {
   bool first_ = true;
 };
 
+// The charts before and after a chart edit.
+class ChartsCommand : public QUndoCommand {
+ public:
+  ChartsCommand(EditHistory* history, std::vector<dirac::PlotSpec> before,
+                std::vector<dirac::PlotSpec> after)
+      : history_(history), before_(std::move(before)), after_(std::move(after)) {
+    setText(after_.size() > before_.size()   ? QStringLiteral("add chart")
+            : after_.size() < before_.size() ? QStringLiteral("remove chart")
+                                             : QStringLiteral("chart columns"));
+  }
+  void undo() override { history_->ReplayCharts(before_); }
+  void redo() override {
+    if (first_) {
+      first_ = false;
+      return;
+    }
+    history_->ReplayCharts(after_);
+  }
+
+ private:
+  EditHistory* history_;
+  std::vector<dirac::PlotSpec> before_;
+  std::vector<dirac::PlotSpec> after_;
+  bool first_ = true;
+};
+
 }  // namespace
+
+void EditHistory::RecordCharts(PlotPanel* plots, std::function<SnapshotPtr()> shown) {
+  plots_ = plots;
+  shown_ = std::move(shown);
+  connect(plots, &PlotPanel::chartsEdited, this,
+          [this](const std::vector<dirac::PlotSpec>& before) {
+            if (!replaying_) stack_->push(new ChartsCommand(this, before, plots_->plot_specs()));
+          });
+}
+
+void EditHistory::ReplayCharts(const std::vector<dirac::PlotSpec>& specs) {
+  replaying_ = true;
+  const SnapshotPtr run = shown_ ? shown_() : nullptr;
+  plots_->SetPlots(specs, run ? run->t_end : 0.0);
+  if (run) plots_->SetTrajectory(run->trajectory);
+  replaying_ = false;
+}
 
 EditHistory::EditHistory(WorkbenchState* state, EditRouter* router, ParameterPanel* panel,
                          QWidget* scene_view, QObject* parent)

@@ -7,6 +7,11 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+#include <vector>
+
+#include "dirac/scenario.hpp"
+
 #include "run/simulation_snapshot.hpp"
 #include "window/workbench_state.hpp"
 
@@ -19,6 +24,7 @@ namespace dirac::ui {
 
 class EditRouter;
 class ParameterPanel;
+class PlotPanel;
 
 /// Listens to WorkbenchState::editApplied and pushes one command per edit. A gesture is one
 /// step: the edits made while a panel slider is held or while a button is held in the 3D
@@ -42,6 +48,12 @@ class EditHistory : public QObject {
   /// Records `action`'s user toggles (its `triggered`) as steps: a view toggle (Compare, the
   /// gauge two-form, a dock shown or hidden).
   void RecordToggles(QAction* action, const QString& what);
+  /// Records the user's chart edits (PlotPanel::chartsEdited: a chart added, a column added or
+  /// removed) as steps; undo and redo set the charts back (PlotPanel::SetPlots) and fill them
+  /// with `shown()`'s run.
+  void RecordCharts(PlotPanel* plots, std::function<SnapshotPtr()> shown);
+  /// Sets the charts while replaying; used by the commands.
+  void ReplayCharts(const std::vector<dirac::PlotSpec>& specs);
   /// A dock "History" ("dock.history") with the list of steps (a QUndoView: a click goes back
   /// to that step), hidden until asked for.
   QDockWidget* MakeDock(QWidget* window);
@@ -71,6 +83,8 @@ class EditHistory : public QObject {
   EditRouter* router_;
   ParameterPanel* panel_;
   QUndoStack* stack_;
+  PlotPanel* plots_ = nullptr;
+  std::function<SnapshotPtr()> shown_;
   int gesture_ = 0;
   bool gesture_open_ = false;
   bool replaying_ = false;

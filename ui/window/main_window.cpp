@@ -121,6 +121,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       this);
   history_ = new EditHistory(state_, edits_, parameter_panel_, scene_view_, this);
   history_->ConnectActions(actions_.undo, actions_.redo);
+  history_->RecordCharts(plot_panel_, [this] { return shown_->last_good(); });
   history_->RecordToggles(actions_.compare, tr("Compare"));
   history_->RecordToggles(actions_.gauge, tr("Gauge two-form"));
   for (QDockWidget* dock : {parameter_dock_, plot_dock_, constraint_dock_})

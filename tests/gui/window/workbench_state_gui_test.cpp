@@ -394,6 +394,26 @@ void WorkbenchStateGuiTest::undoViewToggle() {
   QVERIFY(gauge->isChecked());
   QVERIFY(window->controller()->gauge_two_form());
   QCOMPARE(window->history().stack()->count(), 2);
+  // A chart added and a column removed (the charts' context menu), undone and redone.
+  auto* plots = window->plot_panel();
+  const auto specs0 = plots->plot_specs();
+  QVERIFY(plots->AddPlot("x"));
+  QVERIFY(plots->AddColumn(3, "y"));
+  QVERIFY(plots->RemoveColumn(0, "mu"));
+  // The dock's toggle, undone and not redone, made way for the three chart steps.
+  QCOMPARE(window->history().stack()->count(), 4);
+  QCOMPARE(plots->plot_specs()[3].series, (std::vector<std::string>{"x", "y"}));
+  window->actions().undo->trigger();  // mu back in chart 0
+  QCOMPARE(plots->plot_specs()[0].series, std::vector<std::string>{"mu"});
+  window->actions().undo->trigger();
+  window->actions().undo->trigger();  // no chart x
+  QCOMPARE(plots->plot_specs().size(), specs0.size());
+  QCOMPARE(plots->plot_count() - plots->auxiliary_plot_count(), static_cast<int>(specs0.size()));
+  window->actions().redo->trigger();
+  QCOMPARE(plots->plot_specs().size(), specs0.size() + 1);
+  QCOMPARE(plots->plot_specs().back().series, std::vector<std::string>{"x"});
+  QCOMPARE(plots->plot_count() - plots->auxiliary_plot_count(),
+           static_cast<int>(specs0.size()) + 1);
   // A newly opened scenario starts a new history.
   QVERIFY(window->OpenScenario(ScenarioPath("lc_circuit.yaml")));
   QCOMPARE(window->history().stack()->count(), 0);
