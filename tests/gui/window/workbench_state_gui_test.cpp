@@ -110,6 +110,7 @@ class WorkbenchStateGuiTest : public QObject {
   void sessionRoundTrip();
   void badSessionIsNamed();
   void sessionArgumentBeforeQt();
+  void lastSessionSavedOnClose();
   void editMenuAndHistoryPictures();
 
  private:
@@ -519,6 +520,28 @@ void WorkbenchStateGuiTest::sessionArgumentBeforeQt() {
                                          &error, &code));
   QCOMPARE(code, 2);
   QVERIFY(error.contains("--session"));
+}
+
+void WorkbenchStateGuiTest::lastSessionSavedOnClose() {
+  // "Reopen last session on start": the window saves its state when it closes (interactive
+  // runs, whose settings were restored); dirac-studio opens that file on the next start.
+  QFile::remove(dirac::ui::SessionReaction::LastSessionPath());
+  auto window = OpenWindow();
+  QVERIFY(window);
+  window->RestoreSettings();
+  window->findChild<QAction*>("action.reopenLastSession")->setChecked(true);
+  QVERIFY(dirac::ui::SessionReaction::ReopenLastOnStart());
+  QVERIFY(window->OpenScenario(ScenarioPath("heisenberg.yaml"), {"t_end=4"}));
+  QVERIFY(WaitForRun(*window));
+  const std::uint64_t run = LatestRun(*window);
+  window->findChild<QDoubleSpinBox*>("parameter.kx")->setValue(2.5);
+  QVERIFY(WaitForRun(*window, run));
+  window->close();
+  const dirac::ui::Session last =
+      dirac::ui::ReadSession(dirac::ui::SessionReaction::LastSessionPath());
+  QCOMPARE(QFileInfo(last.scenario).fileName(), QString("heisenberg.yaml"));
+  QCOMPARE(last.overrides, QStringList({"t_end=4", "kx=2.5"}));
+  dirac::ui::SessionReaction::SetReopenLastOnStart(false);
 }
 
 void WorkbenchStateGuiTest::editMenuAndHistoryPictures() {
