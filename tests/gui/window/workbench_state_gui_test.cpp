@@ -3,6 +3,7 @@
 // wall time.
 #include <QAction>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
@@ -222,6 +223,19 @@ void WorkbenchStateGuiTest::reloadOnSave() {
   QVERIFY(window->statusBar()->currentMessage().contains("no longer applicable: kx=1.5"));
   QCOMPARE(Value(*window, "t_end"), 5.0);
   QCOMPARE(window->state().overrides(), QStringList({"t_end=5"}));
+
+  // Touched (the same bytes, a new modification time): read again too.
+  const int before_touch = window->reload().reloads();
+  {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(5),
+                             QFileDevice::FileModificationTime));
+  }
+  QVERIFY(QTest::qWaitFor([&] { return window->reload().reloads() == before_touch + 1; },
+                          dirac::ui::testing::kRunTimeoutMs));
+  QVERIFY(WaitForRun(*window, 0));
+  QVERIFY(window->statusBar()->currentMessage().startsWith("Reloaded reloaded.yaml"));
 }
 
 void WorkbenchStateGuiTest::undoRedoValue() {
