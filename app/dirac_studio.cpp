@@ -1,6 +1,7 @@
 // dirac-studio: the workbench GUI. Parses the command line and composes dirac_ui.
 #include <QAction>
 #include <QApplication>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTextStream>
 
@@ -11,6 +12,7 @@
 #include "run/simulation_controller.hpp"
 #include "window/main_window.hpp"
 #include "window/scripted_capture.hpp"
+#include "window/session_reaction.hpp"
 #include "window/studio_application.hpp"
 
 int main(int argc, char** argv) {
@@ -22,12 +24,15 @@ int main(int argc, char** argv) {
     dirac::ui::ParseStudioOptions(info.arguments(), &error, &exit_code);
     return exit_code;
   }
+  // Qt would take --session FILE as its X11 session id: taken out first, parsed with the rest.
+  const QStringList session_arguments = dirac::ui::TakeSessionArguments(argc, argv);
   QApplication app(argc, argv);
   dirac::ui::ConfigureApplication(app);
 
   QString error;
   int exit_code = 0;
-  const auto options = dirac::ui::ParseStudioOptions(app.arguments(), &error, &exit_code);
+  const auto options =
+      dirac::ui::ParseStudioOptions(app.arguments() + session_arguments, &error, &exit_code);
   if (!options) {
     if (!error.isEmpty()) QTextStream(stderr) << "dirac-studio: " << error << "\n";
     return exit_code;
@@ -54,7 +59,14 @@ int main(int argc, char** argv) {
 
   const QString path =
       options->scenario_path.isEmpty() ? dirac::ui::DefaultScenarioPath() : options->scenario_path;
-  const bool opened = window.OpenScenario(path, options->overrides);
+  // A session given, or (interactive, nothing named) the one the window left when it closed.
+  QString session = options->session;
+  if (session.isEmpty() && !scripted && options->scenario_path.isEmpty() &&
+      dirac::ui::SessionReaction::ReopenLastOnStart() &&
+      QFileInfo::exists(dirac::ui::SessionReaction::LastSessionPath()))
+    session = dirac::ui::SessionReaction::LastSessionPath();
+  const bool opened = session.isEmpty() ? window.OpenScenario(path, options->overrides)
+                                        : window.session().Open(session, !options->play_to);
   std::unique_ptr<dirac::ui::ScriptedCapture> capture;
   if (scripted) {
     if (!opened) {

@@ -155,11 +155,13 @@ void PlotPanel::SetEmptyHint(const QString& hint) {
 
 bool PlotPanel::AddPlot(const QString& column) {
   if (!AvailableColumns().contains(column)) return false;
+  const std::vector<dirac::PlotSpec> before = specs_;
   dirac::PlotSpec spec;
   spec.title = column.toStdString();
   spec.series = {spec.title};
   specs_.push_back(std::move(spec));
   Rebuild();
+  emit chartsEdited(before);
   return true;
 }
 
@@ -530,8 +532,10 @@ bool PlotPanel::AddColumn(int index, const QString& column) {
   auto& series = specs[at].series;
   const std::string name = column.toStdString();
   if (std::find(series.begin(), series.end(), name) != series.end()) return false;
+  const std::vector<dirac::PlotSpec> before = specs_;
   series.push_back(name);
   ReplacePlot(index);
+  if (!plots_[static_cast<std::size_t>(index)]->auxiliary) emit chartsEdited(before);
   return true;
 }
 
@@ -544,8 +548,10 @@ bool PlotPanel::RemoveColumn(int index, const QString& column) {
   auto& series = specs[at].series;
   const auto it = std::find(series.begin(), series.end(), column.toStdString());
   if (it == series.end()) return false;
+  const std::vector<dirac::PlotSpec> before = specs_;
   series.erase(it);
   ReplacePlot(index);
+  if (!auxiliary) emit chartsEdited(before);
   return true;
 }
 

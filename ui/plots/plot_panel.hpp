@@ -133,6 +133,9 @@ class PlotPanel : public QWidget {
   /// time, in the order of the specs: "phase.<i>" (phase_chart.hpp).
   int phase_plot_count() const { return static_cast<int>(phase_charts_.size()); }
   PhaseChart* phase_chart(int index) const;
+  /// The charts shown (the scenario's, the defaults, or as the user changed them: added
+  /// charts and columns), without the auxiliary ones; what SetPlots takes.
+  const std::vector<dirac::PlotSpec>& plot_specs() const { return specs_; }
   int auxiliary_plot_count() const { return static_cast<int>(auxiliary_specs_.size()); }
   QChart* chart(int plot) const;
   /// Index of the plot titled `title` (as given, without notes), -1 if none.
@@ -199,6 +202,9 @@ class PlotPanel : public QWidget {
   void CopyChart(int plot);
 
  signals:
+  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn: the context menu); `before`
+  /// is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
+  void chartsEdited(const std::vector<dirac::PlotSpec>& before);
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
   void seekRequested(double t);
   /// The context menu asked to pin the current run / to clear the pinned run.

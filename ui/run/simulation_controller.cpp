@@ -163,6 +163,30 @@ bool SimulationController::SetBoundaryValue(const QString& name, std::optional<d
   return Apply({{name, value}});
 }
 
+bool SimulationController::SetEditedValues(
+    const std::vector<std::pair<QString, std::optional<double>>>& values) {
+  return Apply(values);
+}
+
+bool SimulationController::RestoreResult(const SnapshotPtr& result) {
+  if (!result || !result->complete || !result->run_scenario || result->scenario != scenario_id_ ||
+      !model_ || gauge_ || comparison_)
+    return false;
+  debounce_.stop();
+  scenario_ = *result->run_scenario;
+  Supersede();  // the running job (an edit's, if any) is of other values
+  {
+    std::lock_guard lock(mutex_);
+    pending_.reset();
+  }
+  auto copy = std::make_shared<SimulationSnapshot>(*result);
+  copy->run = run_;
+  copy->gauge_pending = false;
+  DeliverSnapshot(std::move(copy));
+  SetBusy(false);
+  return true;
+}
+
 bool SimulationController::Apply(
     const std::vector<std::pair<QString, std::optional<double>>>& values) {
   if (!has_scenario()) return false;

@@ -80,6 +80,17 @@ class SimulationController : public QObject {
   bool SetValues(const std::vector<std::pair<QString, double>>& values);
   /// Fixes a boundary value at `value` or frees it (nullopt), then re-solves as SetValue.
   bool SetBoundaryValue(const QString& name, std::optional<double> value);
+  /// Several values, nullopt freeing a boundary value, as one edit (one run), all or nothing;
+  /// what undo and redo apply (EditHistory).
+  bool SetEditedValues(const std::vector<std::pair<QString, std::optional<double>>>& values);
+  /// Shows `result` again instead of computing it: the values become those of its run
+  /// (SimulationSnapshot::run_scenario), the running job is superseded and a copy of it is
+  /// published as the newest run (snapshotReady), without the worker. Undo and redo use it so
+  /// that the previous result comes back exactly (a solve re-run from another warm start would
+  /// land within its tolerance, not on the same bytes). False, and nothing done, unless
+  /// `result` is a complete run of the current scenario and model with run_scenario set, and
+  /// neither the comparison nor the gauge two-form is on (their results are not kept).
+  bool RestoreResult(const SnapshotPtr& result);
 
   /// With a formulation, every run also simulates the same scenario (same values, Lagrangian,
   /// constraints and initial point) with `scenario.formulation = formulation` and publishes it

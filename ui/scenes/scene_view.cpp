@@ -355,6 +355,33 @@ void SceneView::FitCameraUnlessUserMoved() {
   if (!camera_moved_by_user_) ResetCamera();
 }
 
+SceneView::CameraPose SceneView::camera_pose() const {
+  WaitForFrame();
+  CameraPose pose;
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->GetPosition(pose.position.data());
+  camera->GetFocalPoint(pose.focal_point.data());
+  camera->GetViewUp(pose.view_up.data());
+  pose.view_angle = camera->GetViewAngle();
+  pose.parallel = camera->GetParallelProjection() != 0;
+  pose.parallel_scale = camera->GetParallelScale();
+  return pose;
+}
+
+void SceneView::SetCameraPose(const CameraPose& pose) {
+  WaitForFrame();
+  camera_moved_by_user_ = true;
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->SetPosition(pose.position.data());
+  camera->SetFocalPoint(pose.focal_point.data());
+  camera->SetViewUp(pose.view_up.data());
+  camera->SetViewAngle(pose.view_angle);
+  camera->SetParallelProjection(pose.parallel ? 1 : 0);
+  camera->SetParallelScale(pose.parallel_scale);
+  renderer_->ResetCameraClippingRange();
+  RequestRender();
+}
+
 void SceneView::ResetCamera() {
   WaitForFrame();
   camera_moved_by_user_ = false;
@@ -371,8 +398,8 @@ void SceneView::ResetCamera() {
   // Oblique view from the (+e1, -e2, +up) octant of the scene's up direction and a right-handed
   // basis (e1, e2) of the ground (x, y for z up): all three axes visible.
   const std::array<double, 3> up = scene_->up();
-  const std::array<double, 3> e1 = std::abs(up[0]) < 0.9 ? std::array<double, 3>{1, 0, 0}
-                                                          : std::array<double, 3>{0, 1, 0};
+  const std::array<double, 3> e1 =
+      std::abs(up[0]) < 0.9 ? std::array<double, 3>{1, 0, 0} : std::array<double, 3>{0, 1, 0};
   std::array<double, 3> a{}, e2{};
   const double along = e1[0] * up[0] + e1[1] * up[1] + e1[2] * up[2];
   for (int k = 0; k < 3; ++k) a[k] = e1[k] - along * up[k];  // e1 made horizontal

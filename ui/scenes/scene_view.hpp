@@ -80,6 +80,21 @@ class SceneView : public QWidget {
   QRect scene_bounds_rect() const;
   /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
   void FitCameraUnlessUserMoved();
+  /// Where the camera is (a session keeps it): position, focal point and view-up direction in
+  /// scene coordinates, the view angle [deg], parallel projection and its scale (half the
+  /// view's height in scene units).
+  struct CameraPose {
+    std::array<double, 3> position{0, 0, 1};
+    std::array<double, 3> focal_point{0, 0, 0};
+    std::array<double, 3> view_up{0, 1, 0};
+    double view_angle = 30.0;
+    bool parallel = false;
+    double parallel_scale = 1.0;
+  };
+  CameraPose camera_pose() const;
+  /// Puts the camera at `pose`, as if the user had moved it there (no automatic refit follows
+  /// until ResetCamera).
+  void SetCameraPose(const CameraPose& pose);
   /// Renders now (if the widget is shown), smooth (multisampled), and paints the frame.
   void RenderNow();
   /// Renders now without multisampling and with plain blended translucency (edits, playback,

@@ -11,6 +11,7 @@
 #include "window/playback_toolbar.hpp"
 #include "window/run_budget_guard.hpp"
 #include "window/run_presenter.hpp"
+#include "window/shown_result.hpp"
 
 namespace dirac::ui {
 
@@ -24,8 +25,77 @@ EditRouter::EditRouter(SimulationController* controller, ParameterPanel* panel,
       budget_(budget),
       presenter_(presenter) {}
 
+SnapshotPtr EditRouter::SettledResult() const {
+  if (!shown_ || controller_->busy() || shown_->stale()) return nullptr;
+  const SnapshotPtr latest = controller_->latest();
+  return latest && latest == shown_->last_good() && latest->complete ? latest : nullptr;
+}
+
+ValueEdit EditRouter::Before(const QStringList& names, ValueEdit::Source source) const {
+  ValueEdit edit;
+  edit.source = source;
+  edit.before_result = SettledResult();
+  QStringList all = names;
+  // The budget guard may change the output step with the run length, and the horizon and
+  // t_end are the one T.
+  for (const QString& name : names)
+    if (RunBudgetGuard::Guards(name))
+      all << "t_end"
+          << "horizon"
+          << "output_step";
+  all.removeDuplicates();
+  for (const QString& name : all) {
+    if (const auto value = EditedValue(controller_->scenario(), name))
+      edit.changes.push_back({name, *value, *value});
+  }
+  return edit;
+}
+
+void EditRouter::NoteEdit(ValueEdit edit) {
+  if (!state_) return;
+  std::vector<ValueEdit::Change> changed;
+  for (ValueEdit::Change& change : edit.changes) {
+    if (const auto now = EditedValue(controller_->scenario(), change.name)) change.after = *now;
+    if (change.after != change.before) changed.push_back(change);
+  }
+  if (changed.empty()) return;  // nothing changed (a value set to itself)
+  edit.changes = std::move(changed);
+  state_->NoteEdit(edit);
+}
+
+bool EditRouter::Replay(const ValueEdit& edit, bool forward, const SnapshotPtr& result) {
+  presenter_->StartEdit();
+  if (!controller_->RestoreResult(result)) {
+    std::vector<std::pair<QString, std::optional<double>>> values;
+    for (const ValueEdit::Change& change : edit.changes)
+      values.emplace_back(change.name, forward ? change.after : change.before);
+    if (!controller_->SetEditedValues(values)) return false;
+  }
+  const dirac::Scenario& scenario = controller_->scenario();
+  for (const ValueEdit::Change& change : edit.changes) {
+    const std::optional<double> value = forward ? change.after : change.before;
+    if (value) {
+      panel_->SyncValue(change.name, *value);
+      AfterEdit(change.name, *value);
+    }
+  }
+  panel_->SyncBoundaryValues(scenario);
+  v_.scene_view->SetScenarioValues(scenario);
+  budget_->Update();
+  if (state_) {
+    ValueEdit replayed;
+    replayed.source = ValueEdit::Source::kHistory;
+    for (const ValueEdit::Change& change : edit.changes)
+      replayed.changes.push_back({change.name, forward ? change.before : change.after,
+                                  forward ? change.after : change.before});
+    state_->NoteEdit(replayed);
+  }
+  return true;
+}
+
 void EditRouter::OnValueEdited(const QString& name, double value) {
   presenter_->StartEdit();
+  ValueEdit edit = Before({name}, ValueEdit::Source::kPanel);
   if (RunBudgetGuard::Guards(name)) {
     if (!budget_->Apply(name, value)) {
       panel_->SyncValue(
@@ -40,21 +110,30 @@ void EditRouter::OnValueEdited(const QString& name, double value) {
   }
   AfterEdit(name, value);
   budget_->Update();
+  NoteEdit(std::move(edit));
 }
 
 void EditRouter::OnBoundaryFreed(const QString& name) {
   presenter_->StartEdit();
+  ValueEdit edit = Before({name}, ValueEdit::Source::kPanel);
   if (!controller_->SetBoundaryValue(name, std::nullopt)) return;
   AfterEdit(name, 0.0);
+  NoteEdit(std::move(edit));
 }
 
 void EditRouter::OnSceneEdited(const std::vector<std::pair<std::string, double>>& values) {
   presenter_->StartEdit();
   std::vector<std::pair<QString, double>> list;
-  for (const auto& [name, value] : values) list.emplace_back(QString::fromStdString(name), value);
+  QStringList names;
+  for (const auto& [name, value] : values) {
+    list.emplace_back(QString::fromStdString(name), value);
+    names << QString::fromStdString(name);
+  }
+  ValueEdit edit = Before(names, ValueEdit::Source::kScene);
   if (!controller_->SetValues(list)) return;
   panel_->SyncBoundaryValues(controller_->scenario());
   v_.scene_view->SetScenarioValues(controller_->scenario());
+  NoteEdit(std::move(edit));
 }
 
 void EditRouter::AfterEdit(const QString& name, double value) {

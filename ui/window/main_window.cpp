@@ -31,14 +31,18 @@
 #include "scenes/scene_menu.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/compare_reaction.hpp"
+#include "window/edit_history.hpp"
 #include "window/edit_router.hpp"
 #include "window/gauge_view.hpp"
 #include "window/playback_toolbar.hpp"
 #include "window/scenario_drops.hpp"
+#include "window/scenario_reload.hpp"
+#include "window/session_reaction.hpp"
 #include "window/shown_result.hpp"
 #include "window/solve_chip.hpp"
 #include "window/stability_dock.hpp"
 #include "window/studio_application.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -91,6 +95,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
   // The behaviours, each a class of its own.
   errors_ = new ErrorReporter(status_, this);
+  state_ = new WorkbenchState(controller_, this);
   const ReactionContext context{controller_, errors_, status_};
   const RunViews views{clock_, scene_view_, plot_panel_, toolbar_};
   presenter_ = new RunPresenter(
@@ -103,12 +108,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   budget_ = std::make_unique<RunBudgetGuard>(context, clock_);
   solve_chip_ = new SolveChip(context, shown_);
   edits_ = new EditRouter(controller_, parameter_panel_, views, budget_.get(), presenter_, this);
+  edits_->set_state(state_, shown_);
   pins_ = std::make_unique<PinReaction>(context, plot_panel_, shown_);
   compare_ = new CompareReaction(actions_.compare, controller_);
   gauge_ = new GaugeView(context, actions_.gauge, plot_panel_, plot_scroll_, clock_);
   csv_export_ = std::make_unique<CsvExport>(context);
   saver_ = std::make_unique<ScenarioSaver>(context);
   new ScenarioDrops(*this, [this](const QString& path) { OpenScenario(path); });
+  reload_ = new ScenarioReload(
+      state_, controller_,
+      [this](const QString& path, const QStringList& overrides) {
+        return ReloadScenario(path, overrides);
+      },
+      this);
+  history_ = new EditHistory(state_, edits_, parameter_panel_, scene_view_, this);
+  history_->ConnectActions(actions_.undo, actions_.redo);
+  history_->RecordCharts(plot_panel_, [this] { return shown_->last_good(); });
+  history_->RecordToggles(actions_.compare, tr("Compare"));
+  history_->RecordToggles(actions_.gauge, tr("Gauge two-form"));
+  for (QDockWidget* dock : {parameter_dock_, plot_dock_, constraint_dock_})
+    history_->RecordToggles(dock->toggleViewAction(), dock->windowTitle());
+  history_dock_ = history_->MakeDock(this);
+  addDockWidget(Qt::RightDockWidgetArea, history_dock_);
+  history_dock_->setVisible(false);
+  AddHistoryToggle(*menuBar(), history_dock_);
+  session_ = new SessionReaction(*this, actions_.reopen_session);
   Wire();
   // The first screen says how to start; gone once playback has started.
   scene_view_->SetHint(tr("Press Space to play  ·  drag to turn the view  ·  wheel to zoom"));
@@ -154,7 +178,7 @@ void MainWindow::BuildDocks() {
 void MainWindow::Wire() {
   connect(errors_, &ErrorReporter::errorShown, this, &MainWindow::errorShown);
   connect(presenter_, &RunPresenter::editDrawn, this, &MainWindow::editDrawn);
-  connect(controller_, &SimulationController::modelReady, this, &MainWindow::OnModelReady);
+  connect(state_, &WorkbenchState::modelReady, this, &MainWindow::OnModelReady);
   // The shown result first: a complete run is the last good one before it is drawn.
   connect(controller_, &SimulationController::snapshotReady, shown_, &ShownResult::OnSnapshot);
   connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
@@ -185,7 +209,21 @@ void MainWindow::Wire() {
 }
 
 bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides) {
+  return Load(path, overrides, false);
+}
+
+bool MainWindow::ReloadScenario(const QString& path, const QStringList& overrides) {
+  return Load(path, overrides, true);
+}
+
+void MainWindow::Rerun() { reload_->Rerun(); }
+
+const QString& MainWindow::scenario_path() const { return state_->scenario_path(); }
+
+bool MainWindow::Load(const QString& path, const QStringList& overrides, bool reload) {
   dirac::Scenario scenario;
+  QStringList applied = overrides;
+  QStringList dropped;
   // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
   // worker derives or destroys a model (GiNaC's reference counts are not thread-safe). A
   // derivation holding the lock is stopped first (it ends at its next checkpoint, within a
@@ -195,8 +233,29 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   try {
     std::lock_guard symbolic(SymbolicMutex());
     scenario = dirac::LoadScenario(path.toStdString());
-    for (const QString& assignment : overrides)
-      dirac::ApplyOverride(scenario, assignment.toStdString());
+    if (!reload) {
+      for (const QString& assignment : overrides)
+        dirac::ApplyOverride(scenario, assignment.toStdString());
+    } else {
+      // The edits where they still apply: all together, else each alone.
+      dirac::Scenario edited = scenario;
+      try {
+        for (const QString& assignment : overrides) ApplyAssignment(edited, assignment);
+        scenario = std::move(edited);
+      } catch (const std::exception&) {
+        applied.clear();
+        for (const QString& assignment : overrides) {
+          dirac::Scenario one = scenario;
+          try {
+            ApplyAssignment(one, assignment);
+            scenario = std::move(one);
+            applied << assignment;
+          } catch (const std::exception& e) {
+            dropped << tr("%1 (%2)").arg(assignment, QString::fromStdString(e.what()));
+          }
+        }
+      }
+    }
   } catch (const std::exception& e) {
     if (interrupted) controller_->Restart();  // the current scenario goes on
     // The path once: the engine's message starts with it ("FILE:LINE: ...") when it knows it.
@@ -209,12 +268,11 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   // A run that would store more than the bound stores fewer samples (a coarser output step).
   const QString budget_notice = RunBudgetGuard::FitToBound(scenario);
   shown_->Reset();
-  pins_->Clear();
+  if (!reload) pins_->Clear();  // a reload keeps the pin: the run before the file changed
   plot_panel_->SetOverlay(PlotPanel::kComparison, nullptr, QString());
   plot_panel_->SetColumnQuantities(DescribeColumns(nullptr, scenario));
   errors_->SetSceneError(QString());
   errors_->Clear();
-  scenario_path_ = path;
   clock_->Pause();
   clock_->SetSpan(scenario.simulation.t_end);
   clock_->SetAvailable(0.0);
@@ -236,7 +294,14 @@ bool MainWindow::OpenScenario(const QString& path, const QStringList& overrides)
   toolbar_->Refresh();
   budget_->Update();
   if (!budget_notice.isEmpty()) statusBar()->showMessage(budget_notice, 20000);
-  if (remember_recent_) WindowSettings::AddRecentFile(path);
+  if (reload) {
+    QString notice = tr("Reloaded %1 (changed on disk)").arg(QFileInfo(path).fileName());
+    if (!applied.isEmpty()) notice += tr("; edits kept: %1").arg(applied.join(", "));
+    if (!dropped.isEmpty()) notice += tr("; no longer applicable: %1").arg(dropped.join("; "));
+    statusBar()->showMessage(notice, 20000);
+  }
+  if (remember_recent_ && !reload) WindowSettings::AddRecentFile(path);
+  state_->NoteScenarioLoaded(path, applied, reload);
   return true;
 }
 
@@ -267,7 +332,10 @@ void MainWindow::showEvent(QShowEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (settings_.restored()) SaveSettings();
+  if (settings_.restored()) {
+    SaveSettings();
+    session_->SaveLastIfWanted();
+  }
   QMainWindow::closeEvent(event);
 }
 
@@ -278,7 +346,7 @@ ScenarioBrowser* MainWindow::BrowseScenarios() {
   connect(browser_, &ScenarioBrowser::scenarioChosen, this,
           [this](const QString& path) { OpenScenario(path); });
   connect(browser_, &QObject::destroyed, this, [this] { browser_ = nullptr; });
-  if (!scenario_path_.isEmpty()) browser_->Select(scenario_path_);
+  if (!state_->scenario_path().isEmpty()) browser_->Select(state_->scenario_path());
   browser_->open();
   return browser_;
 }
@@ -308,9 +376,9 @@ QImage MainWindow::GrabWindowImage() {
 }
 
 void MainWindow::OpenScenarioDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"),
-                                                    WindowSettings::LastFolder(scenario_path_),
-                                                    tr("Scenarios (*.yaml *.yml);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open scenario"), WindowSettings::LastFolder(state_->scenario_path()),
+      tr("Scenarios (*.yaml *.yml);;All files (*)"));
   if (path.isEmpty()) return;
   WindowSettings::SetLastFolder(path);
   OpenScenario(path);

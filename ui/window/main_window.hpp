@@ -33,6 +33,7 @@ namespace dirac::ui {
 
 class CompareReaction;
 class ConstraintPanel;
+class EditHistory;
 class EditRouter;
 class GaugeView;
 class ScenarioBrowser;
@@ -45,6 +46,9 @@ class ShownResult;
 class SimulationController;
 class SolveChip;
 class StabilityDock;
+class ScenarioReload;
+class SessionReaction;
+class WorkbenchState;
 class WorkbenchStatusBar;
 
 /// Errors never escape: they appear in the status bar ("status.error") and, for scenario
@@ -59,6 +63,11 @@ class MainWindow : public QMainWindow {
   /// Loads a scenario file, applies NAME=VALUE overrides in order and starts a run. On failure
   /// shows the error, keeps the previous scenario and returns false.
   bool OpenScenario(const QString& path, const QStringList& overrides = {});
+  /// Reads the open file `path` again after a change on disk (ScenarioReload) with the user's
+  /// `overrides` where they still apply (each tried alone; those the file no longer takes are
+  /// named in the status bar); the pinned run and the undo history stay. On a file that does
+  /// not read, as OpenScenario: the error names file and line, the last good result stays.
+  bool ReloadScenario(const QString& path, const QStringList& overrides);
   /// Restores the window layout (geometry, docks), the playback speed and loop from QSettings;
   /// from then on they are saved when the window closes (WindowSettings).
   void RestoreSettings();
@@ -82,7 +91,7 @@ class MainWindow : public QMainWindow {
   double last_edit_latency_ms() const { return presenter_->last_edit_latency_ms(); }
   const RunPresenter::EditTimes& last_edit_times() const { return presenter_->last_edit_times(); }
   /// The file of the current scenario ("" before the first).
-  const QString& scenario_path() const { return scenario_path_; }
+  const QString& scenario_path() const;
 
   SimulationController* controller() const { return controller_; }
   PlaybackClock* clock() const { return clock_; }
@@ -101,6 +110,16 @@ class MainWindow : public QMainWindow {
   /// The open scenario browser, or null.
   ScenarioBrowser* scenario_browser() const { return browser_; }
 
+  /// The window's state: the open file, its overrides, the moments behaviours listen to.
+  WorkbenchState& state() const { return *state_; }
+  /// Reload on save.
+  ScenarioReload& reload() const { return *reload_; }
+  /// Edit > Undo / Redo.
+  EditHistory& history() const { return *history_; }
+  /// File > Save session / Open session.
+  SessionReaction& session() const { return *session_; }
+  /// Where errors are shown.
+  ErrorReporter& error_reporter() const { return *errors_; }
   /// The window's behaviours.
   CsvExport& csv_export() { return *csv_export_; }
   ScenarioSaver& scenario_saver() { return *saver_; }
@@ -115,6 +134,9 @@ class MainWindow : public QMainWindow {
   /// File > Browse scenarios: a non-modal ScenarioBrowser over the shipped scenario folder
   /// (ScenarioDirectory()); choosing one opens it.
   ScenarioBrowser* BrowseScenarios();
+  /// Simulation > Rerun: the scenario file as it is on disk now (reloaded if it changed, with
+  /// the edits), else the same values again.
+  void Rerun();
 
  signals:
   /// An error was shown to the user.
@@ -131,6 +153,7 @@ class MainWindow : public QMainWindow {
   void BuildDocks();
   void Wire();
   void OnModelReady();
+  bool Load(const QString& path, const QStringList& overrides, bool reload);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
   SimulationController* controller_ = nullptr;
@@ -147,13 +170,13 @@ class MainWindow : public QMainWindow {
   QDockWidget* constraint_dock_ = nullptr;
   QScrollArea* plot_scroll_ = nullptr;
   ScenarioBrowser* browser_ = nullptr;
-  QString scenario_path_;
   bool remember_recent_ = true;
   bool docks_sized_ = false;  // showEvent
 
   // The behaviours, in the order they are made (QObjects are children of the window or of
   // their action; the others are owned here).
   ErrorReporter* errors_ = nullptr;
+  WorkbenchState* state_ = nullptr;
   WindowSettings settings_;
   RunPresenter* presenter_ = nullptr;
   ShownResult* shown_ = nullptr;
@@ -166,6 +189,10 @@ class MainWindow : public QMainWindow {
   StabilityDock* stability_ = nullptr;
   std::unique_ptr<CsvExport> csv_export_;
   std::unique_ptr<ScenarioSaver> saver_;
+  ScenarioReload* reload_ = nullptr;
+  EditHistory* history_ = nullptr;
+  SessionReaction* session_ = nullptr;
+  QDockWidget* history_dock_ = nullptr;
 };
 
 }  // namespace dirac::ui

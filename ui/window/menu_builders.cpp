@@ -20,6 +20,7 @@
 #include "scenes/scene_view.hpp"
 #include "window/animation_export.hpp"
 #include "window/main_window.hpp"
+#include "window/session_reaction.hpp"
 #include "window/shown_result.hpp"
 
 namespace dirac::ui {
@@ -124,6 +125,24 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
                "Omega + B_t on the constraint manifold) and plot |B_t| and the identity's "
                "residual"});
 
+  a.save_session = MakeAction(window, {"Save sess&ion…", "action.saveSession", {}});
+  a.open_session = MakeAction(window, {"Open sessio&n…", "action.openSession", {}});
+  a.reopen_session =
+      MakeAction(window, {"Reopen last session on start",
+                          "action.reopenLastSession",
+                          {},
+                          QStyle::SP_CustomBase,
+                          "When the window starts, bring back the working state it had when it "
+                          "last closed"});
+  a.reopen_session->setCheckable(true);
+  a.undo = MakeAction(window, {"&Undo", "action.undo", QKeySequence::Undo, QStyle::SP_ArrowBack,
+                               "Undo the last edit"});
+  a.redo = MakeAction(window, {"&Redo", "action.redo", QKeySequence("Ctrl+Shift+Z"),
+                               QStyle::SP_ArrowForward, "Redo the edit undone"});
+  a.redo->setShortcuts({QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")});
+  a.undo->setEnabled(false);
+  a.redo->setEnabled(false);
+
   PlaybackClock* clock = window.clock();
   SimulationController* controller = window.controller();
   QObject::connect(a.open, &QAction::triggered, &window, &MainWindow::OpenScenarioDialog);
@@ -136,11 +155,15 @@ WorkbenchActions CreateWorkbenchActions(MainWindow& window) {
   QObject::connect(a.screenshot, &QAction::triggered, &window, &MainWindow::SaveScreenshotDialog);
   QObject::connect(a.export_animation, &QAction::triggered, &window,
                    [&window] { ExportAnimationDialog(window); });
+  QObject::connect(a.save_session, &QAction::triggered, &window,
+                   [&window] { window.session().SaveDialog(); });
+  QObject::connect(a.open_session, &QAction::triggered, &window,
+                   [&window] { window.session().OpenDialog(); });
   QObject::connect(a.quit, &QAction::triggered, &window, &QWidget::close);
   QObject::connect(a.play, &QAction::triggered, clock, &PlaybackClock::TogglePlay);
   QObject::connect(a.step, &QAction::triggered, clock, &PlaybackClock::Step);
   QObject::connect(a.reset, &QAction::triggered, clock, &PlaybackClock::Reset);
-  QObject::connect(a.rerun, &QAction::triggered, controller, &SimulationController::Restart);
+  QObject::connect(a.rerun, &QAction::triggered, &window, &MainWindow::Rerun);
   QObject::connect(a.cancel, &QAction::triggered, &window,
                    [&window] { window.shown_result().CancelRun(); });
   QObject::connect(a.step_back, &QAction::triggered, clock, &PlaybackClock::StepBack);
@@ -192,7 +215,24 @@ void BuildFileMenu(QMenu& menu, const WorkbenchActions& actions,
   menu.addAction(actions.screenshot);
   menu.addAction(actions.export_animation);
   menu.addSeparator();
+  menu.addAction(actions.open_session);
+  menu.addAction(actions.save_session);
+  menu.addAction(actions.reopen_session);
+  menu.addSeparator();
   menu.addAction(actions.quit);
+}
+
+void BuildEditMenu(QMenu& menu, const WorkbenchActions& actions) {
+  menu.addAction(actions.undo);
+  menu.addAction(actions.redo);
+  menu.addSeparator();
+}
+
+void AddHistoryToggle(QMenuBar& bar, QDockWidget* history_dock) {
+  QAction* toggle = history_dock->toggleViewAction();
+  toggle->setObjectName("action.show.history");
+  toggle->setText(QCoreApplication::translate("dirac::ui::MenuBuilders", "&History"));
+  if (auto* edit = bar.findChild<QMenu*>("menu.edit")) edit->addAction(toggle);
 }
 
 void BuildSimulationMenu(QMenu& menu, const WorkbenchActions& actions) {
@@ -224,9 +264,9 @@ void BuildViewMenu(QMenu& menu, const WorkbenchActions& actions, const QList<QDo
 
 QStringList ShortcutList(const WorkbenchActions& a) {
   QStringList lines;
-  for (QAction* action :
-       {a.play, a.step, a.step_back, a.reset, a.loop, a.speed_up, a.speed_down, a.open, a.browse,
-        a.save_scenario, a.export_csv, a.rerun, a.pin_run, a.reset_camera, a.shortcuts, a.quit}) {
+  for (QAction* action : {a.play, a.step, a.step_back, a.reset, a.loop, a.speed_up, a.speed_down,
+                          a.open, a.browse, a.save_scenario, a.export_csv, a.undo, a.redo, a.rerun,
+                          a.pin_run, a.reset_camera, a.shortcuts, a.quit}) {
     if (!action || action->shortcuts().isEmpty()) continue;
     QStringList keys;
     for (const QKeySequence& k : action->shortcuts()) keys << k.toString(QKeySequence::NativeText);
@@ -271,9 +311,9 @@ class ShortcutFilter : public QObject {
 
 void InstallWindowShortcuts(QWidget& window, const WorkbenchActions& a) {
   QList<QAction*> list;
-  for (QAction* action :
-       {a.play, a.step, a.step_back, a.reset, a.loop, a.speed_up, a.speed_down, a.open, a.browse,
-        a.save_scenario, a.export_csv, a.rerun, a.pin_run, a.reset_camera, a.shortcuts, a.quit}) {
+  for (QAction* action : {a.play, a.step, a.step_back, a.reset, a.loop, a.speed_up, a.speed_down,
+                          a.open, a.browse, a.save_scenario, a.export_csv, a.undo, a.redo, a.rerun,
+                          a.pin_run, a.reset_camera, a.shortcuts, a.quit}) {
     if (action) list << action;
   }
   qApp->installEventFilter(new ShortcutFilter(window, list));
@@ -321,6 +361,7 @@ void BuildMenuBar(QMenuBar& bar, const WorkbenchActions& actions, const QList<QD
                   QWidget* about_parent, std::function<QStringList()> recent,
                   std::function<void(const QString&)> open) {
   BuildFileMenu(*AddMenu(bar, "&File", "menu.file"), actions, std::move(recent), std::move(open));
+  BuildEditMenu(*AddMenu(bar, "&Edit", "menu.edit"), actions);
   BuildSimulationMenu(*AddMenu(bar, "&Simulation", "menu.simulation"), actions);
   BuildViewMenu(*AddMenu(bar, "&View", "menu.view"), actions, docks);
   BuildHelpMenu(*AddMenu(bar, "&Help", "menu.help"), about_parent, actions);

@@ -26,8 +26,9 @@ class MainWindow;
 /// action.exportAnimation, action.quit, action.play, action.step, action.stepBack, action.speedUp,
 /// action.speedDown, action.loop, action.reset, action.rerun, action.cancel, action.browse,
 /// action.pinRun, action.clearPin, action.shortcuts, action.resetCamera, compare.nonholonomic,
-/// action.gaugeTwoForm; the dock toggles are action.show.<dock>; the recent files are in the menu
-/// "menu.recent".
+/// action.gaugeTwoForm, action.undo, action.redo, action.saveSession, action.openSession,
+/// action.reopenLastSession; the dock toggles are action.show.<dock>; the recent files are in the
+/// menu "menu.recent".
 ///
 /// The keyboard actions work whatever widget of the window has focus: a spin box or slider
 /// would otherwise take Space, Ctrl+E, Ctrl+Left, ... for itself (InstallWindowShortcuts).
@@ -57,6 +58,11 @@ struct WorkbenchActions {
   QAction* compare = nullptr;
   /// View > Gauge two-form (checkable; enabled by the window for models that have it).
   QAction* gauge = nullptr;
+  QAction* save_session = nullptr;    ///< File > Save session… (SessionReaction)
+  QAction* open_session = nullptr;    ///< File > Open session…
+  QAction* reopen_session = nullptr;  ///< File > Reopen last session on start (checkable)
+  QAction* undo = nullptr;            ///< Edit > Undo (Ctrl+Z): the window's EditHistory
+  QAction* redo = nullptr;            ///< Edit > Redo (Ctrl+Shift+Z, Ctrl+Y)
 };
 
 /// Creates the actions with their icons, shortcuts and tooltips, children of `window`, and
@@ -68,7 +74,8 @@ struct WorkbenchActions {
 WorkbenchActions CreateWorkbenchActions(MainWindow& window);
 
 /// Open, Browse scenarios, Open recent (filled from `recent()` each time it opens; choosing one
-/// calls `open`), Save scenario as, Export CSV, Save screenshot, Export animation | Quit.
+/// calls `open`), Save scenario as, Export CSV, Save screenshot, Export animation | Open session,
+/// Save session, Reopen last session on start | Quit.
 void BuildFileMenu(QMenu& menu, const WorkbenchActions& actions,
                    std::function<QStringList()> recent = {},
                    std::function<void(const QString&)> open = {});
@@ -79,6 +86,10 @@ void InstallWindowShortcuts(QWidget& window, const WorkbenchActions& actions);
 /// Every action with a shortcut: "<shortcut>\t<text>" lines, as Help > Keyboard shortcuts
 /// lists them.
 QStringList ShortcutList(const WorkbenchActions& actions);
+/// Undo, Redo.
+void BuildEditMenu(QMenu& menu, const WorkbenchActions& actions);
+/// Adds the History dock's toggle ("action.show.history") to the Edit menu of `bar`.
+void AddHistoryToggle(QMenuBar& bar, QDockWidget* history_dock);
 /// Play, Step, Reset | Rerun, Cancel.
 void BuildSimulationMenu(QMenu& menu, const WorkbenchActions& actions);
 /// Reset camera, Compare, Gauge two-form | a show/hide toggle per dock
@@ -86,7 +97,8 @@ void BuildSimulationMenu(QMenu& menu, const WorkbenchActions& actions);
 void BuildViewMenu(QMenu& menu, const WorkbenchActions& actions, const QList<QDockWidget*>& docks);
 /// Keyboard shortcuts (actions.shortcuts) and About Dirac Studio (a message box over `parent`).
 void BuildHelpMenu(QMenu& menu, QWidget* parent, const WorkbenchActions& actions);
-/// File, Simulation, View and Help ("menu.file", "menu.simulation", "menu.view", "menu.help")
+/// File, Edit, Simulation, View and Help ("menu.file", "menu.edit", "menu.simulation",
+/// "menu.view", "menu.help")
 /// in `bar`, filled by the functions above.
 void BuildMenuBar(QMenuBar& bar, const WorkbenchActions& actions, const QList<QDockWidget*>& docks,
                   QWidget* about_parent, std::function<QStringList()> recent = {},

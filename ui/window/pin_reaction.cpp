@@ -31,12 +31,19 @@ bool PinReaction::Pin() {
     context_.errors->Show(tr("Nothing to pin yet: no run has finished."), false);
     return false;
   }
-  plots_->SetOverlay(PlotPanel::kPinned, run->trajectory, PinnedLabel(*run));
+  PinTrajectory(run->trajectory, PinnedLabel(*run));
   context_.status->showMessage(tr("Pinned run %1: later runs are drawn over it").arg(run->run),
                                8000);
   return true;
 }
 
-void PinReaction::Clear() { plots_->SetOverlay(PlotPanel::kPinned, nullptr, QString()); }
+void PinReaction::PinTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory,
+                                const QString& label) {
+  pinned_ = std::move(trajectory);
+  pinned_label_ = pinned_ ? label : QString();
+  plots_->SetOverlay(PlotPanel::kPinned, pinned_, pinned_label_);
+}
+
+void PinReaction::Clear() { PinTrajectory(nullptr, QString()); }
 
 }  // namespace dirac::ui

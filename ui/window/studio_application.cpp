@@ -40,6 +40,31 @@ void ConfigureApplication(QApplication& app) {
   app.setWindowIcon(QIcon(":/icons/dirac-studio.png"));
 }
 
+QStringList TakeSessionArguments(int& argc, char** argv) {
+  QStringList taken;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const QByteArray arg(argv[i]);
+    if (arg == "--") {  // the rest is positional
+      while (i < argc) argv[out++] = argv[i++];
+      break;
+    }
+    if (arg == "--session" || arg == "-session") {
+      taken << QStringLiteral("--session");
+      if (i + 1 < argc) taken << QString::fromLocal8Bit(argv[++i]);
+      continue;
+    }
+    if (arg.startsWith("--session=")) {
+      taken << QStringLiteral("--session") << QString::fromLocal8Bit(arg.mid(10));
+      continue;
+    }
+    argv[out++] = argv[i];
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return taken;
+}
+
 bool IsInformationRequest(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     const QByteArray arg(argv[i]);
@@ -79,7 +104,10 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
       "gauge", "Nonholonomic scenarios: also compute and plot the gauge two-form B_t.");
   const QCommandLineOption scene_only(
       "scene-only", "With --screenshot: save the 3D view alone (the browser's thumbnails).");
-  parser.addOptions({play_to, screenshot, record, set, size, compare, gauge, scene_only});
+  const QCommandLineOption session(
+      "session", "Open a saved session (File > Save session): scenario, edits, camera, charts.",
+      "FILE");
+  parser.addOptions({play_to, screenshot, record, set, size, compare, gauge, scene_only, session});
 
   *exit_code = 0;
   if (!parser.parse(arguments)) {
@@ -121,6 +149,9 @@ std::optional<StudioOptions> ParseStudioOptions(const QStringList& arguments, QS
   options.compare = parser.isSet(compare);
   options.gauge = parser.isSet(gauge);
   options.scene_only = parser.isSet(scene_only);
+  options.session = parser.value(session);
+  if (!options.session.isEmpty() && (!options.scenario_path.isEmpty() || parser.isSet(set)))
+    return fail("--session brings its own scenario and edits: give no SCENARIO or --set with it");
   for (const QString& assignment : parser.values(set)) {
     if (!assignment.contains('=')) return fail("--set needs NAME=VALUE, got '" + assignment + "'");
     options.overrides << assignment;

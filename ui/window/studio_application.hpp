@@ -14,7 +14,7 @@ class QWidget;
 namespace dirac::ui {
 
 /// `dirac-studio [SCENARIO] [--play-to T] [--screenshot FILE] [--record OUT] [--set NAME=VALUE]...
-/// [--size WxH] [--compare] [--gauge] [--scene-only]`
+/// [--size WxH] [--compare] [--gauge] [--scene-only] [--session FILE]`
 struct StudioOptions {
   QString scenario_path;          ///< empty: DefaultScenarioPath()
   std::optional<double> play_to;  ///< play (or, with a screenshot, jump) to this time [s]
@@ -25,6 +25,7 @@ struct StudioOptions {
   bool compare = false;           ///< vakonomic scenarios: also draw the nonholonomic motion
   bool gauge = false;             ///< nonholonomic scenarios: also plot the gauge two-form
   bool scene_only = false;        ///< the screenshot holds the 3D view alone
+  QString session;                ///< open this session (session_file.hpp) instead of SCENARIO
 };
 
 /// Names, icon and attributes every Dirac Studio process (app and GUI tests) sets before
@@ -35,6 +36,12 @@ void ConfigureApplication(QApplication& app);
 /// (a 1600 x 1000 window on a 1280-wide screen is made 1280 wide, not cut on the right), and
 /// moves it to the screen's top left corner. Returns the size given.
 QSize FitWindowToScreen(QWidget& window, QSize size);
+
+/// Takes `--session FILE` (or `--session=FILE`) out of `argv` before QApplication sees it:
+/// QGuiApplication reads "-session" and "--session" as the X11 session-management id and
+/// removes them. Returns the arguments taken ({"--session", FILE}, {"--session"} when FILE is
+/// missing, {} when absent) to be given to ParseStudioOptions; argc and argv are shortened.
+QStringList TakeSessionArguments(int& argc, char** argv);
 
 /// True if the command line asks for --help or --version (answered without a GUI).
 bool IsInformationRequest(int argc, const char* const* argv);
