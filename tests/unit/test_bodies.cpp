@@ -38,9 +38,9 @@ double LargestDifference(const Trajectory& a, const Trajectory& b,
 }
 
 TEST(Bodies, RollingDiskAgreesWithItsHandWrittenLagrangian) {
-  const Scenario bodies = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
-  const Scenario hand =
-      LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_lagrangian.yaml"));
+  const Scenario bodies =
+      LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
+  const Scenario hand = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
   EXPECT_TRUE(bodies.holonomic.empty()) << "the contact height holds by construction";
   ASSERT_EQ(bodies.constraints.size(), 2u);
   EXPECT_EQ(bodies.constraints[0].multiplier, "Fx");
@@ -142,7 +142,7 @@ TEST(Bodies, BodyPosesOfThePendulum) {
 }
 
 TEST(Bodies, RollingDiskContactPointIsOnTheGroundUnderTheCentre) {
-  const Scenario s = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
+  const Scenario s = LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
   const BodyPoses poses = InitialBodyPoses(s);
   ASSERT_EQ(poses.contacts.size(), 1u);
   EXPECT_NEAR(poses.contacts[0].point[0], 0.0, 1e-15);
@@ -167,8 +167,8 @@ TEST(Bodies, DerivedParametersFollowTheirParametersUntilSet) {
 }
 
 TEST(Bodies, SaveAndReloadGivesTheSameProblem) {
-  for (const char* file :
-       {"scenarios/rolling_disk.yaml", "tests/reference/scenarios/chaplygin_sleigh_bodies.yaml"}) {
+  for (const char* file : {"tests/reference/scenarios/rolling_disk_bodies.yaml",
+                           "tests/reference/scenarios/chaplygin_sleigh_bodies.yaml"}) {
     const Scenario s = LoadScenario(SourcePath(file));
     const Scenario back = ParseScenario(SaveScenarioToString(s), "roundtrip.yaml");
     EXPECT_EQ(SaveScenarioToString(back), SaveScenarioToString(s)) << file;
