@@ -198,5 +198,44 @@ TEST(Bicycle, GeneratedExpressionsHoldExactNumbersOnly) {
   for (const auto& [name, found] : seen) EXPECT_TRUE(found) << name << " is generated";
 }
 
+// Decimals in a body model (an offset of 0.25, a knife edge across the axis (0.6, 0.8, 0)) enter
+// the generated expressions as the rationals they spell, not as floats (a knife edge's numeric
+// axis was once written with std::to_string, six decimals).
+TEST(Bicycle, DecimalsOfABodyModelStayExact) {
+  std::ifstream in(std::string(DIRAC_SOURCE_DIR) +
+                   "/tests/reference/scenarios/chaplygin_sleigh_bodies.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  const std::string axis = "axis: y, multiplier";
+  const std::string offset = "offset: [-a, 0, 0]";
+  ASSERT_NE(yaml.find(axis), std::string::npos);
+  ASSERT_NE(yaml.find(offset), std::string::npos);
+  yaml.replace(yaml.find(axis), axis.size(), "axis: [0.6, 0.8, 0], multiplier");
+  yaml.replace(yaml.find(offset), offset.size(), "offset: [-a, 0.25, 0]");
+  const Scenario s = ParseScenario(yaml, "sleigh_decimals.yaml");
+  const scenario::ScenarioSymbols symbols(s, {scenario::Velocities::kTangent});
+  bool knife_edge = false;
+  for (const auto& [name, value] : symbols.definition_values()) {
+    EXPECT_FALSE(HoldsAFloat(value)) << name << " = " << value;
+    if (name == "knife_edge") {
+      knife_edge = true;
+      // The blade's velocity along the axis, exactly: (vx, vy) . (3/5, 4/5) at theta = 0.
+      auto at = [&](int vx, int vy) {
+        GiNaC::exmap point;
+        for (auto it = value.preorder_begin(); it != value.preorder_end(); ++it)
+          if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+            const std::string n = GiNaC::ex_to<GiNaC::symbol>(*it).get_name();
+            point[*it] = n == "vx" ? vx : (n == "vy" ? vy : 0);
+          }
+        return value.subs(point);
+      };
+      EXPECT_TRUE(at(1, 0).is_equal(GiNaC::numeric(3, 5))) << at(1, 0);
+      EXPECT_TRUE(at(0, 1).is_equal(GiNaC::numeric(4, 5))) << at(0, 1);
+    }
+  }
+  EXPECT_TRUE(knife_edge);
+}
+
 }  // namespace
 }  // namespace dirac

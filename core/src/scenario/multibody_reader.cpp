@@ -7,6 +7,7 @@
 #include <random>
 
 #include "dirac/error.hpp"
+#include "dirac/scenario_text.hpp"
 #include "scenario/multibody.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/expression_parser.hpp"
@@ -262,7 +263,7 @@ void ReadConstraintsOfPoints(const Reader& r, const YAML::Node& root, MultibodyS
       c.frame = RequireBody(r, mb, r.Required(node, "body"), node["body"].Scalar()).frame;
       std::string axis;
       for (double a : ReadAxis(r, r.Required(node, "axis"), axis)) {
-        c.direction.push_back(a == 0 ? "0" : (a == 1 ? "1" : (a == -1 ? "-1" : std::to_string(a))));
+        c.direction.push_back(ShortestNumber(a));  // all digits: std::to_string kept six
       }
       mb.velocity_constraints.push_back(c);
     }

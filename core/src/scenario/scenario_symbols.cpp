@@ -45,8 +45,13 @@ ScenarioSymbols::ScenarioSymbols(const Scenario& s, SymbolOptions options) : fil
   }
   const bool rates = options.velocities != Velocities::kNone && !s.algebroid.present;
   if (s.multibody.present()) {
+    // The bodies' numbers (offsets, directions, inertias, 0.6 or 1.5 in a file) as the
+    // rationals they spell: a float would spread into every generated coefficient, and GiNaC
+    // rounds floats in its address-dependent term order (same input, same bytes).
+    const symbolic::ScopedExactDecimals exact_decimals;
     MultibodyModel model(
-        s, [this](const std::string& text, std::size_t line, const std::string& key) {
+        s,
+        [this](const std::string& text, std::size_t line, const std::string& key) {
           return Parse(text, line, key);
         },
         q_, rates ? v_ : std::vector<GiNaC::symbol>{}, t_);
