@@ -29,6 +29,10 @@ QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<do
     points.append(QPointF(x[first], y[first]));
     if (second != first) points.append(QPointF(x[second], y[second]));
   }
+  // The curve spans the whole run: the first and last samples are kept even where they are not
+  // their bucket's extremes (a near-constant energy started at t = 0.01 when the first
+  // bucket's extremes came later; gui_default_view saw it at one chart width).
+  if (points.first().x() != x[0]) points.prepend(QPointF(x[0], y[0]));
   if (points.last().x() != x[n - 1]) points.append(QPointF(x[n - 1], y[n - 1]));
   return points;
 }

@@ -12,7 +12,8 @@
 namespace dirac::ui {
 
 /// Reduces (x[i], y[i]) to at most ~max_points points, keeping each bucket's minimum and
-/// maximum in time order so peaks survive. Returns all points when there are few enough.
+/// maximum in time order so peaks survive, and the first and last samples (the curve spans the
+/// run). Returns all points when there are few enough.
 QList<QPointF> DecimateMinMax(const std::vector<double>& x, const std::vector<double>& y,
                               int max_points);
 

@@ -58,6 +58,16 @@ void PlotsGuiTest::decimationKeepsExtremes() {
     if (i > 0) QVERIFY(points[i].x() >= points[i - 1].x());
   }
   QCOMPARE(y_max, 7.0);
+  // A curve whose first bucket has its extremes after its first sample (rising, then a dip):
+  // the decimated curve still starts at the first sample.
+  std::vector<double> rising(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i)
+    rising[i] = (i == 0 ? 0.5 : 0.0) + 1e-3 * std::sin(t[i]);
+  rising[1] = 1.0;
+  rising[2] = -1.0;
+  const QList<QPointF> started = dirac::ui::DecimateMinMax(t, rising, 400);
+  QCOMPARE(started.front().x(), t.front());
+  QCOMPARE(started.back().x(), t.back());
 }
 
 void PlotsGuiTest::simplificationStaysWithinTolerance() {
