@@ -221,14 +221,16 @@ TEST(Bicycle, DecimalsOfABodyModelStayExact) {
     if (name == "knife_edge") {
       knife_edge = true;
       // The blade's velocity along the axis, exactly: (vx, vy) . (3/5, 4/5) at theta = 0.
-      auto at = [&](int vx, int vy) {
+      // (A copy: clang 14 cannot capture a structured binding.)
+      const GiNaC::ex form = value;
+      auto at = [&form](int vx, int vy) {
         GiNaC::exmap point;
-        for (auto it = value.preorder_begin(); it != value.preorder_end(); ++it)
+        for (auto it = form.preorder_begin(); it != form.preorder_end(); ++it)
           if (GiNaC::is_a<GiNaC::symbol>(*it)) {
             const std::string n = GiNaC::ex_to<GiNaC::symbol>(*it).get_name();
             point[*it] = n == "vx" ? vx : (n == "vy" ? vy : 0);
           }
-        return value.subs(point);
+        return form.subs(point);
       };
       EXPECT_TRUE(at(1, 0).is_equal(GiNaC::numeric(3, 5))) << at(1, 0);
       EXPECT_TRUE(at(0, 1).is_equal(GiNaC::numeric(4, 5))) << at(0, 1);
