@@ -37,8 +37,13 @@ echo "test: Release tests (all but GUI) in $(($(stamp) - t0)) s"
 # Each runs in its own session, so that stopping it stops its compilers too.
 pids=()
 trap 'for p in "${pids[@]}"; do [ -z "$p" ] || kill -- "-$p" 2>/dev/null || true; done' EXIT
+# With the kernel's autogroup scheduling on (Debian's default, kernel.sched_autogroup_enabled=1),
+# a process's nice value only ranks it within its session's group, and setsid starts a new group
+# that gets an equal share of the CPU beside the GUI tests' group whatever its nice value: the
+# build's niceness is therefore also given to its group (/proc/self/autogroup, best effort).
 background_build() {  # STEP NICENESS: sanitize.sh STEP in the background, log in BUILD_DIR
-  setsid nice -n "$2" bash scripts/sanitize.sh "$1" "$build_dir" \
+  setsid nice -n "$2" bash -c 'echo "$1" >/proc/self/autogroup 2>/dev/null || true
+    exec bash scripts/sanitize.sh "$2" "$3"' _ "$2" "$1" "$build_dir" \
     >"$build_dir/sanitize-$1.log" 2>&1 &
   pids+=($!)
 }
