@@ -74,6 +74,13 @@ t0=$(stamp)
 (cd "$build_dir" && DIRAC_BENCH_SMOKE=${DIRAC_BENCH_SMOKE:-1} ctest -L gui --output-on-failure --timeout 900)
 echo "test: Release GUI tests in $(($(stamp) - t0)) s"
 
+# The GUI tests are done: the builds still running go back to normal priority (beside a CPU hog at
+# nice 0, a nice-15 build would otherwise get a few percent of the CPU and the script wait on it).
+for p in "${pids[@]}"; do
+  renice -n 0 -g "$p" >/dev/null 2>&1 || true
+  echo 0 >"/proc/$p/autogroup" 2>/dev/null || true
+done
+
 if [ "$sanitize" != 0 ] && [ "$overlap" != 1 ]; then
   background_build asan-build 10
   background_build tsan-build 19
