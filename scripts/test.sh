@@ -77,7 +77,8 @@ echo "test: Release GUI tests in $(($(stamp) - t0)) s"
 # The GUI tests are done: the builds still running go back to normal priority (beside a CPU hog at
 # nice 0, a nice-15 build would otherwise get a few percent of the CPU and the script wait on it).
 for p in "${pids[@]}"; do
-  renice -n 0 -g "$p" >/dev/null 2>&1 || true
+  # every process of the build's session: ninja starts each compiler in a process group of its own
+  renice -n 0 -p $(pgrep -s "$p") >/dev/null 2>&1 || true
   echo 0 >"/proc/$p/autogroup" 2>/dev/null || true
 done
 
