@@ -128,6 +128,50 @@ TEST(ExpressionCompiler, EachExpressionMatchesGinacAtRandomPoints) {
   }
 }
 
+// Forward-mode tangents (CompiledFunction::EvaluateTangents) against GiNaC's derivatives, for
+// every case above: all four directions at once, and then only the directions of x and z (the
+// others seeded zero, as the linearization seeds the coordinates only): the same columns, bit
+// for bit, since skipping operands with zero tangents keeps the order of the nonzero terms.
+TEST(ExpressionCompiler, TangentsMatchGinacDerivativesAndPartialSeedsGiveTheSameColumns) {
+  Symbols s;
+  std::mt19937 rng(2024);
+  const std::vector<symbol> syms = s.all();
+  for (const Case& c : Cases(s)) {
+    const CompiledFunction f = CompileExpressions({c.expr}, syms);
+    const std::size_t P = 4;
+    std::vector<double> identity(4 * P, 0.0), partial(4 * P, 0.0);
+    for (std::size_t d = 0; d < P; ++d) identity[d * P + d] = 1.0;
+    partial[0 * P + 0] = 1.0;  // x along direction 0
+    partial[2 * P + 2] = 1.0;  // z along direction 2
+    std::vector<double> work(f.tangent_work_size(P)), full(P), some(P);
+    for (int trial = 0; trial < 20; ++trial) {
+      const std::vector<double> p = RandomPoint(rng, 4, c.lo, c.hi);
+      f.EvaluateTangents(p.data(), identity.data(), P, full.data(), work.data());
+      f.EvaluateTangents(p.data(), partial.data(), P, some.data(), work.data());
+      for (std::size_t d = 0; d < P; ++d) {
+        ExpectClose(GinacValue(GiNaC::diff(c.expr, syms[d]), syms, p), full[d],
+                    c.name + " d/d" + syms[d].get_name());
+        if (d == 0 || d == 2)
+          EXPECT_EQ(some[d], full[d]) << c.name << ", direction " << d;
+        else
+          EXPECT_EQ(some[d], 0.0) << c.name << ", unseeded direction " << d;
+      }
+    }
+  }
+}
+
+// A subexpression of unseeded inputs only has a zero tangent, exactly: sqrt(w) at w = 0 has an
+// infinite derivative, which must not turn d/dx of x*sqrt(w) + sin(x) into NaN (inf * 0).
+TEST(ExpressionCompiler, UnseededSubexpressionsContributeExactZeros) {
+  Symbols s;
+  const CompiledFunction f = CompileExpressions({s.x * GiNaC::sqrt(s.w) + GiNaC::sin(s.x)}, s.all());
+  const std::vector<double> point{0.3, 0.0, 0.0, 0.0};
+  const std::vector<double> seeds{1.0, 0.0, 0.0, 0.0};  // d/dx only
+  std::vector<double> work(f.tangent_work_size(1)), tangent(1);
+  f.EvaluateTangents(point.data(), seeds.data(), 1, tangent.data(), work.data());
+  EXPECT_EQ(tangent[0], std::cos(0.3));
+}
+
 TEST(ExpressionCompiler, AllExpressionsCompiledTogetherMatchGinacAndShareWork) {
   Symbols s;
   const std::vector<Case> cases = Cases(s);

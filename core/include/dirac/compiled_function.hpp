@@ -144,11 +144,14 @@ class CompiledFunction {
   /// is the Jacobian-vector product to rounding (not a finite difference). `work` holds
   /// tangent_work_size(directions) doubles. Does not allocate and does not throw; a derivative
   /// that does not exist at the point (sqrt at 0, |x| at 0) comes out as inf/NaN or one-sided.
+  /// A subexpression of inputs whose seeds are all zero has an exactly zero tangent and is skipped
+  /// (so an infinite partial there, sqrt of a parameter at 0, does not make the result NaN).
   void EvaluateTangents(const double* inputs, const double* seeds, std::size_t directions,
                         double* tangents, double* work) const;
   /// Doubles of `work` that EvaluateTangents needs for `directions` directions.
   std::size_t tangent_work_size(std::size_t directions) const {
-    return (num_inputs_ + scratch_size_) * (1 + directions);
+    const std::size_t slots = num_inputs_ + scratch_size_;
+    return slots * (1 + directions) + (slots + sizeof(double) - 1) / sizeof(double);
   }
   /// For each output, the inputs it depends on through the tape (structural, sorted): the
   /// sparsity pattern of the Jacobian.

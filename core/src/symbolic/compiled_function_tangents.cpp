@@ -13,10 +13,18 @@ void CompiledFunction::EvaluateTangents(const double* inputs, const double* seed
                                         double* tangents, double* work) const {
   using Op = TapeInstruction::Op;
   const std::size_t num_slots = num_inputs_ + scratch_size_;
-  double* val = work;              // slot values
-  double* tan = work + num_slots;  // slot tangents, P per slot
+  double* val = work;                  // slot values
+  double* tan = work + num_slots;      // slot tangents, P per slot
+  // Whether a slot's tangent may be nonzero: a slot computed only from inputs whose seeds are all
+  // zero (parameters, when differentiating by the state) has a zero tangent, and its P-wide
+  // tangent loop is skipped. Such an operand contributes an exact zero to the chain rule (where
+  // the loop would have added its partial derivative times 0: the same sum, except that an
+  // infinite partial, sqrt at 0 of a parameter, no longer makes the result NaN).
+  auto* live = reinterpret_cast<unsigned char*>(tan + num_slots * P);
   std::copy(inputs, inputs + num_inputs_, val);
   std::copy(seeds, seeds + num_inputs_ * P, tan);
+  for (std::size_t i = 0; i < num_inputs_; ++i)
+    live[i] = std::any_of(seeds + i * P, seeds + (i + 1) * P, [](double s) { return s != 0.0; });
   std::fill(tangents, tangents + num_outputs_ * P, 0.0);
   for (const TapeInstruction& in : tape_) {
     const double A = in.a >= 0 && TapeInstruction::SlotOperands(in.op) >= 1 ? val[in.a] : 0.0;
@@ -207,25 +215,47 @@ void CompiledFunction::EvaluateTangents(const double* inputs, const double* seed
         gc = A * B;
         break;
     }
-    // kInput reads the seed of its input; every other op its operands' tangents.
-    if (in.op == Op::kInput) dA = seeds + in.a * P;
+    // kInput reads the seed of its input; every other op its operands' tangents. Operands with
+    // a zero tangent drop out (nullptr).
+    if (in.op == Op::kInput) dA = live[in.a] ? seeds + in.a * P : nullptr;
+    else if (dA && !live[in.a]) dA = nullptr;
+    if (dB && !live[in.b]) dB = nullptr;
+    if (dC && !live[in.c]) dC = nullptr;
+    if (dD && !live[in.d]) dD = nullptr;
+    // Keep the tape's order of the nonzero terms: the sum rounds as before.
+    const double* terms[4];
+    double partial[4];
+    int count = 0;
+    if (dA) terms[count] = dA, partial[count++] = ga;
+    if (dB) terms[count] = dB, partial[count++] = gb;
+    if (dC) terms[count] = dC, partial[count++] = gc;
+    if (dD) terms[count] = dD, partial[count++] = gd;
     double* out = in.dst >= 0 ? tan + in.dst * P : tangents + (-1 - in.dst) * P;
-    if (in.op == Op::kConst) {
-      std::fill(out, out + P, 0.0);
-    } else {
-      for (std::size_t p = 0; p < P; ++p) {
-        double d = ga * dA[p];
-        if (dB) d += gb * dB[p];
-        if (dC) d += gc * dC[p];
-        if (dD) d += gd * dD[p];
-        out[p] = d;
-      }
+    if (in.dst >= 0) live[in.dst] = count > 0;
+    switch (count) {
+      case 0:  // outputs start at zero; a dead slot's tangent is never read
+        break;
+      case 1:
+        for (std::size_t p = 0; p < P; ++p) out[p] = partial[0] * terms[0][p];
+        break;
+      case 2:
+        for (std::size_t p = 0; p < P; ++p)
+          out[p] = partial[0] * terms[0][p] + partial[1] * terms[1][p];
+        break;
+      default:
+        for (std::size_t p = 0; p < P; ++p) {
+          double d = partial[0] * terms[0][p];
+          for (int t = 1; t < count; ++t) d += partial[t] * terms[t][p];
+          out[p] = d;
+        }
+        break;
     }
     if (in.dst >= 0) val[in.dst] = v;
   }
   for (const OutputCopy& copy : copies_from_inputs_)
     std::copy(seeds + copy.from * P, seeds + (copy.from + 1) * P, tangents + copy.output * P);
   for (const OutputCopy& copy : copies_from_scratch_) {
+    if (!live[copy.from + num_inputs_]) continue;  // zero, as written above
     const double* from = tan + (copy.from + num_inputs_) * P;
     std::copy(from, from + P, tangents + copy.output * P);
   }
