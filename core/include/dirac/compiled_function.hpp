@@ -150,8 +150,9 @@ class CompiledFunction {
                         double* tangents, double* work) const;
   /// Doubles of `work` that EvaluateTangents needs for `directions` directions.
   std::size_t tangent_work_size(std::size_t directions) const {
-    const std::size_t slots = num_inputs_ + scratch_size_;
-    return slots * (1 + directions) + (slots + sizeof(double) - 1) / sizeof(double);
+    // (not named `slots`: Qt defines that word as a macro in every file that includes QObject)
+    const std::size_t value_slots = num_inputs_ + scratch_size_;
+    return value_slots * (1 + directions) + (value_slots + sizeof(double) - 1) / sizeof(double);
   }
   /// For each output, the inputs it depends on through the tape (structural, sorted): the
   /// sparsity pattern of the Jacobian.
