@@ -25,9 +25,8 @@ namespace {
 // 3D view reserves for the particle).
 const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColor(204, 121, 167),
                                 QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
-// The comparison run is magenta, as in the 3D view; a pinned run dark grey (not a lighter
-// shade of its series' colour, which read as the same run).
-const QColor kComparisonColor(235, 60, 235);
+// A pinned run dark grey (not a lighter shade of its series' colour, which read as the same
+// run); the comparison run dashed in its series' colours.
 const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
 
@@ -175,7 +174,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   AddBoundItems(*plot, id);  // under the curves
 
   // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
-  const QString prefix = UnderscorePrefix(names);
+  // Not down to bare numbers: "mu_2 … mu_7" kept whole (a legend "2 3 4 5 6 7" named nothing).
+  QString prefix = UnderscorePrefix(names);
+  for (const QString& name : names)
+    if (!prefix.isEmpty() && name.size() > prefix.size() && name[prefix.size()].isDigit())
+      prefix.clear();
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const QString& name = names[static_cast<qsizetype>(s)];
     auto* series = new QLineSeries(plot->chart);
@@ -202,7 +205,9 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       series->setObjectName(id + "." + name + "." + kOverlayNames[o]);
       series->setName(QStringLiteral("%1 (%2)").arg(
           prefix.isEmpty() ? name : name.mid(prefix.size()), overlay.label));
-      QPen pen(o == kComparison ? kComparisonColor : kPinnedColor);
+      // The comparison dashed in its curve's colour (all magenta, x, y and z of the other
+      // motion could not be told apart); the pinned run dotted grey.
+      QPen pen(o == kComparison ? plot->series[s]->pen().color() : kPinnedColor);
       pen.setWidthF(1.5);
       pen.setStyle(o == kComparison ? Qt::DashLine : Qt::DotLine);
       series->setPen(pen);
@@ -240,7 +245,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
         marker->setVisible(c == 0);
         if (c != 0) continue;
         ++legend_entries;
-        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label);
+        // The entry stands for every curve of the overlay: the comparison's are in their
+        // curves' colours, so its entry is grey and says how they are drawn.
+        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label +
+                         (o == kComparison ? QObject::tr(" (dashed)") : QString()));
+        marker->setBrush(kPinnedColor);
         QLegend* legend = plot->chart->legend();
         QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
           const bool visible = !curves.front()->isVisible();

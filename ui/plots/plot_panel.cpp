@@ -165,10 +165,6 @@ bool PlotPanel::AddPlot(const QString& column) {
   return true;
 }
 
-void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
-  ContextMenu(-1)->exec(event->globalPos());
-}
-
 std::size_t PlotPanel::ShownLast() const {
   // The auxiliary charts follow the first one (Rebuild), so a later scenario chart ends the list.
   const std::size_t count = specs_.size() + auxiliary_specs_.size();
@@ -598,54 +594,6 @@ QString PlotPanel::Readout(int index, double t) const {
     lines << line;
   }
   return lines.join('\n');
-}
-
-void PlotPanel::ShowContextMenu(int index, const QPoint& global) {
-  ContextMenu(index)->exec(global);
-}
-
-std::unique_ptr<QMenu> PlotPanel::ContextMenu(int index) {
-  auto owned = std::make_unique<QMenu>(this);
-  QMenu& menu = *owned;
-  menu.setObjectName("plotPanel.menu");
-  QMenu* add_chart = menu.addMenu(tr("Add chart"));
-  add_chart->setObjectName("plotPanel.addChart");
-  for (const QString& column : AvailableColumns())
-    add_chart->addAction(column, this, [this, column] { AddPlot(column); });
-  add_chart->setEnabled(!add_chart->isEmpty());
-  if (index < 0 || index >= plot_count()) return owned;
-  const QStringList shown = PlotColumns(index);
-  QMenu* add = menu.addMenu(tr("Add column"));
-  const dirac::Trajectory* trajectory = TrajectoryOf(*plots_[static_cast<std::size_t>(index)]);
-  if (trajectory) {
-    for (const std::string& c : trajectory->columns()) {
-      const QString column = QString::fromStdString(c);
-      if (column == "t" || shown.contains(column)) continue;
-      QString text = column;
-      if (const auto q = quantities_.find(c); q != quantities_.end() && !q->second.Key().empty())
-        text += "  " + QString::fromStdString(q->second.Key());
-      add->addAction(text, this, [this, index, column] { AddColumn(index, column); });
-    }
-  }
-  add->setEnabled(!add->isEmpty());
-  if (shown.size() > 1) {
-    QMenu* remove = menu.addMenu(tr("Remove column"));
-    for (const QString& column : shown)
-      remove->addAction(column, this, [this, index, column] { RemoveColumn(index, column); });
-  }
-  menu.addSeparator();
-  QAction* copy =
-      menu.addAction(tr("Copy image and data"), this, [this, index] { CopyChart(index); });
-  copy->setShortcut(QKeySequence::Copy);  // shown; the chart's view takes the key itself
-  menu.addAction(tr("Reset zoom"), this, [this, index] { ResetZoom(index); });
-  menu.addAction(tr("Export chart as PNG…"), this, [this, index] { ExportDialog(index, "png"); });
-  menu.addAction(tr("Export chart as SVG…"), this, [this, index] { ExportDialog(index, "svg"); });
-  menu.addSeparator();
-  menu.addAction(tr("Pin this run for comparison"), this, [this] { emit pinRequested(); });
-  QAction* unpin =
-      menu.addAction(tr("Clear the pinned run"), this, [this] { emit unpinRequested(); });
-  unpin->setEnabled(has_overlay(kPinned));
-  return owned;
 }
 
 int PlotPanel::FindPlot(const QString& title) const {

@@ -104,6 +104,11 @@ void BuildMenuBar(QMenuBar& bar, const WorkbenchActions& actions, const QList<QD
                   QWidget* about_parent, std::function<QStringList()> recent = {},
                   std::function<void(const QString&)> open = {});
 
+/// Enables the actions that need an open scenario (Play, Step, Step back, Reset, Rerun, Pin,
+/// Save scenario, Export CSV, Export animation, Save session) when `loaded`, else disables them
+/// (a window started on a missing file offers nothing that would do nothing).
+void EnableScenarioActions(const WorkbenchActions& actions, bool loaded);
+
 /// Shows the play action as Play or Pause (icon, text, tooltip).
 void ShowPlayState(QAction* play, bool playing);
 
