@@ -59,6 +59,10 @@ struct NiceRange {
 };
 NiceRange NiceValueRange(double y_min, double y_max, bool fine = false);
 
+/// `words` on two lines, broken at the space nearest their middle ("hidden-constraint<br>
+/// residual"; rich text); one word as it is.
+QString BrokenInTwo(const QString& words);
+
 /// The common prefix of `names` up to and including its last '_' ("" if none or one name).
 QString UnderscorePrefix(const QStringList& names);
 

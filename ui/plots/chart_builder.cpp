@@ -30,14 +30,7 @@ const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColo
 const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
 
-// Words on two lines, broken at the space nearest their middle ("hidden-constraint<br>
-// residual"); one word as it is.
-QString Stacked(const QString& words) {
-  qsizetype best = -1;
-  for (qsizetype i = words.indexOf(' '); i >= 0; i = words.indexOf(' ', i + 1))
-    if (best < 0 || std::abs(words.size() - 2 * i) < std::abs(words.size() - 2 * best)) best = i;
-  return best < 0 ? words : words.left(best) + "<br>" + words.mid(best + 1);
-}
+
 
 }  // namespace
 
@@ -139,7 +132,7 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
         short_parts << words + unit_text;
         const QString under = unit ? QStringLiteral("<br>[%1]").arg(key) : QString();
         if (unit) stacked_parts << words + under;  // two lines: the words over the unit
-        broken_parts << Stacked(words) + under;    // the words on two lines too
+        broken_parts << BrokenInTwo(words) + under;    // the words on two lines too
         if (unit) unit_parts << QStringLiteral("[%1]").arg(key);
       } else if (unit) {
         short_parts << QStringLiteral("[%1]").arg(key);
@@ -307,10 +300,26 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   Plot* raw = plot.get();
   connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [this, raw] {
     FitAxisTitles(*raw);
+    UpdateTitle(*raw);  // on two lines if it no longer fits
+    FitLegend(*raw);
     ScheduleAlignment();
   });
   Fill(*plot);
   return plot;
+}
+
+void PlotPanel::FitLegend(Plot& plot) {
+  // Beside the plot where its entries do not fit one row above it (Qt elided every name to
+  // "w…": the so(5) body's w1_2 … w2_4).
+  QLegend* legend = plot.chart->legend();
+  if (!legend->isVisible()) return;
+  const QFontMetricsF metrics(legend->font());
+  double needed = 0.0;
+  for (QLegendMarker* marker : legend->markers())
+    if (marker->isVisible()) needed += metrics.horizontalAdvance(marker->label()) + 3.0 * metrics.height();
+  const Qt::Alignment side =
+      needed > plot.chart->size().width() - 40.0 ? Qt::AlignRight : Qt::AlignTop;
+  if (legend->alignment() != side) legend->setAlignment(side);
 }
 
 void PlotPanel::FitAxisTitles(Plot& plot) {

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLegend>
@@ -408,6 +409,10 @@ bool PlotPanel::FitRanges(Plot& plot, const CurveSet& curves, bool apply) {
 void PlotPanel::UpdateTitle(Plot& plot) {
   QString title = QString::fromStdString(plot.spec.title);
   if (!plot.missing.isEmpty()) title += tr("  (no column: %1)").arg(plot.missing);
+  // On two lines where one does not fit the chart (Qt cut it: "…the first six compone...").
+  const double room = plot.chart->size().width() - 40.0;
+  if (room > 0.0 && QFontMetricsF(plot.chart->titleFont()).horizontalAdvance(title) > room)
+    title = BrokenInTwo(title.toHtmlEscaped());
   if (title != plot.chart->title()) plot.chart->setTitle(title);  // a new title lays out again
 }
 

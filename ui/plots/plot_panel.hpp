@@ -265,6 +265,8 @@ class PlotPanel : public QWidget {
   void PlaceDivergenceMarks(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
+  /// The legend above the plot where its entries fit one row, else at its right.
+  static void FitLegend(Plot& plot);
   // What the columns measure in words (their ColumnQuantity::words, distinct, joined).
   QString WordsOf(const QStringList& columns) const;
   void MarkZoomed(const QChartView* view);

@@ -239,11 +239,16 @@ void SceneView::PlaceControls() {
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
   controls_->Place(w, h, scene_ ? scene_->TopOverlayDepth(w, h) : 0);
+  if (window_ready_) {  // whole when narrow (their ends were cut off)
+    controls_->FitHintWidth(overlay_, w - 24.0 * ratio);
+    ViewControls::FitTextWidth(message_, overlay_, w - 24.0 * ratio, 16);
+  }
 }
 
 void SceneView::SetHint(const QString& hint) {
   WaitForFrame();
   controls_->SetHint(hint.toStdString());
+  PlaceControls();
   RequestRender();
 }
 
@@ -305,9 +310,15 @@ void SceneView::ApplyLegend() {
     if (!shown) overlay_->RemoveActor2D(legend);
   }
   controls_->ShowLegendButton(legend != nullptr, shown);
-  if (shown && window_ready_)  // beside the view's left margin, short of its right edge
-    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_,
-                                 (width() - 28) * devicePixelRatioF());
+  if (shown && window_ready_) {
+    // Beside the view's left margin, short of the legend button ("Hide legend" covered the
+    // legend's end in a narrow view).
+    double button[4];
+    const double ratio = devicePixelRatioF();
+    const double right = controls_->LegendButtonBox(overlay_, button) ? button[0] - 12.0 * ratio
+                                                                      : (width() - 16) * ratio;
+    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_, right - 12.0);
+  }
 }
 
 void SceneView::SetMessage(const QString& message) {
@@ -328,6 +339,7 @@ void SceneView::SetMessage(const QString& message) {
   }
   message_->SetInput(lines.join('\n').toUtf8().constData());
   message_->SetVisibility(!message.isEmpty());
+  PlaceControls();  // sized to the view's width
   RequestRender();
 }
 

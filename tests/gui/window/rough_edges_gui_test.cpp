@@ -7,7 +7,9 @@
 // missing file that offers nothing that would do nothing. PNGs to look at: rough_edges_*.png
 // in the build's test folder.
 #include <QAction>
+#include <QAbstractSeries>
 #include <QApplication>
+#include <QChart>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -20,6 +22,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QTest>
+#include <QToolBar>
 #include <QValueAxis>
 
 #include <cmath>
@@ -203,10 +206,9 @@ void RoughEdgesGuiTest::statusMessagesElideBeforeTheRunStatus() {
   QTRY_VERIFY(message->isVisible());
   QCOMPARE(message->text(), long_message);
   // Apart from the run's status, elided (its text is wider than it).
-  QVERIFY2(message->geometry().right() + 8 < diagnostics->geometry().left(),
-           qPrintable(QString("%1 vs %2")
-                          .arg(message->geometry().right())
-                          .arg(diagnostics->geometry().left())));
+  const int text_end = message->mapTo(status, message->contentsRect().topRight()).x();
+  QVERIFY2(text_end + 8 < diagnostics->geometry().left(),
+           qPrintable(QString("%1 vs %2").arg(text_end).arg(diagnostics->geometry().left())));
   QVERIFY(message->fontMetrics().horizontalAdvance(long_message) > message->contentsRect().width());
   window.grab().save(OutputPath("rough_edges_status.png"));
   status->clearMessage();
@@ -265,7 +267,10 @@ void RoughEdgesGuiTest::multiplierAxesHaveUnits() {
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "lc_circuit.yaml");
   const QString circuit = TitleOfChartWith(*window->plot_panel(), "mu1");
   QVERIFY2(circuit.contains("[V]") && circuit.contains("voltage"), qPrintable(circuit));
-  QVERIFY(window->plot_panel()->Readout(0, 0.0).contains(" V"));
+  const int voltages = window->plot_panel()->FindPlot("KVL voltages (multipliers)");
+  QVERIFY(voltages >= 0);
+  QVERIFY2(window->plot_panel()->Readout(voltages, 0.0).contains(" V"),
+           qPrintable(window->plot_panel()->Readout(voltages, 0.0)));
 
   // Gauge directions (the LC circuit's v2, v3, v4: v2' = lambda1): greyed, saying why.
   for (const char* name : {"v2", "v3", "v4"}) {
@@ -400,6 +405,23 @@ void RoughEdgesGuiTest::missingFileOffersNothing() {
   DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
   for (QAction* action : {a.play, a.step, a.rerun, a.export_csv})
     QVERIFY2(action->isEnabled(), qPrintable(action->objectName()));
+
+  // At the narrowest width the toolbar's buttons go icon-only rather than hiding Rerun and
+  // Cancel behind "»"; at 1280 px they keep their texts.
+  auto* toolbar = window->findChild<QToolBar*>("toolbar.playback");
+  QVERIFY(toolbar);
+  window->resize(window->minimumSizeHint().width(), 720);
+  QTRY_VERIFY(window->width() <= 1100);
+  for (QAction* action : {a.rerun, a.cancel}) {
+    QWidget* button = toolbar->widgetForAction(action);
+    QVERIFY(button);
+    QTRY_VERIFY2(button->isVisible() && button->geometry().right() < toolbar->width(),
+                 qPrintable(action->objectName()));
+  }
+  window->grab().save(OutputPath("rough_edges_narrow.png"));
+  window->resize(1280, 720);
+  QTRY_COMPARE(toolbar->toolButtonStyle(), Qt::ToolButtonTextBesideIcon);
+  window->grab().save(OutputPath("rough_edges_1280.png"));
 }
 
 QTEST_MAIN(RoughEdgesGuiTest)
