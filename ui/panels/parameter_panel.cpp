@@ -492,6 +492,7 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
         info.horizon ? tr("horizon T (final time)") : quantity + (info.initial ? "(0)" : "(T)"),
         group);
     label->setObjectName("boundary." + name + ".label");
+    label->setWordWrap(true);  // "horizon T (final time)" on two lines in a narrow dock
     if (!info.description.empty()) label->setToolTip(QString::fromStdString(info.description));
     auto* fixed = new QCheckBox(group);
     fixed->setObjectName("boundary." + name + ".fixed");
@@ -508,7 +509,7 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     // A free horizon shows its guess (after a solve, the T found: ShowSolvedStart).
     spin->setValue(value.value_or(info.horizon ? scenario.optimal_control.horizon : 0.0));
     spin->setEnabled(value.has_value());
-    spin->setMinimumWidth(90);
+    spin->setMinimumWidth(64);  // with the unit after it, the row fits the dock's 300 px
     spin->setMinimumHeight(spin->sizeHint().height());
     spin->setToolTip(label->toolTip());
     const QString about = QString::fromStdString(info.description);

@@ -59,7 +59,7 @@ constexpr int kUlpSearch = 24;  // how far (in ulps) the ends or the anchor may 
 }  // namespace
 
 void ExactZeroFixedTicks(double& lo, double& hi, int ticks) {
-  if (!(lo < 0.0 && hi > 0.0) || ticks < 2) return;
+  if (!(lo <= 0.0 && hi >= 0.0) || ticks < 2) return;  // 0 inside, or an end (data <= 0)
   // Is 0 one of the ticks (up to rounding)?
   const double step = (hi - lo) / (ticks - 1);
   const double k = std::round(-lo / step);
@@ -69,6 +69,7 @@ void ExactZeroFixedTicks(double& lo, double& hi, int ticks) {
     for (int a = -n; a <= n; ++a)
       for (int b = -n; b <= n; ++b) {
         if (std::max(std::abs(a), std::abs(b)) != n) continue;  // the ring at distance n
+        if ((lo == 0.0 && a != 0) || (hi == 0.0 && b != 0)) continue;  // an end at 0 stays
         const double l = Ulps(lo, a), h = Ulps(hi, b);
         if (HasExactZero(FixedTickValues(l, h, ticks))) {
           lo = l;

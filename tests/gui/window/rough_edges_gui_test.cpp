@@ -126,11 +126,13 @@ void RoughEdgesGuiTest::editorsShowShortestNumbers() {
 void RoughEdgesGuiTest::boundaryValuesKeepUnitsAndLabels() {
   const dirac::Scenario scenario =
       dirac::LoadScenario(ScenarioPath("so3_spline.yaml").toStdString());
-  ParameterPanel panel;
-  panel.SetScenario(scenario);
   QScrollArea scroll;  // as in the window: the dock's width, 300 px at the narrowest
   scroll.setWidgetResizable(true);
-  scroll.setWidget(&panel);
+  scroll.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the rows fit its width
+  auto* owned = new ParameterPanel;  // the scroll area owns it
+  ParameterPanel& panel = *owned;
+  panel.SetScenario(scenario);
+  scroll.setWidget(owned);
   scroll.resize(300, 900);
   scroll.show();
   QVERIFY(QTest::qWaitForWindowExposed(&scroll));
@@ -148,10 +150,16 @@ void RoughEdgesGuiTest::boundaryValuesKeepUnitsAndLabels() {
     QVERIFY2(spin->suffix().isEmpty(), qPrintable(spin->suffix()));  // the unit is a label now
     if (!unit) continue;
     ++units;
-    // The whole unit shows (the suffix was cut to "rad/").
+    // The whole unit shows (the suffix was cut to "rad/"), inside the dock's width.
     QVERIFY2(unit->isVisible() && unit->width() >= unit->fontMetrics().horizontalAdvance(
                                                        unit->text()),
              qPrintable(base + ": " + unit->text()));
+    const int right = unit->mapTo(scroll.viewport(), QPoint(unit->width(), 0)).x();
+    QVERIFY2(right <= scroll.viewport()->width(),
+             qPrintable(QString("%1 ends at %2 of %3")
+                            .arg(base)
+                            .arg(right)
+                            .arg(scroll.viewport()->width())));
   }
   QVERIFY2(units >= 6, qPrintable(QString::number(units)));  // w1..w3 at 0 and T at least
   QCOMPARE(panel.findChild<QLabel*>("boundary.initial.w1.unit")->text(), QStringLiteral("rad/s"));
