@@ -478,10 +478,12 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
       grid->addWidget(heading, heading_row, 0);
       // The check boxes' column says what they mean.
       auto* fixed_heading = new QLabel(tr("fixed"), group);
-      fixed_heading->setObjectName(QStringLiteral("parameterPanel.boundary.fixedHeading%1").arg(section));
+      fixed_heading->setObjectName(
+          QStringLiteral("parameterPanel.boundary.fixedHeading%1").arg(section));
       fixed_heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
-      fixed_heading->setToolTip(tr("Checked: prescribed. Unchecked: free (its transversality "
-                                   "condition holds instead)."));
+      fixed_heading->setToolTip(
+          tr("Checked: prescribed. Unchecked: free (its transversality "
+             "condition holds instead)."));
       grid->addWidget(fixed_heading, heading_row, 1, Qt::AlignHCenter);
     }
     const QString name = QString::fromStdString(info.name);

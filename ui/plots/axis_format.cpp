@@ -48,8 +48,8 @@ bool HasExactZero(const std::vector<double>& values) {
 
 // `x` moved by `n` units in the last place (n may be negative).
 double Ulps(double x, int n) {
-  const double toward = n < 0 ? -std::numeric_limits<double>::infinity()
-                              : std::numeric_limits<double>::infinity();
+  const double toward =
+      n < 0 ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   for (int k = 0; k < std::abs(n); ++k) x = std::nextafter(x, toward);
   return x;
 }
@@ -68,7 +68,7 @@ void ExactZeroFixedTicks(double& lo, double& hi, int ticks) {
   for (int n = 1; n <= kUlpSearch; ++n)
     for (int a = -n; a <= n; ++a)
       for (int b = -n; b <= n; ++b) {
-        if (std::max(std::abs(a), std::abs(b)) != n) continue;  // the ring at distance n
+        if (std::max(std::abs(a), std::abs(b)) != n) continue;         // the ring at distance n
         if ((lo == 0.0 && a != 0) || (hi == 0.0 && b != 0)) continue;  // an end at 0 stays
         const double l = Ulps(lo, a), h = Ulps(hi, b);
         if (HasExactZero(FixedTickValues(l, h, ticks))) {

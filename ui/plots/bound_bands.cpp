@@ -194,8 +194,8 @@ void PlotPanel::PlaceBoundItems(Plot& plot) {
         HideFromLegend(plot.chart, item);  // a series shown again shows its legend entry
       }
       QPen pen = items.line[side]->pen();
-      const QColor color = all_same || s >= plot.series.size() ? kBoundLineColor
-                                                               : plot.series[s]->pen().color();
+      const QColor color =
+          all_same || s >= plot.series.size() ? kBoundLineColor : plot.series[s]->pen().color();
       if (pen.color() != color) {
         pen.setColor(color);
         items.line[side]->setPen(pen);

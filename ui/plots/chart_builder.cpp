@@ -30,8 +30,6 @@ const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColo
 const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
 
-
-
 }  // namespace
 
 QString PlotPanel::WordsOf(const QStringList& columns) const {
@@ -131,8 +129,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       if (!words.isEmpty()) {
         short_parts << words + unit_text;
         const QString under = unit ? QStringLiteral("<br>[%1]").arg(key) : QString();
-        if (unit) stacked_parts << words + under;  // two lines: the words over the unit
-        broken_parts << BrokenInTwo(words) + under;    // the words on two lines too
+        if (unit) stacked_parts << words + under;    // two lines: the words over the unit
+        broken_parts << BrokenInTwo(words) + under;  // the words on two lines too
         if (unit) unit_parts << QStringLiteral("[%1]").arg(key);
       } else if (unit) {
         short_parts << QStringLiteral("[%1]").arg(key);
@@ -316,7 +314,8 @@ void PlotPanel::FitLegend(Plot& plot) {
   const QFontMetricsF metrics(legend->font());
   double needed = 0.0;
   for (QLegendMarker* marker : legend->markers())
-    if (marker->isVisible()) needed += metrics.horizontalAdvance(marker->label()) + 3.0 * metrics.height();
+    if (marker->isVisible())
+      needed += metrics.horizontalAdvance(marker->label()) + 3.0 * metrics.height();
   const Qt::Alignment side =
       needed > plot.chart->size().width() - 40.0 ? Qt::AlignRight : Qt::AlignTop;
   if (legend->alignment() != side) legend->setAlignment(side);

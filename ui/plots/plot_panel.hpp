@@ -207,8 +207,8 @@ class PlotPanel : public QWidget {
   void CopyChart(int plot);
 
  signals:
-  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn, RemovePlot: the context menu); `before`
-  /// is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
+  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn, RemovePlot: the context menu);
+  /// `before` is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
   void chartsEdited(const std::vector<dirac::PlotSpec>& before);
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
   void seekRequested(double t);

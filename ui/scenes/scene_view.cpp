@@ -367,8 +367,7 @@ void SceneView::SetScenarioValues(const dirac::Scenario& scenario) {
 void SceneView::FitCameraUnlessUserMoved() {
   // Not during a press on the view either: the drag it may start is the user's.
   // (A press whose release went elsewhere, to the context menu, holds nothing.)
-  if (camera_moved_by_user_ ||
-      (camera_press_ && QGuiApplication::mouseButtons() != Qt::NoButton))
+  if (camera_moved_by_user_ || (camera_press_ && QGuiApplication::mouseButtons() != Qt::NoButton))
     return;
   ResetCamera();
 }

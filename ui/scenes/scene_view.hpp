@@ -212,7 +212,7 @@ class SceneView : public QWidget {
   bool camera_moved_by_user_ = false;
   bool camera_press_ = false;  // a button is down on the view, forwarded to the camera
   CameraPose press_pose_;      // the camera when it went down
-  bool scene_drag_ = false;  // the scene took the current drag (OnPointerPress)
+  bool scene_drag_ = false;    // the scene took the current drag (OnPointerPress)
 };
 
 }  // namespace dirac::ui

@@ -73,8 +73,7 @@ bool ViewControls::OnLegendButton(vtkRenderer* overlay, int x, int y) const {
   return x >= box[0] - 3 && x <= box[1] + 3 && y >= box[2] - 3 && y <= box[3] + 3;
 }
 
-void ViewControls::FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double width,
-                                int full) {
+void ViewControls::FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double width, int full) {
   if (!text || !text->GetInput() || !overlay->GetRenderWindow()) return;
   constexpr int kSmallest = 9;  // [px]
   vtkTextProperty* p = text->GetTextProperty();

@@ -2,9 +2,9 @@
 
 #include <QAction>
 #include <QActionEvent>
-#include <QResizeEvent>
 #include <QComboBox>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 

@@ -17,9 +17,9 @@ class QProgressBar;
 namespace dirac::ui {
 
 /// Object names: "statusBar", "status.error" (red, selectable), "status.message" (a
-/// showMessage text, elided before the run's status; hidden when there is none), "status.diagnostics",
-/// "status.progress" (shown while a run is busy) and "solveStatus" (the chip of a scenario that
-/// poses a solve, hidden otherwise).
+/// showMessage text, elided before the run's status; hidden when there is none),
+/// "status.diagnostics", "status.progress" (shown while a run is busy) and "solveStatus" (the chip
+/// of a scenario that poses a solve, hidden otherwise).
 class WorkbenchStatusBar : public QStatusBar {
   Q_OBJECT
 

@@ -6,8 +6,8 @@
 // (undoable), a click in the 3D view that keeps the automatic refit, and a window started on a
 // missing file that offers nothing that would do nothing. PNGs to look at: rough_edges_*.png
 // in the build's test folder.
-#include <QAction>
 #include <QAbstractSeries>
+#include <QAction>
 #include <QApplication>
 #include <QChart>
 #include <QCheckBox>
@@ -129,7 +129,7 @@ void RoughEdgesGuiTest::boundaryValuesKeepUnitsAndLabels() {
   QScrollArea scroll;  // as in the window: the dock's width, 300 px at the narrowest
   scroll.setWidgetResizable(true);
   scroll.setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the rows fit its width
-  auto* owned = new ParameterPanel;  // the scroll area owns it
+  auto* owned = new ParameterPanel;                             // the scroll area owns it
   ParameterPanel& panel = *owned;
   panel.SetScenario(scenario);
   scroll.setWidget(owned);
@@ -151,15 +151,14 @@ void RoughEdgesGuiTest::boundaryValuesKeepUnitsAndLabels() {
     if (!unit) continue;
     ++units;
     // The whole unit shows (the suffix was cut to "rad/"), inside the dock's width.
-    QVERIFY2(unit->isVisible() && unit->width() >= unit->fontMetrics().horizontalAdvance(
-                                                       unit->text()),
-             qPrintable(base + ": " + unit->text()));
+    QVERIFY2(
+        unit->isVisible() && unit->width() >= unit->fontMetrics().horizontalAdvance(unit->text()),
+        qPrintable(base + ": " + unit->text()));
     const int right = unit->mapTo(scroll.viewport(), QPoint(unit->width(), 0)).x();
-    QVERIFY2(right <= scroll.viewport()->width(),
-             qPrintable(QString("%1 ends at %2 of %3")
-                            .arg(base)
-                            .arg(right)
-                            .arg(scroll.viewport()->width())));
+    QVERIFY2(
+        right <= scroll.viewport()->width(),
+        qPrintable(
+            QString("%1 ends at %2 of %3").arg(base).arg(right).arg(scroll.viewport()->width())));
   }
   QVERIFY2(units >= 6, qPrintable(QString::number(units)));  // w1..w3 at 0 and T at least
   QCOMPARE(panel.findChild<QLabel*>("boundary.initial.w1.unit")->text(), QStringLiteral("rad/s"));
