@@ -352,7 +352,7 @@ void RoughEdgesGuiTest::boundBandsOnlyWhereEveryCurveIsOut() {
 void RoughEdgesGuiTest::removeChartUndoes() {
   auto window = OpenWindow();
   QVERIFY(window);
-  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "point_vortices.yaml");
   PlotPanel& plots = *window->plot_panel();
   const int count = plots.plot_count();
   const QStringList second = plots.PlotColumns(1);
@@ -374,7 +374,7 @@ void RoughEdgesGuiTest::removeChartUndoes() {
 void RoughEdgesGuiTest::clickKeepsTheAutomaticRefit() {
   auto window = OpenWindow();
   QVERIFY(window);
-  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "point_vortices.yaml");
   dirac::ui::SceneView* view = window->scene_view();
   view->ResetCamera();
   QVERIFY(!view->camera_moved_by_user());
@@ -409,7 +409,7 @@ void RoughEdgesGuiTest::missingFileOffersNothing() {
   QVERIFY(window->plot_panel()->ContextMenu(-1)->isEmpty());
   window->grab().save(OutputPath("rough_edges_missing_file.png"));
   // A scenario enables them.
-  DIRAC_VERIFY_OPEN_AND_RUN(*window, "heisenberg.yaml");
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "point_vortices.yaml");
   for (QAction* action : {a.play, a.step, a.rerun, a.export_csv})
     QVERIFY2(action->isEnabled(), qPrintable(action->objectName()));
 
