@@ -242,6 +242,42 @@ TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
   for (std::size_t k = 0; k < ra.size(); ++k) EXPECT_EQ(ra[k], rb[k]);
 }
 
+// A multiplier's `unit:` (issue 40) is read, written back and optional; a body model's contact
+// multipliers are forces in N.
+TEST(ScenarioFile, MultiplierUnitsAreReadAndWritten) {
+  const Scenario disk = LoadScenario(testing::SourcePath("scenarios/rolling_disk.yaml"));
+  ASSERT_EQ(disk.constraints.size(), 2u);
+  EXPECT_EQ(disk.constraints[0].multiplier, "Fx");
+  EXPECT_EQ(disk.constraints[0].unit, "N");
+  EXPECT_EQ(disk.constraints[1].unit, "N");
+  const Scenario circuit = LoadScenario(testing::SourcePath("scenarios/lc_circuit.yaml"));
+  for (const ConstraintSpec& c : circuit.constraints) EXPECT_EQ(c.unit, "V") << c.name;
+  const Scenario heisenberg = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
+  EXPECT_EQ(heisenberg.constraints[0].unit, "");  // not given: none
+
+  const std::string pendulum = R"(name: pendulum
+coordinates:
+  - {name: x, initial: 1.0, initial_velocity: 0.0, unit: m}
+  - {name: y, initial: 0.0, initial_velocity: 0.0, unit: m}
+lagrangian: "(vx^2 + vy^2)/2 - 9.81*y"
+holonomic:
+  - {name: rod, equation: "x^2 + y^2 - 1", multiplier: tension, unit: N}
+simulation: {t_end: 1, output_step: 0.1}
+)";
+  const Scenario rod = ParseScenario(pendulum, "rod.yaml");
+  ASSERT_EQ(rod.holonomic.size(), 1u);
+  EXPECT_EQ(rod.holonomic[0].unit, "N");
+  const Scenario back = ParseScenario(SaveScenarioToString(rod), "back.yaml");
+  EXPECT_EQ(back.holonomic[0].unit, "N");
+  EXPECT_EQ(ParseScenario(SaveScenarioToString(disk), "disk.yaml").constraints[1].unit, "N");
+
+  const Scenario bodies =
+      LoadScenario(testing::SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
+  ASSERT_FALSE(bodies.constraints.empty());
+  for (const ConstraintSpec& c : bodies.constraints) EXPECT_EQ(c.unit, "N") << c.name;
+  for (const HolonomicSpec& h : bodies.holonomic) EXPECT_EQ(h.unit, "N") << h.name;
+}
+
 TEST(ScenarioFile, SaveScenarioWritesAtomicallyAndReloads) {
   Scenario s = LoadScenario(testing::SourcePath("scenarios/heisenberg.yaml"));
   ApplyOverride(s, "ky=7.5");  // outside the file's slider range [0, 5]: the range widens

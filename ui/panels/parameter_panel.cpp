@@ -15,22 +15,50 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 
+#include "dirac/constrained_system.hpp"
 #include "run/boundary_values.hpp"
 
 namespace dirac::ui {
+
+QString ShortestEditorText(double value) {
+  if (!std::isfinite(value)) return QString::number(value);
+  const double magnitude = std::abs(value);
+  const bool fixed = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e7);
+  char buffer[400];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value,
+                                 fixed ? std::chars_format::fixed : std::chars_format::scientific)
+                       .ptr;
+  std::string text(buffer, end);
+  if (const std::size_t e = text.find('e'); e != std::string::npos) {
+    std::string exponent = text.substr(e + 1);
+    const bool negative = exponent.front() == '-';
+    if (exponent.front() == '+' || negative) exponent.erase(0, 1);
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    text = text.substr(0, e + 1) + (negative ? "-" : "") + exponent;
+  }
+  return QString::fromStdString(text);
+}
+
 namespace {
 
 constexpr int kSliderSteps = 1000;
 constexpr double kUnboundedRange = 1e9;
+// Every digit a double has: the spin boxes keep the value as given (a QDoubleSpinBox rounds
+// its value to its decimals: eps = 1e-9 became 0) and show it by ShortestEditorText.
+constexpr int kAllDecimals = 323;  // DBL_MAX_10_EXP + DBL_DIG, QDoubleSpinBox's limit
 
-int DecimalsForRange(double range) {
-  if (!(range > 0.0)) return 4;
-  return std::clamp(3 - static_cast<int>(std::floor(std::log10(range))), 2, 8);
+// The nearest double to `value` written with `digits` significant digits (drops the float
+// residue of a sum: 0.1 + 0.2 -> 0.3).
+double Tidy(double value, int digits) {
+  if (!std::isfinite(value) || value == 0.0) return value;
+  return QString::number(value, 'g', digits).toDouble();
 }
 
 int SliderPosition(double value, double min, double max) {
@@ -38,8 +66,14 @@ int SliderPosition(double value, double min, double max) {
   return static_cast<int>(std::lround((value - min) / (max - min) * kSliderSteps));
 }
 
+// The slider's value at `position`, on the decimal grid of its step (a tenth of it): 0.35, not
+// 0.35000000000000003.
 double SliderValue(int position, double min, double max) {
-  return min + (max - min) * static_cast<double>(position) / kSliderSteps;
+  const double value = min + (max - min) * static_cast<double>(position) / kSliderSteps;
+  const double step = (max - min) / kSliderSteps;
+  if (!(step > 0.0) || !std::isfinite(value)) return value;
+  const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(step))), 0, 300);
+  return std::clamp(QString::number(value, 'f', decimals).toDouble(), min, max);
 }
 
 // The wheel over the panel scrolls the panel: an editor the pointer merely passes over must not
@@ -66,10 +100,21 @@ class WheelWhenFocused : public Editor {
 using PanelSlider = WheelWhenFocused<QSlider>;
 
 // A spin box that also takes scientific notation ("1e9", "2.5E-3"): a plain QDoubleSpinBox
-// drops the 'e' and reads "1e9" as 19.
+// drops the 'e' and reads "1e9" as 19. It keeps every digit of its value and shows the
+// shortest text that reads back as it (ShortestEditorText: 1e-9, 0.1, 2.5).
 class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
  public:
-  using WheelWhenFocused<QDoubleSpinBox>::WheelWhenFocused;
+  explicit NumberSpinBox(QWidget* parent) : WheelWhenFocused<QDoubleSpinBox>(parent) {
+    setDecimals(kAllDecimals);
+  }
+
+  QString textFromValue(double value) const override { return ShortestEditorText(value); }
+
+  // A step lands on the decimal grid (0.1 three times up from 0 is 0.3).
+  void stepBy(int steps) override {
+    setValue(std::clamp(Tidy(value() + steps * singleStep(), 15), minimum(), maximum()));
+    selectAll();
+  }
 
   QValidator::State validate(QString& input, int& pos) const override {
     const QString text = Number(input);
@@ -124,6 +169,24 @@ QString UnitOf(const dirac::Scenario& scenario, const std::string& name) {
   for (const dirac::ControlSpec& u : scenario.optimal_control.controls)
     if (u.name == name) return QString::fromStdString(u.unit);
   return QString();
+}
+
+// The fibre-only gauge direction of the model's chain that moves `name` alone (v2 of the LC
+// circuit: v2' = lambda1), or null: its initial value changes no coordinate's motion.
+const dirac::GaugeDirection* GaugeAlong(const dirac::Model& model, const std::string& name) {
+  const dirac::ConstraintChain* chain = model.constraint_chain();
+  if (!chain) return nullptr;
+  const auto at = std::find(chain->coordinates.begin(), chain->coordinates.end(), name);
+  if (at == chain->coordinates.end()) return nullptr;
+  const auto k = static_cast<std::size_t>(at - chain->coordinates.begin());
+  for (const dirac::GaugeDirection& g : chain->gauge) {
+    if (!g.fibre_only || g.components.size() != chain->coordinates.size()) continue;
+    bool alone = g.components[k] != "0";
+    for (std::size_t j = 0; j < g.components.size() && alone; ++j)
+      alone = j == k || g.components[j] == "0";
+    if (alone) return &g;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -239,7 +302,7 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
     return group;
   }
   guesses_.clear();
-  bool any_fixed = false, any_shown = false;
+  bool any_fixed = false, any_shown = false, any_gauge = false;
   for (const dirac::InitialValueInfo& info : model->initial_values()) {
     // In a solve, values the model fixes (accelerations on M_f) are not the user's either: the
     // Constraints panel shows the equations that fix them.
@@ -265,7 +328,18 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
       tip = tr("Fixed by the model: %1 (not a free initial condition)")
                 .arg(QString::fromStdString(info.fixed_because));
     }
-    spin->setEnabled(info.free && current.has_value());
+    // A gauge direction's value moves nothing but itself: an edit would change no motion.
+    const dirac::GaugeDirection* gauge = info.free ? GaugeAlong(*model, info.name) : nullptr;
+    if (gauge) {
+      any_gauge = true;
+      tip = tr("%1 lies along the gauge direction %2 (%3' = %2, integrated with %2 = %4): the "
+               "motion of the coordinates does not depend on %1(0), so it is not edited here "
+               "(set the gauge: block to choose %2)")
+                .arg(name, QString::fromStdString(gauge->name))
+                .arg(name)
+                .arg(QString::fromStdString(gauge->value.empty() ? "0" : gauge->value));
+    }
+    spin->setEnabled(info.free && !gauge && current.has_value());
     spin->setToolTip(tip);
     if (QWidget* label = form->labelForField(spin)) {
       label->setEnabled(spin->isEnabled() || solve);
@@ -284,6 +358,11 @@ QGroupBox* ParameterPanel::MakeInitialGroup(const dirac::Model* model,
     form->addRow(
         MakeNote(tr("Greyed: fixed by the model (constraint algorithm) — hover for the equation."),
                  "parameterPanel.fixedNote", group));
+  }
+  if (any_gauge) {
+    form->addRow(MakeNote(tr("Greyed: gauge directions — their initial values change no motion "
+                             "(hover for the free function)."),
+                          "parameterPanel.gaugeNote", group));
   }
   return group;
 }
@@ -344,7 +423,6 @@ QGroupBox* ParameterPanel::MakeBoundsGroup(const dirac::Scenario& scenario) {
       const QString set_name = prefix + side;
       QDoubleSpinBox* spin = new NumberSpinBox(group);
       spin->setObjectName(set_name);
-      spin->setDecimals(DecimalsForRange(std::isfinite(max - min) ? max - min : std::abs(value)));
       spin->setRange(-kUnboundedRange, kUnboundedRange);
       spin->setSingleStep(std::isfinite(max - min) && max > min ? (max - min) / 100.0 : 0.1);
       spin->setKeyboardTracking(false);
@@ -392,11 +470,21 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     const int this_section = info.horizon ? 2 : info.initial ? 0 : 1;
     if (this_section != section && this_section < 2) {
       section = this_section;
+      const int heading_row = grid->rowCount();
       auto* heading = new QLabel(
           section == 0 ? tr("at t = 0") : (optimal_control ? tr("at t = T") : tr("at t = t_end")),
           group);
       heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
-      grid->addWidget(heading, grid->rowCount(), 0, 1, 3);
+      grid->addWidget(heading, heading_row, 0);
+      // The check boxes' column says what they mean.
+      auto* fixed_heading = new QLabel(tr("fixed"), group);
+      fixed_heading->setObjectName(
+          QStringLiteral("parameterPanel.boundary.fixedHeading%1").arg(section));
+      fixed_heading->setStyleSheet("color: #5a5f6a; font-style: italic;");
+      fixed_heading->setToolTip(
+          tr("Checked: prescribed. Unchecked: free (its transversality "
+             "condition holds instead)."));
+      grid->addWidget(fixed_heading, heading_row, 1, Qt::AlignHCenter);
     }
     const QString name = QString::fromStdString(info.name);
     const QString quantity = QString::fromStdString(info.quantity);
@@ -406,6 +494,7 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
         info.horizon ? tr("horizon T (final time)") : quantity + (info.initial ? "(0)" : "(T)"),
         group);
     label->setObjectName("boundary." + name + ".label");
+    label->setWordWrap(true);  // "horizon T (final time)" on two lines in a narrow dock
     if (!info.description.empty()) label->setToolTip(QString::fromStdString(info.description));
     auto* fixed = new QCheckBox(group);
     fixed->setObjectName("boundary." + name + ".fixed");
@@ -413,17 +502,16 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
     fixed->setEnabled(info.can_free);
     fixed->setToolTip(info.can_free ? tr("prescribed (uncheck: free)")
                                     : tr("always prescribed in this problem"));
+    fixed->setAccessibleName(tr("%1 fixed").arg(label->text()));
     QDoubleSpinBox* spin = new NumberSpinBox(group);
     spin->setObjectName("boundary." + name);
-    spin->setDecimals(4);
     spin->setRange(info.horizon ? 1e-3 : -kUnboundedRange, kUnboundedRange);
     spin->setSingleStep(info.horizon ? 0.1 : 0.05);
-    spin->setSuffix(UnitSuffix(info.unit));
     spin->setKeyboardTracking(false);
     // A free horizon shows its guess (after a solve, the T found: ShowSolvedStart).
     spin->setValue(value.value_or(info.horizon ? scenario.optimal_control.horizon : 0.0));
     spin->setEnabled(value.has_value());
-    spin->setMinimumWidth(90);
+    spin->setMinimumWidth(64);  // with the unit after it, the row fits the dock's 300 px
     spin->setMinimumHeight(spin->sizeHint().height());
     spin->setToolTip(label->toolTip());
     const QString about = QString::fromStdString(info.description);
@@ -440,14 +528,21 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
       }
     });
     grid->addWidget(label, row, 0);
-    grid->addWidget(fixed, row, 1);
+    grid->addWidget(fixed, row, 1, Qt::AlignHCenter);
     grid->addWidget(spin, row, 2);
+    // The unit after the field, never cut: in the field's suffix a narrow dock cut it ("rad/").
+    if (!info.unit.empty()) {
+      auto* unit = new QLabel(QString::fromStdString(info.unit), group);
+      unit->setObjectName("boundary." + name + ".unit");
+      unit->setStyleSheet("color: #5a5f6a;");
+      grid->addWidget(unit, row, 3);
+    }
     editors_.insert(name, spin);
     fixed_.insert(name, fixed);
   }
   if (!notes.isEmpty()) {
     grid->addWidget(MakeNote(notes.join('\n'), "parameterPanel.boundaryNote", group),
-                    grid->rowCount(), 0, 1, 3);
+                    grid->rowCount(), 0, 1, 4);
   }
   return group;
 }
@@ -505,7 +600,6 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
 
   QDoubleSpinBox* spin = new NumberSpinBox(group);
   spin->setObjectName("parameter." + name);
-  spin->setDecimals(DecimalsForRange(max - min));
   spin->setRange(min, max);
   spin->setSingleStep((max - min) / 100.0);
   spin->setSuffix(UnitSuffix(parameter.unit));
@@ -534,7 +628,6 @@ QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol
                                            const QString& unit, double value) {
   QDoubleSpinBox* spin = new NumberSpinBox(group);
   spin->setObjectName(object_name);
-  spin->setDecimals(4);
   spin->setRange(-kUnboundedRange, kUnboundedRange);
   spin->setSingleStep(0.1);
   spin->setSuffix(unit.isEmpty() ? QString() : " " + unit);

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 class QValueAxis;
 
 namespace dirac::ui {
@@ -13,6 +15,27 @@ namespace dirac::ui {
 /// A printf format that tells ticks `interval` apart for values up to `max_abs`: fixed-point for
 /// moderate magnitudes, scientific for very large or very small ones.
 QString TickFormat(double max_abs, double interval);
+
+/// The tick values Qt Charts labels (ChartAxisElement::createValueLabels), computed as it does:
+/// fixed ticks min + i (max - min) / (ticks - 1); dynamic ones from the anchor's first tick at or
+/// above min by repeated addition of the interval (so a tick meant to be 0 may be 1e-17, and
+/// printed "-0.0" or "2.0e-28").
+std::vector<double> FixedTickValues(double min, double max, int ticks);
+std::vector<double> DynamicTickValues(double min, double max, double interval, double anchor);
+
+/// Moves lo and hi by a few units in the last place (invisible) so that the fixed tick meant to
+/// be 0 is computed as exactly 0 and labelled "0.0", not "-0.0" or "2.0e-28" (unchanged when 0
+/// is no tick or no such move exists).
+void ExactZeroFixedTicks(double& lo, double& hi, int ticks);
+
+/// Dynamic ticks at multiples of `interval` on [min, max]: the anchor and interval Qt is given,
+/// moved by a few ulps from floor(min / interval) * interval and `interval` so that the tick at
+/// 0, if in range, is computed as exactly 0 (as they are when it is not in range).
+struct DynamicTicks {
+  double anchor = 0.0;
+  double interval = 1.0;
+};
+DynamicTicks ExactZeroDynamicTicks(double min, double max, double interval);
 
 /// About five ticks on the axis' [min, max] at a nice step (the scene kit's NiceStep), labelled
 /// so neighbours differ.
@@ -35,6 +58,10 @@ struct NiceRange {
   QString format;
 };
 NiceRange NiceValueRange(double y_min, double y_max, bool fine = false);
+
+/// `words` on two lines, broken at the space nearest their middle ("hidden-constraint<br>
+/// residual"; rich text); one word as it is.
+QString BrokenInTwo(const QString& words);
 
 /// The common prefix of `names` up to and including its last '_' ("" if none or one name).
 QString UnderscorePrefix(const QStringList& names);

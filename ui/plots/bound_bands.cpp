@@ -1,6 +1,7 @@
 // The bounds of an optimal-control problem in the charts (PlotPanel::SetBounds and the members
 // that build and place its items; plot_panel.hpp): dashed lines at a bounded series' min and
-// max, the inadmissible side of each lightly shaded up to the axis' edge, and the stretches on
+// max (in the series' colour where the other curves have another bound or none), the side no
+// curve of the axis may reach lightly shaded up to the axis' edge, and the stretches on
 // which the run sits on a bound (its solve's active arcs) drawn thick along the bound.
 #include <QAreaSeries>
 #include <QChart>
@@ -168,11 +169,36 @@ void PlotPanel::PlaceBoundItems(Plot& plot) {
         shown_before = shown_before ||
                        (plot.series_axis[e] == plot.series_axis[s] && plot.bounds[e].line[side] &&
                         (side == 0 ? plot.bounds[e].min : plot.bounds[e].max) == v);
-      for (QAbstractSeries* item : {static_cast<QAbstractSeries*>(items.line[side]),
-                                    static_cast<QAbstractSeries*>(items.band[side])}) {
-        if (item->isVisible() == !shown_before) continue;
-        item->setVisible(!shown_before);
+      // The band shades what no curve of the axis may reach: beyond the loosest bound of its
+      // side, and only when every curve on the axis has one there (a bound of u3 alone must
+      // not make a free u1 look out of bounds). A line that is not every curve's bound takes
+      // its curve's colour.
+      bool all_bounded = true, all_same = true;
+      double loosest = v;
+      for (std::size_t e = 0; e < plot.bounds.size(); ++e) {
+        if (plot.series_axis[e] != plot.series_axis[s]) continue;
+        const double w = side == 0 ? plot.bounds[e].min : plot.bounds[e].max;
+        if (!plot.bounds[e].line[side]) {
+          all_bounded = all_same = false;
+          continue;
+        }
+        all_same = all_same && w == v;
+        loosest = side == 0 ? std::min(loosest, w) : std::max(loosest, w);
+      }
+      const bool band_shown = !shown_before && all_bounded && loosest == v;
+      for (const auto& [item, shown] :
+           {std::pair{static_cast<QAbstractSeries*>(items.line[side]), !shown_before},
+            std::pair{static_cast<QAbstractSeries*>(items.band[side]), band_shown}}) {
+        if (item->isVisible() == shown) continue;
+        item->setVisible(shown);
         HideFromLegend(plot.chart, item);  // a series shown again shows its legend entry
+      }
+      QPen pen = items.line[side]->pen();
+      const QColor color =
+          all_same || s >= plot.series.size() ? kBoundLineColor : plot.series[s]->pen().color();
+      if (pen.color() != color) {
+        pen.setColor(color);
+        items.line[side]->setPen(pen);
       }
       items.line[side]->replace({QPointF(x0, v), QPointF(x1, v)});
       // From the bound (kept inside the axis: QSvgGenerator draws areas unclipped) outwards to

@@ -25,20 +25,10 @@ namespace {
 // 3D view reserves for the particle).
 const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColor(204, 121, 167),
                                 QColor(86, 180, 233), QColor(213, 94, 0),  QColor(240, 228, 66)};
-// The comparison run is magenta, as in the 3D view; a pinned run dark grey (not a lighter
-// shade of its series' colour, which read as the same run).
-const QColor kComparisonColor(235, 60, 235);
+// A pinned run dark grey (not a lighter shade of its series' colour, which read as the same
+// run); the comparison run dashed in its series' colours.
 const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
-
-// Words on two lines, broken at the space nearest their middle ("hidden-constraint<br>
-// residual"); one word as it is.
-QString Stacked(const QString& words) {
-  qsizetype best = -1;
-  for (qsizetype i = words.indexOf(' '); i >= 0; i = words.indexOf(' ', i + 1))
-    if (best < 0 || std::abs(words.size() - 2 * i) < std::abs(words.size() - 2 * best)) best = i;
-  return best < 0 ? words : words.left(best) + "<br>" + words.mid(best + 1);
-}
 
 }  // namespace
 
@@ -139,8 +129,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       if (!words.isEmpty()) {
         short_parts << words + unit_text;
         const QString under = unit ? QStringLiteral("<br>[%1]").arg(key) : QString();
-        if (unit) stacked_parts << words + under;  // two lines: the words over the unit
-        broken_parts << Stacked(words) + under;    // the words on two lines too
+        if (unit) stacked_parts << words + under;    // two lines: the words over the unit
+        broken_parts << BrokenInTwo(words) + under;  // the words on two lines too
         if (unit) unit_parts << QStringLiteral("[%1]").arg(key);
       } else if (unit) {
         short_parts << QStringLiteral("[%1]").arg(key);
@@ -175,7 +165,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   AddBoundItems(*plot, id);  // under the curves
 
   // Legend entries without a shared prefix ("spatial_momentum_x" -> "x"); the axis says it.
-  const QString prefix = UnderscorePrefix(names);
+  // Not down to bare numbers: "mu_2 … mu_7" kept whole (a legend "2 3 4 5 6 7" named nothing).
+  QString prefix = UnderscorePrefix(names);
+  for (const QString& name : names)
+    if (!prefix.isEmpty() && name.size() > prefix.size() && name[prefix.size()].isDigit())
+      prefix.clear();
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const QString& name = names[static_cast<qsizetype>(s)];
     auto* series = new QLineSeries(plot->chart);
@@ -202,7 +196,9 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
       series->setObjectName(id + "." + name + "." + kOverlayNames[o]);
       series->setName(QStringLiteral("%1 (%2)").arg(
           prefix.isEmpty() ? name : name.mid(prefix.size()), overlay.label));
-      QPen pen(o == kComparison ? kComparisonColor : kPinnedColor);
+      // The comparison dashed in its curve's colour (all magenta, x, y and z of the other
+      // motion could not be told apart); the pinned run dotted grey.
+      QPen pen(o == kComparison ? plot->series[s]->pen().color() : kPinnedColor);
       pen.setWidthF(1.5);
       pen.setStyle(o == kComparison ? Qt::DashLine : Qt::DotLine);
       series->setPen(pen);
@@ -240,7 +236,11 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
         marker->setVisible(c == 0);
         if (c != 0) continue;
         ++legend_entries;
-        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label);
+        // The entry stands for every curve of the overlay: the comparison's are in their
+        // curves' colours, so its entry is grey and says how they are drawn.
+        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label +
+                         (o == kComparison ? QObject::tr(" (dashed)") : QString()));
+        marker->setBrush(kPinnedColor);
         QLegend* legend = plot->chart->legend();
         QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
           const bool visible = !curves.front()->isVisible();
@@ -298,10 +298,27 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   Plot* raw = plot.get();
   connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [this, raw] {
     FitAxisTitles(*raw);
+    UpdateTitle(*raw);  // on two lines if it no longer fits
+    FitLegend(*raw);
     ScheduleAlignment();
   });
   Fill(*plot);
   return plot;
+}
+
+void PlotPanel::FitLegend(Plot& plot) {
+  // Beside the plot where its entries do not fit one row above it (Qt elided every name to
+  // "w…": the so(5) body's w1_2 … w2_4).
+  QLegend* legend = plot.chart->legend();
+  if (!legend->isVisible()) return;
+  const QFontMetricsF metrics(legend->font());
+  double needed = 0.0;
+  for (QLegendMarker* marker : legend->markers())
+    if (marker->isVisible())
+      needed += metrics.horizontalAdvance(marker->label()) + 3.0 * metrics.height();
+  const Qt::Alignment side =
+      needed > plot.chart->size().width() - 40.0 ? Qt::AlignRight : Qt::AlignTop;
+  if (legend->alignment() != side) legend->setAlignment(side);
 }
 
 void PlotPanel::FitAxisTitles(Plot& plot) {

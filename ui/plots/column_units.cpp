@@ -125,6 +125,10 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
   for (const dirac::FibreCoordinate& y : scenario.algebroid.fibre) units[y.name] = y.unit;
   for (const dirac::ControlSpec& u : scenario.optimal_control.controls)
     if (!u.unit.empty()) units[u.name] = u.unit;
+  for (const dirac::ConstraintSpec& c : scenario.constraints)
+    if (!c.unit.empty()) units[c.multiplier] = c.unit;
+  for (const dirac::HolonomicSpec& h : scenario.holonomic)
+    if (!h.unit.empty()) units[h.multiplier] = h.unit;
   const dirac::ReconstructionSpec& rec = scenario.reconstruction;
   if (rec.group == "SO3" && !rec.names.empty()) {
     for (int i = 1; i <= 3; ++i)

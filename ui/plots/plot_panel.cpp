@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLegend>
@@ -163,10 +164,6 @@ bool PlotPanel::AddPlot(const QString& column) {
   Rebuild();
   emit chartsEdited(before);
   return true;
-}
-
-void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
-  ContextMenu(-1)->exec(event->globalPos());
 }
 
 std::size_t PlotPanel::ShownLast() const {
@@ -412,6 +409,10 @@ bool PlotPanel::FitRanges(Plot& plot, const CurveSet& curves, bool apply) {
 void PlotPanel::UpdateTitle(Plot& plot) {
   QString title = QString::fromStdString(plot.spec.title);
   if (!plot.missing.isEmpty()) title += tr("  (no column: %1)").arg(plot.missing);
+  // On two lines where one does not fit the chart (Qt cut it: "…the first six compone...").
+  const double room = plot.chart->size().width() - 40.0;
+  if (room > 0.0 && QFontMetricsF(plot.chart->titleFont()).horizontalAdvance(title) > room)
+    title = BrokenInTwo(title.toHtmlEscaped());
   if (title != plot.chart->title()) plot.chart->setTitle(title);  // a new title lays out again
 }
 
@@ -598,54 +599,6 @@ QString PlotPanel::Readout(int index, double t) const {
     lines << line;
   }
   return lines.join('\n');
-}
-
-void PlotPanel::ShowContextMenu(int index, const QPoint& global) {
-  ContextMenu(index)->exec(global);
-}
-
-std::unique_ptr<QMenu> PlotPanel::ContextMenu(int index) {
-  auto owned = std::make_unique<QMenu>(this);
-  QMenu& menu = *owned;
-  menu.setObjectName("plotPanel.menu");
-  QMenu* add_chart = menu.addMenu(tr("Add chart"));
-  add_chart->setObjectName("plotPanel.addChart");
-  for (const QString& column : AvailableColumns())
-    add_chart->addAction(column, this, [this, column] { AddPlot(column); });
-  add_chart->setEnabled(!add_chart->isEmpty());
-  if (index < 0 || index >= plot_count()) return owned;
-  const QStringList shown = PlotColumns(index);
-  QMenu* add = menu.addMenu(tr("Add column"));
-  const dirac::Trajectory* trajectory = TrajectoryOf(*plots_[static_cast<std::size_t>(index)]);
-  if (trajectory) {
-    for (const std::string& c : trajectory->columns()) {
-      const QString column = QString::fromStdString(c);
-      if (column == "t" || shown.contains(column)) continue;
-      QString text = column;
-      if (const auto q = quantities_.find(c); q != quantities_.end() && !q->second.Key().empty())
-        text += "  " + QString::fromStdString(q->second.Key());
-      add->addAction(text, this, [this, index, column] { AddColumn(index, column); });
-    }
-  }
-  add->setEnabled(!add->isEmpty());
-  if (shown.size() > 1) {
-    QMenu* remove = menu.addMenu(tr("Remove column"));
-    for (const QString& column : shown)
-      remove->addAction(column, this, [this, index, column] { RemoveColumn(index, column); });
-  }
-  menu.addSeparator();
-  QAction* copy =
-      menu.addAction(tr("Copy image and data"), this, [this, index] { CopyChart(index); });
-  copy->setShortcut(QKeySequence::Copy);  // shown; the chart's view takes the key itself
-  menu.addAction(tr("Reset zoom"), this, [this, index] { ResetZoom(index); });
-  menu.addAction(tr("Export chart as PNG…"), this, [this, index] { ExportDialog(index, "png"); });
-  menu.addAction(tr("Export chart as SVG…"), this, [this, index] { ExportDialog(index, "svg"); });
-  menu.addSeparator();
-  menu.addAction(tr("Pin this run for comparison"), this, [this] { emit pinRequested(); });
-  QAction* unpin =
-      menu.addAction(tr("Clear the pinned run"), this, [this] { emit unpinRequested(); });
-  unpin->setEnabled(has_overlay(kPinned));
-  return owned;
 }
 
 int PlotPanel::FindPlot(const QString& title) const {

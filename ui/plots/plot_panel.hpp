@@ -168,8 +168,13 @@ class PlotPanel : public QWidget {
   /// (false if the column is unknown: not in the run, nor described by SetColumnQuantities).
   /// The context menu's "Add chart", also on an empty panel.
   bool AddPlot(const QString& column);
-  /// The context menu of plot `plot` (Add column, Add chart, Remove column, zoom, export, pin),
-  /// or of the panel without charts for `plot` = -1 (Add chart only). What a right click opens.
+  /// Removes chart `plot` of the scenario's or the user's charts (false for an auxiliary chart,
+  /// e.g. the gauge's, or out of range); emits chartsEdited (Edit > Undo puts it back). The
+  /// context menu's "Remove chart".
+  bool RemovePlot(int plot);
+  /// The context menu of plot `plot` (Add column, Add chart, Remove column, Remove chart, zoom,
+  /// export, pin), or of the panel without charts for `plot` = -1 (Add chart only; empty, and
+  /// not shown, while there are no columns: no scenario). What a right click opens.
   std::unique_ptr<QMenu> ContextMenu(int plot);
   /// What the panel says while it has no charts; "" restores "No charts. Right-click here to
   /// add one." (e.g. "Deriving the model: the charts follow." while there is no model yet).
@@ -202,8 +207,8 @@ class PlotPanel : public QWidget {
   void CopyChart(int plot);
 
  signals:
-  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn: the context menu); `before`
-  /// is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
+  /// The user's charts changed (AddPlot, AddColumn, RemoveColumn, RemovePlot: the context menu);
+  /// `before` is plot_specs() before the change (Edit > Undo puts it back with SetPlots).
   void chartsEdited(const std::vector<dirac::PlotSpec>& before);
   /// A click on a chart (without dragging) asks to move the time cursor to `t` [s].
   void seekRequested(double t);
@@ -260,6 +265,8 @@ class PlotPanel : public QWidget {
   void PlaceDivergenceMarks(Plot& plot);
   void UpdateTitle(Plot& plot);
   static void FitAxisTitles(Plot& plot);
+  /// The legend above the plot where its entries fit one row, else at its right.
+  static void FitLegend(Plot& plot);
   // What the columns measure in words (their ColumnQuantity::words, distinct, joined).
   QString WordsOf(const QStringList& columns) const;
   void MarkZoomed(const QChartView* view);

@@ -1,10 +1,9 @@
 #include "scenes/scene_view.hpp"
 
 #include <QElapsedTimer>
-#include <QMouseEvent>
+#include <QGuiApplication>
 #include <QPainter>
 #include <QTimer>
-#include <QWheelEvent>
 
 #include <vtkActor.h>
 #include <vtkActor2D.h>
@@ -201,6 +200,8 @@ bool SceneView::EnsureWindow() {
   if (!isVisible() || width() <= 0 || height() <= 0) return false;
   const qreal ratio = devicePixelRatioF();
   render_window_->SetSize(static_cast<int>(width() * ratio), static_cast<int>(height() * ratio));
+  // Texts' sizes are points at VTK's 72 dpi: scaled with the screen (QT_SCALE_FACTOR=1.5: 108).
+  render_window_->SetDPI(std::max(72, static_cast<int>(std::lround(72 * ratio))));
   interactor_->Initialize();
   window_ready_ = true;
   PlaceControls();
@@ -238,11 +239,16 @@ void SceneView::PlaceControls() {
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
   controls_->Place(w, h, scene_ ? scene_->TopOverlayDepth(w, h) : 0);
+  if (window_ready_) {  // whole when narrow (their ends were cut off)
+    controls_->FitHintWidth(overlay_, w - 24.0 * ratio);
+    ViewControls::FitTextWidth(message_, overlay_, w - 24.0 * ratio, 16);
+  }
 }
 
 void SceneView::SetHint(const QString& hint) {
   WaitForFrame();
   controls_->SetHint(hint.toStdString());
+  PlaceControls();
   RequestRender();
 }
 
@@ -304,9 +310,15 @@ void SceneView::ApplyLegend() {
     if (!shown) overlay_->RemoveActor2D(legend);
   }
   controls_->ShowLegendButton(legend != nullptr, shown);
-  if (shown && window_ready_)  // beside the view's left margin, short of its right edge
-    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_,
-                                 (width() - 28) * devicePixelRatioF());
+  if (shown && window_ready_) {
+    // Beside the view's left margin, short of the legend button ("Hide legend" covered the
+    // legend's end in a narrow view).
+    double button[4];
+    const double ratio = devicePixelRatioF();
+    const double right = controls_->LegendButtonBox(overlay_, button) ? button[0] - 12.0 * ratio
+                                                                      : (width() - 16) * ratio;
+    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_, right - 12.0);
+  }
 }
 
 void SceneView::SetMessage(const QString& message) {
@@ -327,6 +339,7 @@ void SceneView::SetMessage(const QString& message) {
   }
   message_->SetInput(lines.join('\n').toUtf8().constData());
   message_->SetVisibility(!message.isEmpty());
+  PlaceControls();  // sized to the view's width
   RequestRender();
 }
 
@@ -352,7 +365,11 @@ void SceneView::SetScenarioValues(const dirac::Scenario& scenario) {
 }
 
 void SceneView::FitCameraUnlessUserMoved() {
-  if (!camera_moved_by_user_) ResetCamera();
+  // Not during a press on the view either: the drag it may start is the user's.
+  // (A press whose release went elsewhere, to the context menu, holds nothing.)
+  if (camera_moved_by_user_ || (camera_press_ && QGuiApplication::mouseButtons() != Qt::NoButton))
+    return;
+  ResetCamera();
 }
 
 SceneView::CameraPose SceneView::camera_pose() const {
@@ -631,108 +648,12 @@ void SceneView::resizeEvent(QResizeEvent* event) {
   if (!window_ready_) return;
   const qreal ratio = devicePixelRatioF();
   const int w = static_cast<int>(width() * ratio), h = static_cast<int>(height() * ratio);
+  render_window_->SetDPI(std::max(72, static_cast<int>(std::lround(72 * ratio))));
   PlaceControls();
   render_window_->SetSize(w, h);
   interactor_->UpdateSize(w, h);
   FitCameraUnlessUserMoved();  // the framing follows the view's shape
   RequestRender();
-}
-
-void SceneView::ForwardMouse(QMouseEvent* event) {
-  const qreal ratio = devicePixelRatioF();
-  const bool ctrl = event->modifiers() & Qt::ControlModifier;
-  const bool shift = event->modifiers() & Qt::ShiftModifier;
-  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
-                                        static_cast<int>(event->position().y() * ratio), ctrl,
-                                        shift, 0, event->type() == QEvent::MouseButtonDblClick);
-}
-
-void SceneView::ForwardButton(QMouseEvent* event, bool press) {
-  using Handler = void (vtkRenderWindowInteractor::*)();
-  Handler handler = nullptr;
-  switch (event->button()) {
-    case Qt::LeftButton:
-      handler = press ? &vtkRenderWindowInteractor::LeftButtonPressEvent
-                      : &vtkRenderWindowInteractor::LeftButtonReleaseEvent;
-      break;
-    case Qt::MiddleButton:
-      handler = press ? &vtkRenderWindowInteractor::MiddleButtonPressEvent
-                      : &vtkRenderWindowInteractor::MiddleButtonReleaseEvent;
-      break;
-    case Qt::RightButton:
-      handler = press ? &vtkRenderWindowInteractor::RightButtonPressEvent
-                      : &vtkRenderWindowInteractor::RightButtonReleaseEvent;
-      break;
-    default:
-      return;
-  }
-  ForwardMouse(event);
-  (interactor_.Get()->*handler)();
-}
-
-void SceneView::mousePressEvent(QMouseEvent* event) {
-  WaitForFrame();
-  if (!EnsureWindow()) return;
-  if (scene_ && event->button() == Qt::LeftButton) {
-    const qreal ratio = devicePixelRatioF();
-    const int x = static_cast<int>(event->position().x() * ratio);
-    const int y = static_cast<int>((height() - event->position().y()) * ratio);
-    if (controls_->OnLegendButton(overlay_, x, y)) {  // the legend button, not the camera
-      SetLegendShown(!legend_shown());
-      return;
-    }
-    if (scene_->OnPointerPress(renderer_, x, y)) {
-      scene_drag_ = true;
-      RequestRender();
-      return;
-    }
-  }
-  camera_moved_by_user_ = true;
-  ForwardButton(event, true);
-}
-
-void SceneView::mouseReleaseEvent(QMouseEvent* event) {
-  WaitForFrame();
-  if (!EnsureWindow()) return;
-  if (scene_drag_) {
-    if (event->button() == Qt::LeftButton) {
-      scene_drag_ = false;
-      if (scene_) scene_->OnPointerRelease();
-      RequestRender();
-    }
-    return;
-  }
-  ForwardButton(event, false);
-}
-
-void SceneView::mouseMoveEvent(QMouseEvent* event) {
-  WaitForFrame();
-  if (!EnsureWindow()) return;
-  if (scene_drag_) {
-    const qreal ratio = devicePixelRatioF();
-    if (scene_)
-      scene_->OnPointerMove(renderer_, static_cast<int>(event->position().x() * ratio),
-                            static_cast<int>((height() - event->position().y()) * ratio));
-    RequestRender();
-    return;
-  }
-  ForwardMouse(event);
-  interactor_->MouseMoveEvent();
-}
-
-void SceneView::wheelEvent(QWheelEvent* event) {
-  WaitForFrame();
-  if (!EnsureWindow()) return;
-  camera_moved_by_user_ = true;
-  const qreal ratio = devicePixelRatioF();
-  interactor_->SetEventInformationFlipY(static_cast<int>(event->position().x() * ratio),
-                                        static_cast<int>(event->position().y() * ratio));
-  if (event->angleDelta().y() > 0) {
-    interactor_->MouseWheelForwardEvent();
-  } else if (event->angleDelta().y() < 0) {
-    interactor_->MouseWheelBackwardEvent();
-  }
-  event->accept();
 }
 
 }  // namespace dirac::ui

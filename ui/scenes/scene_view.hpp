@@ -78,6 +78,9 @@ class SceneView : public QWidget {
   /// Where the scene's bounds (DrawnScene::Bounds) are drawn, in widget coordinates (empty
   /// without a scene or a frame).
   QRect scene_bounds_rect() const;
+  /// Whether the user moved the camera (a drag or the wheel that changed it, SetCameraPose)
+  /// since the last ResetCamera; a click that moved nothing does not count.
+  bool camera_moved_by_user() const { return camera_moved_by_user_; }
   /// ResetCamera() unless the user moved the camera (mouse) since the last reset.
   void FitCameraUnlessUserMoved();
   /// Where the camera is (a session keeps it): position, focal point and view-up direction in
@@ -207,7 +210,9 @@ class SceneView : public QWidget {
   bool render_pending_ = false;
   QTimer settle_;  // the smooth frame after the last fast one
   bool camera_moved_by_user_ = false;
-  bool scene_drag_ = false;  // the scene took the current drag (OnPointerPress)
+  bool camera_press_ = false;  // a button is down on the view, forwarded to the camera
+  CameraPose press_pose_;      // the camera when it went down
+  bool scene_drag_ = false;    // the scene took the current drag (OnPointerPress)
 };
 
 }  // namespace dirac::ui

@@ -73,16 +73,24 @@ bool ViewControls::OnLegendButton(vtkRenderer* overlay, int x, int y) const {
   return x >= box[0] - 3 && x <= box[1] + 3 && y >= box[2] - 3 && y <= box[3] + 3;
 }
 
-void ViewControls::FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width) {
-  if (!legend || !legend->GetInput() || !overlay->GetRenderWindow()) return;
-  constexpr int kFull = 14, kSmallest = 9;  // [px]
-  vtkTextProperty* p = legend->GetTextProperty();
-  p->SetFontSize(kFull);
+void ViewControls::FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double width, int full) {
+  if (!text || !text->GetInput() || !overlay->GetRenderWindow()) return;
+  constexpr int kSmallest = 9;  // [px]
+  vtkTextProperty* p = text->GetTextProperty();
+  p->SetFontSize(full);
   double box[4];  // x0, x1, y0, y1
-  legend->GetBoundingBox(overlay, box);
+  text->GetBoundingBox(overlay, box);
   const double wide = box[1] - box[0];
   if (!(wide > width) || !(width > 0.0)) return;
-  p->SetFontSize(std::max(kSmallest, static_cast<int>(kFull * width / wide)));
+  p->SetFontSize(std::max(kSmallest, static_cast<int>(full * width / wide)));
+}
+
+void ViewControls::FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width) {
+  FitTextWidth(legend, overlay, width, 14);
+}
+
+void ViewControls::FitHintWidth(vtkRenderer* overlay, double width) {
+  if (hint_->GetVisibility()) FitTextWidth(hint_, overlay, width, 14);
 }
 
 void ViewControls::SetHint(const std::string& hint) {

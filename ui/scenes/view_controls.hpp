@@ -34,6 +34,11 @@ class ViewControls {
   /// Sizes the scene's `legend` text (14 px, down to 9) so its longest line fits `width` device
   /// pixels of `overlay`'s view (VTK text does not wrap: a long line was cut at the right edge).
   static void FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width);
+  /// Any text the same way, from `full` px down to 9 (the view's message: 16).
+  static void FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double width, int full);
+  /// Sizes the hint the same way to `width` device pixels (at the narrowest window its ends
+  /// were cut off).
+  void FitHintWidth(vtkRenderer* overlay, double width);
 
   /// The hint ("" hides it).
   void SetHint(const std::string& hint);

@@ -12,6 +12,11 @@ namespace dirac::ui {
 
 class WorkbenchStatusBar;
 
+/// The error dialog's rich text for `message`: its prose escaped and wrapped, its quoted source
+/// lines ("  16 | text" and the caret line "     |    ^") in one monospace block that never
+/// wraps, so the caret stands under the column it names.
+QString ErrorDialogHtml(const QString& message);
+
 /// Shows errors in `status` ("status.error") and, when dialogs are enabled and asked for, in a
 /// non-modal message box ("errorDialog") over `dialog_parent`. Never throws.
 class ErrorReporter : public QObject {

@@ -134,6 +134,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   AddHistoryToggle(*menuBar(), history_dock_);
   session_ = new SessionReaction(*this, actions_.reopen_session);
   Wire();
+  // Until a scenario is open nothing plays, reruns or exports (started on a missing file).
+  EnableScenarioActions(actions_, false);
+  connect(state_, &WorkbenchState::scenarioLoaded, this, [this] {
+    EnableScenarioActions(actions_, true);
+    plot_panel_->SetEmptyHint(QString());
+  });
+  plot_panel_->SetEmptyHint(tr("No scenario open: File > Open (Ctrl+O) or Browse (Ctrl+B)."));
   // The first screen says how to start; gone once playback has started.
   scene_view_->SetHint(tr("Press Space to play  ·  drag to turn the view  ·  wheel to zoom"));
   connect(clock_, &PlaybackClock::playingChanged, scene_view_, [this](bool playing) {

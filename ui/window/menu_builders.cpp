@@ -367,6 +367,13 @@ void BuildMenuBar(QMenuBar& bar, const WorkbenchActions& actions, const QList<QD
   BuildHelpMenu(*AddMenu(bar, "&Help", "menu.help"), about_parent, actions);
 }
 
+void EnableScenarioActions(const WorkbenchActions& actions, bool loaded) {
+  for (QAction* action : {actions.play, actions.step, actions.step_back, actions.reset,
+                          actions.rerun, actions.pin_run, actions.save_scenario, actions.export_csv,
+                          actions.export_animation, actions.save_session})
+    if (action) action->setEnabled(loaded);
+}
+
 void ShowPlayState(QAction* play, bool playing) {
   const auto tr = [](const char* text) {
     return QCoreApplication::translate("dirac::ui::MenuBuilders", text);

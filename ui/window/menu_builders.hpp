@@ -33,26 +33,26 @@ class MainWindow;
 /// The keyboard actions work whatever widget of the window has focus: a spin box or slider
 /// would otherwise take Space, Ctrl+E, Ctrl+Left, ... for itself (InstallWindowShortcuts).
 struct WorkbenchActions {
-  QAction* open = nullptr;           ///< File > Open scenario… (Ctrl+O)
-  QAction* save_scenario = nullptr;  ///< File > Save scenario as… (Ctrl+S, Ctrl+Shift+S)
-  QAction* export_csv = nullptr;     ///< File > Export CSV… (Ctrl+E)
-  QAction* screenshot = nullptr;     ///< File > Save screenshot…
+  QAction* open = nullptr;              ///< File > Open scenario… (Ctrl+O)
+  QAction* save_scenario = nullptr;     ///< File > Save scenario as… (Ctrl+S, Ctrl+Shift+S)
+  QAction* export_csv = nullptr;        ///< File > Export CSV… (Ctrl+E)
+  QAction* screenshot = nullptr;        ///< File > Save screenshot…
   QAction* export_animation = nullptr;  ///< File > Export animation… (animation_export.hpp)
-  QAction* quit = nullptr;           ///< File > Quit (Ctrl+Q)
-  QAction* play = nullptr;           ///< Simulation > Play / Pause (Space)
-  QAction* step = nullptr;           ///< Simulation > Step (Ctrl+Right)
-  QAction* reset = nullptr;          ///< Simulation > Reset (Ctrl+Home)
-  QAction* rerun = nullptr;          ///< Simulation > Rerun simulation (F5)
-  QAction* cancel = nullptr;         ///< Simulation > Cancel simulation (enabled while busy)
-  QAction* step_back = nullptr;      ///< Simulation > Step back (Ctrl+Left)
-  QAction* speed_up = nullptr;       ///< Simulation > Faster (Ctrl+Up): next playback speed
-  QAction* speed_down = nullptr;     ///< Simulation > Slower (Ctrl+Down)
-  QAction* loop = nullptr;           ///< Simulation > Loop (Ctrl+L, checkable)
-  QAction* browse = nullptr;         ///< File > Browse scenarios… (Ctrl+B)
-  QAction* pin_run = nullptr;        ///< View > Pin this run (Ctrl+P): overlay in the plots
-  QAction* clear_pin = nullptr;      ///< View > Clear pinned run
-  QAction* shortcuts = nullptr;      ///< Help > Keyboard shortcuts (F1)
-  QAction* reset_camera = nullptr;   ///< View > Reset camera (Ctrl+R)
+  QAction* quit = nullptr;              ///< File > Quit (Ctrl+Q)
+  QAction* play = nullptr;              ///< Simulation > Play / Pause (Space)
+  QAction* step = nullptr;              ///< Simulation > Step (Ctrl+Right)
+  QAction* reset = nullptr;             ///< Simulation > Reset (Ctrl+Home)
+  QAction* rerun = nullptr;             ///< Simulation > Rerun simulation (F5)
+  QAction* cancel = nullptr;            ///< Simulation > Cancel simulation (enabled while busy)
+  QAction* step_back = nullptr;         ///< Simulation > Step back (Ctrl+Left)
+  QAction* speed_up = nullptr;          ///< Simulation > Faster (Ctrl+Up): next playback speed
+  QAction* speed_down = nullptr;        ///< Simulation > Slower (Ctrl+Down)
+  QAction* loop = nullptr;              ///< Simulation > Loop (Ctrl+L, checkable)
+  QAction* browse = nullptr;            ///< File > Browse scenarios… (Ctrl+B)
+  QAction* pin_run = nullptr;           ///< View > Pin this run (Ctrl+P): overlay in the plots
+  QAction* clear_pin = nullptr;         ///< View > Clear pinned run
+  QAction* shortcuts = nullptr;         ///< Help > Keyboard shortcuts (F1)
+  QAction* reset_camera = nullptr;      ///< View > Reset camera (Ctrl+R)
   /// View > Compare with nonholonomic motion (checkable; enabled and shown for vakonomic
   /// scenarios by the window).
   QAction* compare = nullptr;
@@ -103,6 +103,11 @@ void BuildHelpMenu(QMenu& menu, QWidget* parent, const WorkbenchActions& actions
 void BuildMenuBar(QMenuBar& bar, const WorkbenchActions& actions, const QList<QDockWidget*>& docks,
                   QWidget* about_parent, std::function<QStringList()> recent = {},
                   std::function<void(const QString&)> open = {});
+
+/// Enables the actions that need an open scenario (Play, Step, Step back, Reset, Rerun, Pin,
+/// Save scenario, Export CSV, Export animation, Save session) when `loaded`, else disables them
+/// (a window started on a missing file offers nothing that would do nothing).
+void EnableScenarioActions(const WorkbenchActions& actions, bool loaded);
 
 /// Shows the play action as Play or Pause (icon, text, tooltip).
 void ShowPlayState(QAction* play, bool playing);

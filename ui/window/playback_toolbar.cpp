@@ -1,8 +1,10 @@
 #include "window/playback_toolbar.hpp"
 
 #include <QAction>
+#include <QActionEvent>
 #include <QComboBox>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 
@@ -76,6 +78,29 @@ PlaybackToolBar::PlaybackToolBar(PlaybackClock* clock, const WorkbenchActions& a
   actions.compare->setVisible(false);  // shown for scenarios it applies to
   connect(clock_, &PlaybackClock::timeChanged, this, &PlaybackToolBar::Refresh);
   Refresh();
+}
+
+void PlaybackToolBar::resizeEvent(QResizeEvent* event) {
+  QToolBar::resizeEvent(event);
+  FitButtonStyle();
+}
+
+void PlaybackToolBar::actionEvent(QActionEvent* event) {
+  QToolBar::actionEvent(event);
+  // An action shown or hidden (Compare) changes the width the texts need.
+  text_width_ = 0;
+  if (isVisible()) FitButtonStyle();
+}
+
+void PlaybackToolBar::FitButtonStyle() {
+  if (toolButtonStyle() == Qt::ToolButtonTextBesideIcon || text_width_ == 0) {
+    if (toolButtonStyle() != Qt::ToolButtonTextBesideIcon)
+      setToolButtonStyle(Qt::ToolButtonTextBesideIcon);  // measured with the texts
+    text_width_ = sizeHint().width();
+  }
+  const Qt::ToolButtonStyle style =
+      width() >= text_width_ ? Qt::ToolButtonTextBesideIcon : Qt::ToolButtonIconOnly;
+  if (style != toolButtonStyle()) setToolButtonStyle(style);
 }
 
 void PlaybackToolBar::Refresh() {

@@ -107,7 +107,20 @@ WorkbenchStatusBar::WorkbenchStatusBar(QWidget* parent) : QStatusBar(parent) {
   solve_->setObjectName("solveStatus");
   solve_->setTextFormat(Qt::PlainText);
   solve_->setVisible(false);
+  // A temporary message (showMessage) in its own label, elided before the run's status instead
+  // of QStatusBar's unelided text running up to it: the label takes the room the hidden error
+  // line had, so QStatusBar's own message rect (left of the first permanent widget) is empty.
+  message_ = new ElidingLabel(this);
+  message_->setObjectName("status.message");
+  message_->setContentsMargins(0, 0, 16, 0);
+  message_->setVisible(false);
   addWidget(error_, 1);
+  insertPermanentWidget(1, message_, 1);
+  connect(this, &QStatusBar::messageChanged, message_, [this](const QString& message) {
+    message_->setText(message);
+    message_->setToolTip(message);
+    message_->setVisible(!message.isEmpty());
+  });
   addPermanentWidget(solve_);
   addPermanentWidget(diagnostics_);
   addPermanentWidget(progress_);

@@ -16,9 +16,10 @@ class QProgressBar;
 
 namespace dirac::ui {
 
-/// Object names: "statusBar", "status.error" (red, selectable), "status.diagnostics",
-/// "status.progress" (shown while a run is busy) and "solveStatus" (the chip of a scenario that
-/// poses a solve, hidden otherwise).
+/// Object names: "statusBar", "status.error" (red, selectable), "status.message" (a
+/// showMessage text, elided before the run's status; hidden when there is none),
+/// "status.diagnostics", "status.progress" (shown while a run is busy) and "solveStatus" (the chip
+/// of a scenario that poses a solve, hidden otherwise).
 class WorkbenchStatusBar : public QStatusBar {
   Q_OBJECT
 
@@ -62,6 +63,7 @@ class WorkbenchStatusBar : public QStatusBar {
 
  private:
   QLabel* error_ = nullptr;
+  QLabel* message_ = nullptr;
   QLabel* diagnostics_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* solve_ = nullptr;

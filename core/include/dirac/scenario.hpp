@@ -98,6 +98,9 @@ struct ConstraintSpec {
   std::string form;        ///< expression linear (homogeneous) in the velocities
   std::string multiplier;  ///< multiplier symbol / CSV column, e.g. "mu"
   SourceLocation where;
+  /// The multiplier's display unit (`unit:`, e.g. "N" for a contact force, "V" for a loop
+  /// voltage; a body model's generated contacts: "N"); "" if the file does not say.
+  std::string unit;
 };
 
 /// A named intermediate expression (`definitions:`): an expression in t, the coordinates, the
@@ -116,6 +119,7 @@ struct HolonomicSpec {
   std::string equation;    ///< expression f(q; parameters, t), the constraint is f = 0
   std::string multiplier;  ///< multiplier symbol / CSV column
   SourceLocation where;
+  std::string unit;  ///< the multiplier's display unit (`unit:`; rolling contacts: "N"), or ""
 };
 
 /// Upper bound on the samples of one run (t_end / output_step): beyond it a run is refused.

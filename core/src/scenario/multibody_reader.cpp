@@ -388,7 +388,8 @@ void ReadMultibody(const Reader& r, const YAML::Node& root, SymbolRegistry& symb
     return k < given.size() && !given[k].empty() ? given[k] : "mu_" + name;
   };
   auto add_form = [&](const std::string& name, const std::string& mu, std::size_t line) {
-    ConstraintSpec c{name, name, mu, {line}};
+    // The multiplier of a contact point's velocity constraint is the contact force along it.
+    ConstraintSpec c{name, name, mu, {line}, "N"};
     symbols.Add(c.multiplier, root["bodies"], "multiplier");
     s.constraints.push_back(c);
   };
@@ -398,7 +399,7 @@ void ReadMultibody(const Reader& r, const YAML::Node& root, SymbolRegistry& symb
     add_form(names[1], multiplier(w.multipliers, 1, names[1]), w.line);
     const std::string mu = multiplier(w.multipliers, 2, names[2]);
     symbols.Add(mu, root["bodies"], "multiplier");
-    s.holonomic.push_back({names[2], names[2], mu, {w.line}});
+    s.holonomic.push_back({names[2], names[2], mu, {w.line}, "N"});
   }
   for (const auto& c : mb.velocity_constraints)
     add_form(c.name, multiplier({c.multiplier}, 0, c.name), c.line);

@@ -150,12 +150,13 @@ void ReadLagrangian(const Reader& r, const YAML::Node& root, Scenario& s) {
 // Default names: c<k>; multiplier "mu" for a single constraint, else mu<k>.
 ConstraintSpec ReadConstraint(const Reader& r, const YAML::Node& node, std::size_t index,
                               bool single) {
-  r.CheckKeys(node, "constraints", {"name", "form", "multiplier"});
+  r.CheckKeys(node, "constraints", {"name", "form", "multiplier", "unit"});
   const std::string k = std::to_string(index);  // append(): "c" + k trips GCC 12's -Wrestrict
   ConstraintSpec c;
   c.name = r.OptionalString(node, "name", std::string("c").append(k));
   c.form = r.String(r.Required(node, "form"), c.name + ".form");
   c.multiplier = r.OptionalString(node, "multiplier", single ? "mu" : std::string("mu").append(k));
+  c.unit = r.OptionalString(node, "unit", "");
   c.where.line = r.Line(node);
   if (!symbolic::IsValidIdentifier(c.name))
     r.Fail(node, c.name, "constraint name must be an identifier");
@@ -177,11 +178,12 @@ void ReadConstraints(const Reader& r, const YAML::Node& constraints, SymbolRegis
 
 // Default names: h<k>; multiplier "mu_<name>" (apart from the constraints' mu, mu<k>).
 HolonomicSpec ReadHolonomicConstraint(const Reader& r, const YAML::Node& node, std::size_t index) {
-  r.CheckKeys(node, "holonomic", {"name", "equation", "multiplier"});
+  r.CheckKeys(node, "holonomic", {"name", "equation", "multiplier", "unit"});
   HolonomicSpec h;
   h.name = r.OptionalString(node, "name", std::string("h").append(std::to_string(index)));
   h.equation = r.String(r.Required(node, "equation"), h.name + ".equation");
   h.multiplier = r.OptionalString(node, "multiplier", "mu_" + h.name);
+  h.unit = r.OptionalString(node, "unit", "");
   h.where.line = r.Line(node);
   if (!symbolic::IsValidIdentifier(h.name))
     r.Fail(node, h.name, "holonomic constraint name must be an identifier");

@@ -91,10 +91,13 @@ void EmitConstraints(YAML::Emitter& out, const Scenario& s) {
     if (!generated.count(c.name)) constraints.push_back(c);
   if (constraints.empty()) return;
   out << YAML::Key << "constraints" << YAML::Value << YAML::BeginSeq;
-  for (const auto& c : constraints)
+  for (const auto& c : constraints) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << c.name << YAML::Key
         << "form" << YAML::Value << YAML::DoubleQuoted << c.form << YAML::Key << "multiplier"
-        << YAML::Value << c.multiplier << YAML::EndMap;
+        << YAML::Value << c.multiplier;
+    if (!c.unit.empty()) out << YAML::Key << "unit" << YAML::Value << c.unit;
+    out << YAML::EndMap;
+  }
   out << YAML::EndSeq;
 }
 
@@ -106,10 +109,13 @@ void EmitHolonomic(YAML::Emitter& out, const Scenario& s) {
     if (!generated.count(h.name)) holonomic.push_back(h);
   if (holonomic.empty()) return;
   out << YAML::Key << "holonomic" << YAML::Value << YAML::BeginSeq;
-  for (const auto& h : holonomic)
+  for (const auto& h : holonomic) {
     out << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << h.name << YAML::Key
         << "equation" << YAML::Value << YAML::DoubleQuoted << h.equation << YAML::Key
-        << "multiplier" << YAML::Value << h.multiplier << YAML::EndMap;
+        << "multiplier" << YAML::Value << h.multiplier;
+    if (!h.unit.empty()) out << YAML::Key << "unit" << YAML::Value << h.unit;
+    out << YAML::EndMap;
+  }
   out << YAML::EndSeq;
 }
 

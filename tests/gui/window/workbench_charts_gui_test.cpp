@@ -265,6 +265,15 @@ void WorkbenchGuiTest::pinnedAndComparedRuns() {
       if (marker->isVisible()) labels << marker->label();
     return labels;
   };
-  QTRY_COMPARE(entries(), QStringList({"x", "y", "z", "nonholonomic"}));
+  QTRY_COMPARE(entries(), QStringList({"x", "y", "z", "nonholonomic (dashed)"}));
+  // Each nonholonomic curve dashed in its own curve's colour (issue 40: all magenta, x, y and z
+  // could not be told apart).
+  QCOMPARE(y_other->pen().color(), y_main->pen().color());
+  QCOMPARE(y_other->pen().style(), Qt::DashLine);
+  auto* x_main = plots->FindSeries(QStringLiteral("plot.%1.x").arg(position));
+  auto* x_other = plots->FindSeries(QStringLiteral("plot.%1.x.comparison").arg(position));
+  QVERIFY(x_main && x_other);
+  QCOMPARE(x_other->pen().color(), x_main->pen().color());
+  QVERIFY(x_other->pen().color() != y_other->pen().color());
   window->compare_action()->setChecked(false);
 }
