@@ -12,6 +12,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 namespace {
@@ -33,7 +34,7 @@ double MaxDeviation(const std::vector<double>& values) {
 TEST(RigidBody, DerivedEquationsAreEulersEquations) {
   // Hand derivation: I w' + w x I w - mu A = 0 (Suslov form; the free body has no mu).
   const auto system = LagrangeDiracSystem::Derive(Load("suslov.yaml"));
-  const InputLayout& L = system->dae().layout;
+  const InputLayout& L = CompiledDaeOf(*system).layout;
   ASSERT_EQ(L.n, 0u);
   ASSERT_EQ(L.k, 3u);
   ASSERT_EQ(L.m, 1u);
@@ -50,7 +51,7 @@ TEST(RigidBody, DerivedEquationsAreEulersEquations) {
     const double Iw[3] = {I[0] * w[0], I[1] * w[1], I[2] * w[2]};
     const double cross[3] = {w[1] * Iw[2] - w[2] * Iw[1], w[2] * Iw[0] - w[0] * Iw[2],
                              w[0] * Iw[1] - w[1] * Iw[0]};
-    const auto F = system->dae().residual.Evaluate(in);
+    const auto F = CompiledDaeOf(*system).residual.Evaluate(in);
     ASSERT_EQ(F.size(), 4u);
     for (int a = 0; a < 3; ++a)
       EXPECT_NEAR(F[a], I[a] * wd[a] + cross[a] - mu * A[a], 1e-12) << "row " << a;
