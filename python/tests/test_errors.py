@@ -113,7 +113,7 @@ def test_a_progress_callback_returning_false_cancels_a_derivation(pendulum_chain
     assert stages and "compiling the residual" not in stages
 
 
-BAD_INPUTS = sorted((SCENARIOS.parent / "tests" / "unit" / "broken_yaml").glob("*.yaml")) + \
+BAD_INPUTS = sorted((SCENARIOS.parent / "tests/core/scenario/broken_yaml").glob("*.yaml")) + \
     sorted((SCENARIOS.parent / "tests" / "fuzz_regressions").glob("*.yaml"))
 
 
@@ -124,9 +124,9 @@ def test_the_bad_input_classes_of_tests_are_all_here():
 
 @pytest.mark.parametrize("path", BAD_INPUTS, ids=lambda p: p.name)
 def test_bad_inputs_raise_what_the_cli_prints(path):
-    """The inputs of tests/unit/broken_yaml (YAML syntax) and tests/fuzz_regressions (parser,
-    YAML layer, reader): each raises a ScenarioError naming the file (and the line where the
-    unit tests give one), with the CLI's message, or reads as it does for the CLI."""
+    """The inputs of tests/core/scenario/broken_yaml (YAML syntax) and tests/fuzz_regressions
+    (parser, YAML layer, reader): each raises a ScenarioError naming the file (and the line where
+    the unit tests give one), with the CLI's message, or reads as it does for the CLI."""
     from conftest import cli_path
     import subprocess
     cli = subprocess.run([cli_path(), "equations", str(path), "--quiet", "--timeout", "60"],
@@ -137,7 +137,7 @@ def test_bad_inputs_raise_what_the_cli_prints(path):
         assert e.file == str(path) and str(path) in str(e) and e.line > 0
         assert cli.returncode == 1 and str(e) in cli.stderr
         lines = {"unclosed_brace.yaml": 9, "wrong_closer.yaml": 6, "map_value.yaml": 5}
-        if path.name in lines:  # tests/unit/test_yaml_syntax_errors.cpp
+        if path.name in lines:  # tests/core/scenario/test_yaml_syntax_errors.cpp
             assert e.line == lines[path.name]
             assert str(e).startswith(f"{path}:{e.line}: ")
         return

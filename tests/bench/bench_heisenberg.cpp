@@ -8,6 +8,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dynamics/idas_driver.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace {
 
@@ -39,8 +40,8 @@ void HandWrittenResidual(const double* in, double* out) {
 
 void BM_ResidualCompiled(benchmark::State& state) {
   const auto system = dirac::LagrangeDiracSystem::Derive(Heisenberg());
-  const auto& f = system->dae().residual;
-  auto in = RandomInput(system->dae().layout);
+  const auto& f = dirac::CompiledDaeOf(*system).residual;
+  auto in = RandomInput(dirac::CompiledDaeOf(*system).layout);
   std::vector<double> out(f.num_outputs()), scratch(f.scratch_size());
   for (auto _ : state) {
     f.Evaluate(in.data(), out.data(), scratch.data());
@@ -57,12 +58,12 @@ BENCHMARK(BM_ResidualCompiled);
 void BM_ResidualNative(benchmark::State& state) {
   const auto system = dirac::LagrangeDiracSystem::Derive(Heisenberg());
   std::string description;
-  const auto& f = system->tapes(dirac::TapeMode::kNative, &description).residual;
+  const auto& f = dirac::TapesOf(*system, dirac::TapeMode::kNative, &description).residual;
   if (!f.is_machine_code()) {
     state.SkipWithError(description.c_str());
     return;
   }
-  auto in = RandomInput(system->dae().layout);
+  auto in = RandomInput(dirac::CompiledDaeOf(*system).layout);
   std::vector<double> out(f.num_outputs()), scratch(f.scratch_size());
   for (auto _ : state) {
     f.Evaluate(in.data(), out.data(), scratch.data());
@@ -74,7 +75,7 @@ BENCHMARK(BM_ResidualNative);
 
 void BM_ResidualHandWritten(benchmark::State& state) {
   const auto system = dirac::LagrangeDiracSystem::Derive(Heisenberg());
-  auto in = RandomInput(system->dae().layout);
+  auto in = RandomInput(dirac::CompiledDaeOf(*system).layout);
   double out[7];
   for (auto _ : state) {
     HandWrittenResidual(in.data(), out);
@@ -86,8 +87,8 @@ BENCHMARK(BM_ResidualHandWritten);
 
 void BM_JacobianCompiled(benchmark::State& state) {
   const auto system = dirac::LagrangeDiracSystem::Derive(Heisenberg());
-  const auto& j = system->dae().jacobian_y.values;
-  auto in = RandomInput(system->dae().layout);
+  const auto& j = dirac::CompiledDaeOf(*system).jacobian_y.values;
+  auto in = RandomInput(dirac::CompiledDaeOf(*system).layout);
   std::vector<double> out(j.num_outputs()), scratch(j.scratch_size());
   for (auto _ : state) {
     j.Evaluate(in.data(), out.data(), scratch.data());

@@ -30,6 +30,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
 
 namespace {
@@ -102,7 +103,7 @@ void Rhs(benchmark::State& state, const std::string& family, int n) {
   const auto input = dirac::SimulationInput::FromScenario(s);
   std::vector<double> rates;
   if (const auto* lds = dynamic_cast<const dirac::LagrangeDiracSystem*>(model.get())) {
-    dirac::lagrange_dirac::SaddleSystem saddle(lds->tapes(dirac::TapeMode::kInterpreter),
+    dirac::lagrange_dirac::SaddleSystem saddle(dirac::TapesOf(*lds, dirac::TapeMode::kInterpreter),
                                                input.parameters);
     const std::vector<double> x = InitialState(*model, input, saddle.state_size());
     rates.resize(x.size());

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference numbers for tests/unit/test_linearization.cpp (issue 38).
+"""Independent reference numbers for tests/core/linearization/test_linearization.cpp (issue 38).
 
     /usr/bin/python3 tests/reference/linearization_reference.py
 

@@ -179,7 +179,7 @@ Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
   // Half the local tolerance of regular systems: the energy on M_f is evaluated from the
   // reconstructed (eliminated) coordinates, and at the regular systems' factor the LC circuit
   // drifted by 1.3e-10 relative over 20 s at an asked 1e-12 (5.7e-11 at half; the target is
-  // 1e-10, tests/unit/test_scenario_accuracy.cpp).
+  // 1e-10, tests/core/formulation/test_scenario_accuracy.cpp).
   ode.rtol = 0.5 * dynamics::LocalTolerance(spec.rtol, family);
   ode.atol = 0.5 * dynamics::LocalTolerance(spec.atol, family);
   ode.rates = [&](double t, const double* y, double* ydot) {

@@ -19,7 +19,7 @@ namespace dirac::dynamics {
 /// hundredth. Never below 5e-15, where the step would be lost in rounding. The same holds for
 /// the constraint algorithm's ODE on M_f (IDAS, BDF): at the asked 1e-12 the shipped scenarios'
 /// energy drifts are 3e-10 to 1.9e-9 relative, at a hundredth 1e-11 to 1.8e-10
-/// (tests/unit/test_scenario_accuracy.cpp).
+/// (tests/core/formulation/test_scenario_accuracy.cpp).
 inline double LocalTolerance(double asked, IntegrationMethod method) {
   const double factor = method == IntegrationMethod::kAdams ? 0.1 : 0.01;
   return std::max(factor * asked, std::min(asked, 5e-15));

@@ -2,7 +2,7 @@
 // differentiation of a compiled function (large models: no symbolic Jacobian is built).
 #include <algorithm>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 

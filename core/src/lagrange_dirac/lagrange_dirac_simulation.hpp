@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "dirac/simulation_types.hpp"
 
 namespace dirac::lagrange_dirac {

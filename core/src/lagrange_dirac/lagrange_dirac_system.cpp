@@ -1,5 +1,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 
+#include "lagrange_dirac/compiled_dae.hpp"
+
 #include <ginac/ginac.h>
 
 #include <algorithm>
@@ -439,11 +441,12 @@ std::vector<std::string> LagrangeDiracSystem::constraint_names() const {
 const std::vector<std::string>& LagrangeDiracSystem::parameter_names() const {
   return impl_->parameter_names;
 }
-const CompiledDae& LagrangeDiracSystem::dae() const { return impl_->dae; }
+const CompiledDae& CompiledDaeOf(const LagrangeDiracSystem& system) { return system.impl().dae; }
 
-const CompiledDae& LagrangeDiracSystem::tapes(TapeMode mode, std::string* description) const {
+const CompiledDae& TapesOf(const LagrangeDiracSystem& system, TapeMode mode,
+                           std::string* description) {
   std::string text;
-  const CompiledDae& chosen = impl_->native->Select(mode, text);
+  const CompiledDae& chosen = system.impl().native->Select(mode, text);
   if (description) *description = std::move(text);
   return chosen;
 }
@@ -470,7 +473,7 @@ Trajectory LagrangeDiracSystem::Simulate(const SimulationInput& input,
                                          const SimulationProgress& progress,
                                          SimulationReport* report) const {
   std::string tape;
-  const CompiledDae& dae = tapes(input.spec.tape, &tape);
+  const CompiledDae& dae = TapesOf(*this, input.spec.tape, &tape);
   SimulationReport local;
   SimulationReport* out = report != nullptr ? report : &local;
   Trajectory trajectory = lagrange_dirac::Simulate(dae, impl_->reconstruction, TrajectoryColumns(),

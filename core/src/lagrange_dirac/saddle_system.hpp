@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac::lagrange_dirac {
 

@@ -22,7 +22,7 @@
 
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "dynamics/integrator.hpp"
 
 namespace dirac::lagrange_dirac {

@@ -13,6 +13,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
 #include "linearization/manifold_linearizer.hpp"
 #include "linearization/reduced_point.hpp"
@@ -86,7 +87,10 @@ class ManifoldLinearizer final : public Linearizer {
  public:
   ManifoldLinearizer(const Scenario& scenario, const LinearizationOptions& options,
                      std::shared_ptr<const LagrangeDiracSystem> model)
-      : scenario_(scenario), options_(options), model_(std::move(model)), dae_(model_->dae()) {
+      : scenario_(scenario),
+        options_(options),
+        model_(std::move(model)),
+        dae_(CompiledDaeOf(*model_)) {
     const InputLayout& L = dae_.layout;
     n_ = L.n;
     k_ = L.k;

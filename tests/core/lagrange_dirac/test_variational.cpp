@@ -17,6 +17,7 @@
 #include "dirac/integrators.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/variational_step.hpp"
 
 namespace dirac {
@@ -121,8 +122,8 @@ TEST(Variational, MidpointStepIsSymplectic) {
   const SimulationInput input = SimulationInput::FromScenario(s);
   std::vector<double> x0 = input.q0;
   x0.insert(x0.end(), {0.3, -0.7, 1.1});
-  lagrange_dirac::VariationalIntegrator integrator(system->dae(), input.parameters, 0.05, 2, 0.0,
-                                                   x0);
+  lagrange_dirac::VariationalIntegrator integrator(CompiledDaeOf(*system), input.parameters, 0.05,
+                                                   2, 0.0, x0);
   const std::vector<double> p0 = integrator.momentum();
   std::vector<double> q1(3), p1(3), v1(3);
   for (int i = 0; i < 3; ++i) q1[i] = x0[i] + 0.05 * x0[3 + i];

@@ -8,6 +8,7 @@
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 namespace {
@@ -26,7 +27,7 @@ simulation: {t_end: 10, output_step: 0.01, rtol: 1e-12, atol: 1e-12}
 
 TEST(LagrangianTerms, MixedTermsOfEq29MatchHandDerivationOffShell) {
   const auto system = LagrangeDiracSystem::Derive(ParseScenario(kMagnetic, "magnetic.yaml"));
-  const InputLayout& L = system->dae().layout;
+  const InputLayout& L = CompiledDaeOf(*system).layout;
   ASSERT_EQ(L.m, 0u);
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-2, 2);
@@ -35,7 +36,7 @@ TEST(LagrangianTerms, MixedTermsOfEq29MatchHandDerivationOffShell) {
     for (double& value : in) value = u(rng);
     const double x = in[L.q()], y = in[L.q() + 1];
     const double B = in[L.parameters()], k = in[L.parameters() + 1];
-    const auto F = system->dae().residual.Evaluate(in);
+    const auto F = CompiledDaeOf(*system).residual.Evaluate(in);
     ASSERT_EQ(F.size(), 4u);
     EXPECT_NEAR(F[0], in[L.qdot()] - in[L.v()], 1e-14);
     EXPECT_NEAR(F[2], in[L.vdot()] - B * in[L.qdot() + 1] + k * x, 1e-13);

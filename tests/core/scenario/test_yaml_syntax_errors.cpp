@@ -15,7 +15,7 @@ namespace dirac {
 namespace {
 
 std::string BrokenFile(const std::string& name) {
-  return std::string(DIRAC_SOURCE_DIR) + "/tests/unit/broken_yaml/" + name;
+  return std::string(DIRAC_SOURCE_DIR) + "/tests/core/scenario/broken_yaml/" + name;
 }
 
 std::string LineOf(const std::string& path, std::size_t line) {

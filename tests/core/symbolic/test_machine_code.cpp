@@ -12,6 +12,7 @@
 #include "dirac/compiled_function.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/native_tapes.hpp"
 
@@ -76,7 +77,7 @@ TEST(MachineCode, EveryOpGivesTheInterpretersBits) {
 TEST(MachineCode, DerivedModelTapesGiveTheInterpretersBits) {
   const auto system = LagrangeDiracSystem::Derive(
       LoadScenario(std::string(DIRAC_SOURCE_DIR) + "/scenarios/heisenberg.yaml"));
-  const auto& dae = system->dae();
+  const auto& dae = CompiledDaeOf(*system);
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-2, 2);
   for (const CompiledFunction* f : {&dae.residual, &dae.jacobian_y.values, &dae.energy}) {

@@ -8,6 +8,7 @@
 #include "canonical_problems.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 namespace {
@@ -17,7 +18,7 @@ using testing::HeisenbergScenario;
 
 TEST(HeisenbergEquations, ResidualMatchesHandDerivationAtRandomPoints) {
   const auto system = LagrangeDiracSystem::Derive(HeisenbergScenario(1.0, 2.0));
-  const CompiledDae& dae = system->dae();
+  const CompiledDae& dae = CompiledDaeOf(*system);
   const InputLayout& L = dae.layout;
   ASSERT_EQ(L.n, 3u);
   ASSERT_EQ(L.m, 1u);
@@ -59,7 +60,7 @@ TEST(HeisenbergEquations, ResidualMatchesHandDerivationAtRandomPoints) {
 
 TEST(HeisenbergEquations, ExactJacobianMatchesFiniteDifferences) {
   const auto system = LagrangeDiracSystem::Derive(HeisenbergScenario(1.3, 0.4));
-  const CompiledDae& dae = system->dae();
+  const CompiledDae& dae = CompiledDaeOf(*system);
   const InputLayout& L = dae.layout;
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.5, 1.5);

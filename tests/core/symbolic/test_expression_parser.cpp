@@ -12,6 +12,7 @@
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "symbolic/expression_parser.hpp"
 
 namespace dirac::symbolic {
@@ -223,16 +224,17 @@ lagrangian: "m*-g*z + m*vz^2/2"
 simulation: {t_end: 1, output_step: 0.1}
 )yaml",
                                                                 "fall.yaml"));
-  const InputLayout& L = system->dae().layout;
+  const InputLayout& L = CompiledDaeOf(*system).layout;
   ASSERT_EQ(L.n, 1u);
   std::vector<double> in(L.size(), 0.3);
   in[L.parameters()] = 2.0;
   in[L.parameters() + 1] = 9.81;
   in[L.vdot()] = 0.0;
-  const double at_rest = system->dae().residual.Evaluate(in)[1];  // m g (or g if normalised)
+  const double at_rest =
+      CompiledDaeOf(*system).residual.Evaluate(in)[1];  // m g (or g if normalised)
   in[L.vdot()] = -9.81;
   EXPECT_GT(std::abs(at_rest), 9.0);
-  EXPECT_NEAR(system->dae().residual.Evaluate(in)[1], 0.0, 1e-12 * std::abs(at_rest));
+  EXPECT_NEAR(CompiledDaeOf(*system).residual.Evaluate(in)[1], 0.0, 1e-12 * std::abs(at_rest));
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
 
 namespace dirac {
@@ -214,7 +215,7 @@ TEST(OdePath, ExactJacobianMatchesFiniteDifferences) {
     const Scenario s = Load(file);
     const auto system = LagrangeDiracSystem::Derive(s);
     const SimulationInput input = SimulationInput::FromScenario(s);
-    lagrange_dirac::SaddleSystem saddle(system->dae(), input.parameters);
+    lagrange_dirac::SaddleSystem saddle(CompiledDaeOf(*system), input.parameters);
     const std::size_t N = saddle.state_size();
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> u(-0.8, 0.8);

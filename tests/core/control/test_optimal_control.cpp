@@ -1,8 +1,8 @@
 // Optimal control by multiple shooting (issue 8, "Must show (tests)"): the engine's optima checked
 // against closed forms (the single-axis cubic on SO(3), Elroy's shape cubic), against independent
 // methods written here (a direct transcription plus the hand-derived maximum principle for the
-// rigid body, the reduced shape BVP for Elroy's beanie; tests/unit/ocp_reference.hpp), and for
-// the properties every optimum has: constant Pontryagin Hamiltonian, boundary residual, no
+// rigid body, the reduced shape BVP for Elroy's beanie; tests/core/control/ocp_reference.hpp), and
+// for the properties every optimum has: constant Pontryagin Hamiltonian, boundary residual, no
 // cheaper perturbation with the same boundary values, exact sensitivities, warm starts, and
 // clear failures.
 //

@@ -17,8 +17,8 @@
 #include <string>
 #include <tuple>
 
-#include "../canonical_problems.hpp"
-#include "../zeitlin_reference.hpp"
+#include "canonical_problems.hpp"
+#include "zeitlin_reference.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"

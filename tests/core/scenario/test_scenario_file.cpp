@@ -10,6 +10,7 @@
 #include "dirac/error.hpp"
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 namespace {
@@ -235,9 +236,10 @@ TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
   EXPECT_EQ(back.plots.size(), s.plots.size());
   // Same derived equations: the compiled residuals agree at a sample point.
   const auto a = LagrangeDiracSystem::Derive(s), b = LagrangeDiracSystem::Derive(back);
-  std::vector<double> in(a->dae().layout.size());
+  std::vector<double> in(CompiledDaeOf(*a).layout.size());
   for (std::size_t k = 0; k < in.size(); ++k) in[k] = 0.1 * static_cast<double>(k) - 0.7;
-  const auto ra = a->dae().residual.Evaluate(in), rb = b->dae().residual.Evaluate(in);
+  const auto ra = CompiledDaeOf(*a).residual.Evaluate(in),
+             rb = CompiledDaeOf(*b).residual.Evaluate(in);
   ASSERT_EQ(ra.size(), rb.size());
   for (std::size_t k = 0; k < ra.size(); ++k) EXPECT_EQ(ra[k], rb[k]);
 }

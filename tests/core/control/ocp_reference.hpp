@@ -1,7 +1,7 @@
 #pragma once
 // Independent reference methods for the optimal-control tests
-// (tests/unit/test_optimal_control.cpp): everything here is derived by hand in the tests and uses
-// none of the engine's derivation, geometry or shooting (only Eigen).
+// (tests/core/control/test_optimal_control.cpp): everything here is derived by hand in the tests
+// and uses none of the engine's derivation, geometry or shooting (only Eigen).
 //
 // Rigid body on SO(3), first-order controlled system (seed L Example 27):
 //   R' = R w^,   I w' = I w x w + u,   cost C = |u|^2 / 2.

@@ -1,5 +1,6 @@
 // Mechanics on Lie algebroids: the rigid body on so(3), the Suslov problem and Elroy's beanie
-// reduced on TS^1 x se(2) vs unreduced on TQ; algebroid data checks; Lie group reconstruction.
+// reduced on TS^1 x se(2) vs unreduced on TQ; Lie group reconstruction. (The algebroid data and
+// their checks: tests/core/model/test_algebroid_data.cpp.)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac {
 namespace {
@@ -32,7 +34,7 @@ double MaxDeviation(const std::vector<double>& values) {
 TEST(RigidBody, DerivedEquationsAreEulersEquations) {
   // Hand derivation: I w' + w x I w - mu A = 0 (Suslov form; the free body has no mu).
   const auto system = LagrangeDiracSystem::Derive(Load("suslov.yaml"));
-  const InputLayout& L = system->dae().layout;
+  const InputLayout& L = CompiledDaeOf(*system).layout;
   ASSERT_EQ(L.n, 0u);
   ASSERT_EQ(L.k, 3u);
   ASSERT_EQ(L.m, 1u);
@@ -49,7 +51,7 @@ TEST(RigidBody, DerivedEquationsAreEulersEquations) {
     const double Iw[3] = {I[0] * w[0], I[1] * w[1], I[2] * w[2]};
     const double cross[3] = {w[1] * Iw[2] - w[2] * Iw[1], w[2] * Iw[0] - w[0] * Iw[2],
                              w[0] * Iw[1] - w[1] * Iw[0]};
-    const auto F = system->dae().residual.Evaluate(in);
+    const auto F = CompiledDaeOf(*system).residual.Evaluate(in);
     ASSERT_EQ(F.size(), 4u);
     for (int a = 0; a < 3; ++a)
       EXPECT_NEAR(F[a], I[a] * wd[a] + cross[a] - mu * A[a], 1e-12) << "row " << a;
@@ -164,58 +166,6 @@ TEST(ElroysBeanie, ReducedAndUnreducedAgreeAfterReconstruction) {
   ExpectBeanieAgrees(1.0, 2.0, 0.5, 0.3, {1.2, 0.4, 0.0, 0.3});
   ExpectBeanieAgrees(2.5, 1.0, 1.5, 0.0, {-0.7, 0.2, 0.5, 0.0});
   ExpectBeanieAgrees(0.5, 3.0, 0.2, 1.5, {2.0, -0.3, 0.1, -0.4});
-}
-
-TEST(AlgebroidData, JacobiViolationIsRefused) {
-  const char* bad = R"yaml(
-name: bad bracket
-algebroid:
-  fibre: [{name: y1}, {name: y2}, {name: y3}]
-  brackets:
-    - {pair: [y1, y2], value: {y1: "1"}}
-    - {pair: [y1, y3], value: {y2: "1"}}
-lagrangian: "(y1^2 + y2^2 + y3^2)/2"
-)yaml";
-  try {
-    LagrangeDiracSystem::Derive(ParseScenario(bad, "bad.yaml"));
-    FAIL() << "a bracket violating the Jacobi identity was accepted";
-  } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("Jacobi"), std::string::npos) << e.what();
-    EXPECT_EQ(e.symbol(), "[y1, y2, y3]");
-    EXPECT_GE(e.line(), 3u);  // the algebroid block of the file
-  }
-}
-
-TEST(AlgebroidData, AnchorThatIsNoHomomorphismIsRefused) {
-  const char* bad = R"yaml(
-name: bad anchor
-coordinates: [{name: q}]
-algebroid:
-  fibre: [{name: y1}, {name: y2}]
-  anchor:
-    - {section: y1, components: {q: "1"}}
-    - {section: y2, components: {q: "q"}}
-lagrangian: "(y1^2 + y2^2)/2"
-)yaml";
-  try {
-    LagrangeDiracSystem::Derive(ParseScenario(bad, "bad.yaml"));
-    FAIL() << "[rho y1, rho y2] = d/dq != rho([y1, y2]) = 0 was accepted";
-  } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find("homomorphism"), std::string::npos) << e.what();
-  }
-}
-
-TEST(AlgebroidData, BeanieBracketsPassTheChecksAndRoundTrip) {
-  const Scenario s = Load("elroys_beanie.yaml");
-  EXPECT_NO_THROW(LagrangeDiracSystem::Derive(s));
-  const Scenario back = ParseScenario(SaveScenarioToString(s), "roundtrip.yaml");
-  ASSERT_TRUE(back.algebroid.present);
-  EXPECT_EQ(back.algebroid.brackets.size(), 4u);
-  EXPECT_EQ(back.algebroid.anchor.size(), 1u);
-  EXPECT_EQ(back.reconstruction.group, "SE2");
-  EXPECT_EQ(back.scene.options.Maps("bodies").size(), 2u);
-  const Trajectory a = RunScenario(s), b = RunScenario(back);
-  EXPECT_EQ(a.at(a.num_rows() - 1, a.ColumnIndex("x")), b.at(b.num_rows() - 1, b.ColumnIndex("x")));
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 #include "symbolic/native_tapes.hpp"
 
 namespace dirac {
@@ -100,10 +101,10 @@ TEST(NativeTapes, ModelBatchGivesTheInterpretersBitsAndIsCached) {
   const EnvOverride env("DIRAC_TAPE_CACHE", cache.str());
   const auto system = LagrangeDiracSystem::Derive(LoadScenario(Scenario("heisenberg.yaml")));
   std::string description;
-  const CompiledDae& native = system->tapes(TapeMode::kNative, &description);
-  if (&native == &system->dae()) GTEST_SKIP() << "no machine code: " << description;
+  const CompiledDae& native = TapesOf(*system, TapeMode::kNative, &description);
+  if (&native == &CompiledDaeOf(*system)) GTEST_SKIP() << "no machine code: " << description;
   EXPECT_NE(description.find("native"), std::string::npos) << description;
-  const auto interpreted = Batch(system->dae());
+  const auto interpreted = Batch(CompiledDaeOf(*system));
   const auto compiled = Batch(native);
   ASSERT_EQ(interpreted.size(), compiled.size());
   std::mt19937 rng(5);
@@ -127,15 +128,15 @@ TEST(NativeTapes, ModelBatchGivesTheInterpretersBitsAndIsCached) {
   EXPECT_EQ(entries[0].extension(), ".so");
 
   // Another batch of the same tapes (a new process would do the same): loaded, not compiled.
-  symbolic::NativeTapes again(Batch(system->dae()));
+  symbolic::NativeTapes again(Batch(CompiledDaeOf(*system)));
   EXPECT_EQ(again.library_path(), entries[0].string());
   EXPECT_TRUE(again.LoadCached());
   EXPECT_FALSE(again.compiled_here());
   // A model derived again from the same file has the same key.
   const auto rederived = LagrangeDiracSystem::Derive(LoadScenario(Scenario("heisenberg.yaml")));
   std::string second;
-  const CompiledDae& cached = rederived->tapes(TapeMode::kAuto, &second);
-  EXPECT_NE(&cached, &rederived->dae()) << second;
+  const CompiledDae& cached = TapesOf(*rederived, TapeMode::kAuto, &second);
+  EXPECT_NE(&cached, &CompiledDaeOf(*rederived)) << second;
   EXPECT_NE(second.find("from the cache"), std::string::npos) << second;
 }
 
@@ -145,7 +146,7 @@ TEST(NativeTapes, DamagedCacheEntryIsReplaced) {
   const auto system = LagrangeDiracSystem::Derive(LoadScenario(Scenario("heisenberg.yaml")));
   symbolic::NativeTapeOptions options;
   options.cache_dir = cache.str();
-  symbolic::NativeTapes batch(Batch(system->dae()), options);
+  symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)), options);
   if (batch.library_path().empty()) GTEST_SKIP() << batch.note();
   std::ofstream(batch.library_path()) << "not a shared object";
   EXPECT_FALSE(batch.LoadCached());
@@ -154,7 +155,7 @@ TEST(NativeTapes, DamagedCacheEntryIsReplaced) {
   EXPECT_TRUE(batch.compiled_here());
   const CompiledFunction residual = batch.Native(0);
   std::vector<double> x(residual.num_inputs(), 0.25);
-  const auto a = system->dae().residual.Evaluate(x);
+  const auto a = CompiledDaeOf(*system).residual.Evaluate(x);
   const auto b = residual.Evaluate(x);
   for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(SameBits(a[k], b[k]));
 }
@@ -167,7 +168,7 @@ TEST(NativeTapes, ConcurrentCompilesOfOneEntryAllSucceed) {
   symbolic::NativeTapeOptions options;
   options.cache_dir = cache.str();
   {
-    symbolic::NativeTapes probe(Batch(system->dae()), options);
+    symbolic::NativeTapes probe(Batch(CompiledDaeOf(*system)), options);
     if (probe.library_path().empty()) GTEST_SKIP() << probe.note();
   }
   // Separate processes, as `dirac sweep --shard` would be.
@@ -176,7 +177,7 @@ TEST(NativeTapes, ConcurrentCompilesOfOneEntryAllSucceed) {
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     if (pid == 0) {
-      symbolic::NativeTapes batch(Batch(system->dae()), options);
+      symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)), options);
       ::_exit(batch.Compile() ? 0 : 1);
     }
     children.push_back(pid);
@@ -195,7 +196,7 @@ TEST(NativeTapes, ConcurrentCompilesOfOneEntryAllSucceed) {
     EXPECT_EQ(e.path().extension(), ".so") << e.path();
   }
   EXPECT_EQ(files, 1u);
-  symbolic::NativeTapes batch(Batch(system->dae()), options);
+  symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)), options);
   EXPECT_TRUE(batch.LoadCached());
 }
 
@@ -208,7 +209,7 @@ TEST(NativeTapes, MissingCompilerFallsBackWithANote) {
   const auto system = LagrangeDiracSystem::Derive(scenario);
   for (TapeMode mode : {TapeMode::kNative, TapeMode::kAuto}) {
     std::string description;
-    EXPECT_EQ(&system->tapes(mode, &description), &system->dae());
+    EXPECT_EQ(&TapesOf(*system, mode, &description), &CompiledDaeOf(*system));
     EXPECT_NE(description.find("interpreter"), std::string::npos) << description;
     EXPECT_NE(description.find("no C compiler"), std::string::npos) << description;
   }
@@ -229,7 +230,7 @@ TEST(NativeTapes, FailingCompilerAndUnwritableCacheFallBack) {
     TempDir cache("failing");
     const EnvOverride env("DIRAC_TAPE_CACHE", cache.str());
     const EnvOverride cc("DIRAC_CC", "false");
-    symbolic::NativeTapes batch(Batch(system->dae()));
+    symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)));
     EXPECT_FALSE(batch.Compile());
     EXPECT_NE(batch.note().find("failed"), std::string::npos) << batch.note();
     std::size_t left = 0;
@@ -239,7 +240,7 @@ TEST(NativeTapes, FailingCompilerAndUnwritableCacheFallBack) {
   {
     const EnvOverride env("DIRAC_TAPE_CACHE", "/dev/null/dirac-tapes");
     const EnvOverride cc("DIRAC_CC", "false");  // found, so the cache is what fails
-    symbolic::NativeTapes batch(Batch(system->dae()));
+    symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)));
     EXPECT_FALSE(batch.Compile());
     EXPECT_NE(batch.note().find("not writable"), std::string::npos) << batch.note();
     batch.CompileInBackground();  // nothing to start: no error either
@@ -265,7 +266,7 @@ TEST(NativeTapes, CacheIsBoundedAndStaleTemporariesAreRemoved) {
   const EnvOverride env("DIRAC_TAPE_CACHE", cache.str());
   const EnvOverride cc("DIRAC_CC", "false");  // the prune runs before any compile
   const auto system = LagrangeDiracSystem::Derive(LoadScenario(Scenario("heisenberg.yaml")));
-  symbolic::NativeTapes batch(Batch(system->dae()));
+  symbolic::NativeTapes batch(Batch(CompiledDaeOf(*system)));
   EXPECT_FALSE(batch.Compile());
   std::size_t entries = 0;
   for (const auto& e : fs::directory_iterator(cache.path()))
