@@ -434,11 +434,13 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
     rates.Momentum(0.0, input.v0.data(), p0.data());
     const int size = families::MatrixSize(d_->basis);
     integrator = std::make_unique<IsospectralIntegrator>(
-        size, families::MatrixRealization(d_->basis),
-        [&rates](const double* p, double* y) { rates.Velocity(p, y); }, p0, spec.step, 0.0);
+        d_->basis, [&rates](const double* p, double* y) { rates.Velocity(p, y); }, p0, spec.step,
+        0.0);
     std::ostringstream method;
     method << "isospectral midpoint (Lax form M' = [B(M), M] on " << size << " x " << size
-           << " matrices, fixed-point iteration to round-off, order 2, step " << spec.step << ")";
+           << " matrices, fixed-point iteration to round-off, order 2, step " << spec.step
+           << (d_->basis.family == "zeitlin_torus" ? ", modes by FFT along the diagonals" : "")
+           << ")";
     report.method = method.str();
   } else {
     setup = dynamics::MakeExplicitOde(

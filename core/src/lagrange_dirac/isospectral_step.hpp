@@ -13,12 +13,14 @@
 //   M_(n+1) = (I + h/2 B) M̃ (I - h/2 B) = 2 M̃ - M_n - h²/2 B M̃ B,
 // i.e. M_(n+1) = cay(hB) M_n cay(hB)⁻¹: every eigenvalue of M, so every Casimir tr(M^k), is kept
 // to round-off; the method is symplectic on the coadjoint orbit and of order 2. Dense N x N
-// complex matrices: O(N³) a step (three products per iteration, the basis sums over its sparse
-// entries), memory O(N²) for the state plus the basis entries; never the structure constants.
+// complex matrices: O(N³) a step (three products per iteration); the basis sums over the sparse
+// entries of the E_a (so(n)), or on Zeitlin's torus by FFTs along the wrapped diagonals
+// (O(N² log N), memory O(N²)); never the structure constants.
 
 #include <Eigen/Dense>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "dynamics/integrator.hpp"
@@ -34,6 +36,11 @@ class IsospectralMidpoint {
   /// basis.size() values). Throws ModelError if some κ_a = Re tr(E_a E_a) vanishes.
   IsospectralMidpoint(int size, std::vector<std::vector<families::MatrixEntry>> basis,
                       std::function<void(const double* p, double* y)> velocity);
+  /// The same on the family's own matrix realization; on Zeitlin's torus without an entry list:
+  /// p and Σ y E by FFTs along the wrapped diagonals (O(N² log N), memory O(N²)).
+  IsospectralMidpoint(const families::LieAlgebraBasis& basis,
+                      std::function<void(const double* p, double* y)> velocity);
+  ~IsospectralMidpoint();
 
   /// Sets M = Σ (p_a / κ_a) E_a.
   void SetMomentum(const double* p);
@@ -44,14 +51,19 @@ class IsospectralMidpoint {
   int Step(double h);
   /// The current momentum matrix M.
   const Eigen::MatrixXcd& matrix() const { return M_; }
-  std::size_t dimension() const { return basis_.size(); }
+  std::size_t dimension() const;
 
  private:
+  struct TorusTransform;
+  // p_a = Re tr(E_a X); out = factor Σ y_b E_b.
+  void Extract(const Eigen::MatrixXcd& X, double* p) const;
+  void Assemble(const double* y, double factor, Eigen::MatrixXcd& out) const;
   // B(X) = -Σ y_b E_b with y = velocity(p(X)), into B_.
   void Generator(const Eigen::MatrixXcd& X);
 
   int size_;
-  std::vector<std::vector<families::MatrixEntry>> basis_;
+  std::vector<std::vector<families::MatrixEntry>> basis_;  // empty on the torus
+  std::unique_ptr<TorusTransform> torus_;
   std::function<void(const double*, double*)> velocity_;
   std::vector<double> kappa_, p_, y_;
   Eigen::MatrixXcd M_, tilde_, next_, B_, BX_, XB_, BXB_;
@@ -61,9 +73,9 @@ class IsospectralMidpoint {
 /// y() being the velocity y = W⁻¹(p - p0) of the current momentum (the model's columns).
 class IsospectralIntegrator final : public dynamics::Integrator {
  public:
-  /// Starts at t0 from the velocity y0 (momentum p0 = `momentum(y0)`). Throws ModelError as
-  /// IsospectralMidpoint.
-  IsospectralIntegrator(int size, std::vector<std::vector<families::MatrixEntry>> basis,
+  /// Starts at t0 from the momentum `momentum0` on `basis` (its family's matrix realization).
+  /// Throws ModelError as IsospectralMidpoint.
+  IsospectralIntegrator(const families::LieAlgebraBasis& basis,
                         std::function<void(const double* p, double* y)> velocity,
                         const std::vector<double>& momentum0, double step, double t0);
   /// Takes whole steps up to `tout` (a whole number of steps away, to 1e-9 of a step); returns
