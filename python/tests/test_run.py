@@ -146,3 +146,19 @@ def test_two_threads_truly_overlap_and_match_single_threaded_runs_bit_for_bit():
     print(f"{len(events)} progress calls, {switches} switches between the two threads")
     assert events.count(0) >= 10 and events.count(1) >= 10
     assert switches >= 3
+
+
+def test_the_fixed_step_methods_are_chosen_with_set_as_on_the_cli(cli):
+    """simulation.method from Python: the same names, numbers and refusals as --set."""
+    torus = dirac.load(str(SCENARIOS / "ideal_fluid_torus.yaml")).derive()
+    r = torus.run(t_end=1, set={"method": "isospectral", "step": 0.01, "output_step": 0.05})
+    assert r.report["method"].startswith("isospectral midpoint")
+    header, rows = cli("run", SCENARIOS / "ideal_fluid_torus.yaml", "--t-end", "1", "--set",
+                       "method=isospectral", "--set", "step=0.01", "--set", "output_step=0.05")
+    assert_same_bits(r, header, rows)
+    assert max(abs(r["casimir_drift"])) < 1e-12
+    body = dirac.load(str(SCENARIOS / "rigid_body.yaml")).derive()
+    b = body.run(t_end=1, set={"method": "lie_variational", "step": 0.01})
+    assert b.report["method"].startswith("lie_variational")
+    with pytest.raises(dirac.ModelError, match="isospectral does not apply"):
+        body.run(t_end=1, set={"method": "isospectral", "step": 0.01})

@@ -7,10 +7,13 @@
 //                               momentum tape, the sparse coadjoint contraction, W^-1);
 //   BM_ZeitlinMatrixRhs/N       the hand-written baseline in matrix form: P = Delta^-1 W by the
 //                               projection on the T_m (O(N^3)), then [P, W] (two complex products);
-//   BM_ZeitlinProductsOnly/N    the two complex N x N products alone.
+//   BM_ZeitlinProductsOnly/N    the two complex N x N products alone;
+//   BM_ZeitlinIsospectralStep/N one step of `method: isospectral` in matrix form (issue 39),
+//                               N = 15 ... 127, beside tests/reference/zeitlin_isospectral.py.
 // Process CPU time (the machine is shared). docs/benchmarks.md has the numbers and the ratios.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -20,7 +23,9 @@
 #include "dirac/build_model.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
+#include "families/lie_algebra_family.hpp"
 #include "lagrange_dirac/euler_poincare_system.hpp"
+#include "lagrange_dirac/isospectral_step.hpp"
 
 namespace {
 
@@ -113,5 +118,56 @@ void BM_ZeitlinProductsOnly(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ZeitlinProductsOnly)->Apply(RhsSizes);
+
+}  // namespace
+
+namespace {
+
+// Issue 39: one step of `method: isospectral` (lagrange_dirac/isospectral_step.*) on the torus,
+// h = 0.01, from the smooth spectrum of tests/reference/zeitlin_isospectral.py (whose NumPy step
+// prints its own time per step: run it beside this for the side-by-side numbers). Each step is a
+// fresh one from the same state (the step count per call is stable).
+void BM_ZeitlinIsospectralStep(benchmark::State& state) {
+  const int N = static_cast<int>(state.range(0));
+  const dirac::families::LieAlgebraBasis basis =
+      dirac::families::MatrixFormBasisOf("zeitlin_torus", N);
+  std::vector<double> p(basis.dimension());
+  for (std::size_t a = 0; a < p.size(); ++a) {
+    const auto [m1, m2] = basis.modes[a];
+    p[a] =
+        std::exp(-0.3 * (m1 * m1 + m2 * m2)) *
+        (basis.sine[a] ? std::sin(0.9 * m1 - 1.1 * m2 + 0.5) : std::cos(1.3 * m1 + 0.7 * m2 + 0.2));
+  }
+  const std::vector<double> laplacian = basis.laplacian;
+  const auto velocity = [&laplacian](const double* q, double* y) {
+    for (std::size_t a = 0; a < laplacian.size(); ++a) y[a] = q[a] / laplacian[a];
+  };
+  // Arg 1: the torus's FFT transform (what the model uses); 0: the sums over the sparse entries
+  // of the matrix realization (the generic path of so(n)).
+  dirac::lagrange_dirac::IsospectralMidpoint midpoint =
+      state.range(1) ? dirac::lagrange_dirac::IsospectralMidpoint(basis, velocity)
+                     : dirac::lagrange_dirac::IsospectralMidpoint(
+                           N, dirac::families::MatrixRealization(basis), velocity);
+  long iterations = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    midpoint.SetMomentum(p.data());
+    state.ResumeTiming();
+    iterations += midpoint.Step(0.01);
+  }
+  state.counters["iterations"] =
+      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_ZeitlinIsospectralStep)
+    ->Args({15, 1})
+    ->Args({31, 1})
+    ->Args({63, 1})
+    ->Args({127, 1})
+    ->Args({15, 0})
+    ->Args({31, 0})
+    ->Args({63, 0})
+    ->Args({127, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime();
 
 }  // namespace

@@ -23,7 +23,8 @@ struct IntegratorInfo {
 /// Every method, sorted by name (std::strcmp order); never empty.
 const std::vector<IntegratorInfo>& IntegratorRegistry();
 
-/// The registered names joined by ", " in registry order: "adams, auto, bdf, idas, variational".
+/// The registered names joined by ", " in registry order: "adams, auto, bdf, idas,
+/// isospectral, lie_variational, variational".
 std::string IntegrationMethodNames();
 
 }  // namespace dirac

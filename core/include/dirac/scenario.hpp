@@ -136,9 +136,16 @@ enum class IntegrationMethod {
   /// fixed-step variational integrator on TQ (midpoint discrete Lagrangian, order 2 or 4 by
   /// composition; discrete Lagrange-d'Alembert constraints)
   kVariational,
+  /// fixed-step isospectral midpoint on the Lie–Poisson (Lax) form of an Euler–Poincaré system on
+  /// a matrix Lie algebra with a diagonal trace form (so(n), Zeitlin's torus): Casimirs kept to
+  /// round-off
+  kIsospectral,
+  /// fixed-step Lie group variational integrator of the free rigid body on SO(3)
+  /// (Lee–Leok–McClamroch): the attitude on SO(3) and the spatial angular momentum to round-off
+  kLieVariational,
 };
 
-/// "auto", "adams", "bdf", "idas" or "variational".
+/// "auto", "adams", "bdf", "idas", "isospectral", "lie_variational" or "variational".
 const char* IntegrationMethodName(IntegrationMethod method);
 /// The method named `name` (as IntegrationMethodName), or nullopt.
 std::optional<IntegrationMethod> IntegrationMethodFromName(const std::string& name);
@@ -181,7 +188,8 @@ struct SimulationSpec {
   double stabilization = 1.0;
   /// Integrator (the IDAS path uses `stabilization`).
   IntegrationMethod method = IntegrationMethod::kAuto;
-  /// Fixed step [s] of the fixed-step methods (`variational`); 0 = not set. output_step and
+  /// Fixed step [s] of the fixed-step methods (`variational`, `isospectral`,
+  /// `lie_variational`); 0 = not set. output_step and
   /// t_end must then be whole multiples of it.
   double step = 0.0;
   /// Order of the fixed-step methods: 2 (midpoint) or 4 (triple-jump composition).

@@ -30,7 +30,9 @@ void DivergenceMonitor::SetScales(const double* x0, std::size_t size, double ene
 }
 
 double DivergenceMonitor::energy_bound(double t) const {
-  if (spec_.method == IntegrationMethod::kVariational)
+  if (spec_.method == IntegrationMethod::kVariational ||
+      spec_.method == IntegrationMethod::kIsospectral ||
+      spec_.method == IntegrationMethod::kLieVariational)
     return kFixedStepEnergyFraction * energy_scale_;
   // The global error of the energy grows at most linearly in time for a stable run; T = 1 s.
   return kEnergySafety * (spec_.atol + spec_.rtol * energy_scale_) * (1.0 + std::abs(t));

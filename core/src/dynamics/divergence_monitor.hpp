@@ -13,8 +13,9 @@ namespace dirac::dynamics {
 inline constexpr double kResidualSafety = 1e4;
 /// Safety factor on the energy-drift bound K_E (atol + rtol * s_E) (1 + t / T).
 inline constexpr double kEnergySafety = 1e4;
-/// The fixed-step methods (`variational`) have no error control: their energy error is
-/// O(step^order) and bounded for a stable run, so the bound is this multiple of s_E instead.
+/// The fixed-step methods (`variational`, `isospectral`, `lie_variational`) have no error control:
+/// their energy error is O(step^order) and bounded for a stable run, so the bound is this multiple
+/// of s_E instead.
 inline constexpr double kFixedStepEnergyFraction = 1.0;
 
 /// Watches the samples of one run and fills report.diverged_at and report.divergence the first

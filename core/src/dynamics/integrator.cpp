@@ -19,6 +19,30 @@ void CopyStatistics(const IdasStatistics& st, long* steps, long* error_test_fail
   *last_order = st.last_order;
 }
 
+namespace {
+
+constexpr const char* kNoStep =
+    "it is a fixed-step method and simulation.step is not set (e.g. --set step=0.01)";
+
+// The methods that apply to `form`, in registry order, for a refusal's advice.
+std::string Alternatives(SystemForm form) {
+  switch (form) {
+    case SystemForm::kExplicitOde:
+      return "auto, adams, bdf";
+    case SystemForm::kOdeAndDae:
+      return "auto, adams, bdf, idas";
+    case SystemForm::kLagrangianOnTQ:
+      return "auto, adams, bdf, idas, variational";
+    case SystemForm::kMatrixLiePoisson:
+      return "auto, adams, bdf, isospectral";
+    case SystemForm::kRigidBodyOnSO3:
+      return "auto, adams, bdf, idas, lie_variational";
+  }
+  return "auto";
+}
+
+}  // namespace
+
 IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const std::string& system,
                                 double horizon, const std::function<Eigen::MatrixXd()>& jacobian,
                                 double step) {
@@ -33,22 +57,41 @@ IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const 
     case IntegrationMethod::kBdf:
       return asked;
     case IntegrationMethod::kIdas:
-      if (form != SystemForm::kExplicitOde) return asked;
+      if (form != SystemForm::kExplicitOde && form != SystemForm::kMatrixLiePoisson) return asked;
       throw refuse(
           "it is an explicit ODE x' = f(t, x) without a DAE form (no multipliers, no algebraic "
-          "unknowns); use one of auto, adams, bdf");
+          "unknowns); use one of " +
+          Alternatives(form));
     case IntegrationMethod::kVariational:
       if (form != SystemForm::kLagrangianOnTQ)
-        throw refuse(form == SystemForm::kExplicitOde
+        throw refuse(form == SystemForm::kExplicitOde || form == SystemForm::kMatrixLiePoisson
                          ? "it is not a Lagrangian on TQ (no discrete Lagrangian L_d(q0, q1) to "
-                           "vary); use one of auto, adams, bdf"
+                           "vary); use one of " +
+                               Alternatives(form)
                          : "it needs a regular Lagrangian on TQ with at most nonholonomic "
                            "constraints (not an algebroid, not holonomic constraints, not the "
-                           "constraint algorithm's flow); use one of auto, adams, bdf, idas");
-      if (!(step > 0.0))
+                           "constraint algorithm's flow); use one of " +
+                               Alternatives(form));
+      if (!(step > 0.0)) throw refuse(kNoStep);
+      return asked;
+    case IntegrationMethod::kIsospectral:
+      if (form != SystemForm::kMatrixLiePoisson)
         throw refuse(
-            "it is a fixed-step method and simulation.step is not set (e.g. "
-            "--set step=0.01)");
+            "it is not an Euler-Poincare (Lie-Poisson) system on a matrix Lie algebra with a "
+            "diagonal trace form (algebroid.algebra so(n) or zeitlin_torus with a quadratic, "
+            "autonomous Lagrangian): there is no Lax form M' = [B(M), M] whose spectrum to keep; "
+            "use one of " +
+            Alternatives(form));
+      if (!(step > 0.0)) throw refuse(kNoStep);
+      return asked;
+    case IntegrationMethod::kLieVariational:
+      if (form != SystemForm::kRigidBodyOnSO3)
+        throw refuse(
+            "it is not the free rigid body on SO(3) (an algebroid over a point with the so(3) "
+            "brackets [e1, e2] = e3, L = 1/2 w^T J w and reconstruction: {group: SO3, "
+            "body_velocity: [w1, w2, w3]}); use one of " +
+            Alternatives(form));
+      if (!(step > 0.0)) throw refuse(kNoStep);
       return asked;
   }
   return asked;

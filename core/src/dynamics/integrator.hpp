@@ -49,8 +49,17 @@ enum class SystemForm {
   /// adams, bdf, idas.
   kOdeAndDae,
   /// As kOdeAndDae, and a regular Lagrangian on TQ with at most nonholonomic constraints, whose
-  /// discrete Euler–Lagrange (Lagrange–d'Alembert) equations `variational` solves: every method.
+  /// discrete Euler–Lagrange (Lagrange–d'Alembert) equations `variational` solves: auto, adams,
+  /// bdf, idas, variational.
   kLagrangianOnTQ,
+  /// x' = f(t, x) that is also the Lie–Poisson (Lax) form M' = [B(M), M] of an Euler–Poincaré
+  /// system on a matrix Lie algebra with a diagonal trace form and a quadratic autonomous
+  /// Lagrangian (so(n), Zeitlin's torus): auto, adams, bdf, isospectral.
+  kMatrixLiePoisson,
+  /// As kOdeAndDae, and the free rigid body on SO(3) (an algebroid over a point with the so(3)
+  /// brackets, L = ½ wᵀ J w, the SO3 reconstruction of w): auto, adams, bdf, idas,
+  /// lie_variational.
+  kRigidBodyOnSO3,
 };
 
 /// The method a run takes for the asked one. `auto` is the stiffness test of ChooseFamily on
@@ -58,7 +67,8 @@ enum class SystemForm {
 /// horizon `horizon` [s], on every path; a concrete method is returned as asked when it applies
 /// to `form`. Throws ModelError "simulation.method: NAME does not apply to SYSTEM: REASON" when
 /// it does not (`system` names the model, e.g. "this Euler-Poincare system"), and for
-/// `variational` without `simulation.step` (`step` > 0 is checked by the caller's spec: pass it).
+/// a fixed-step method (`variational`, `isospectral`, `lie_variational`) without `simulation.step`
+/// (`step` > 0 is checked by the caller's spec: pass it).
 IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const std::string& system,
                                 double horizon, const std::function<Eigen::MatrixXd()>& jacobian,
                                 double step = 0.0);

@@ -42,10 +42,10 @@ void RunSampled(const SimulationSpec& spec, Integrator& driver,
 SampledExplicitOde MakeExplicitOde(
     const SimulationSpec& spec, const std::string& system, std::vector<std::string> names,
     std::function<bool(double t, const double* x, double* xdot)> rates,
-    const std::vector<double>& x0) {
-  const IntegrationMethod family =
-      ResolveMethod(spec.method, SystemForm::kExplicitOde, system, spec.t_end,
-                    [&] { return DifferenceJacobian(rates, x0.size(), 0.0, x0.data()); });
+    const std::vector<double>& x0, SystemForm form) {
+  const IntegrationMethod family = ResolveMethod(
+      spec.method, form, system, spec.t_end,
+      [&] { return DifferenceJacobian(rates, x0.size(), 0.0, x0.data()); }, spec.step);
   const bool bdf = family == IntegrationMethod::kBdf;
   SampledExplicitOde out;
   out.method = bdf ? MultistepMethod::kBdf : MultistepMethod::kAdams;

@@ -27,7 +27,8 @@ void RunSampled(const SimulationSpec& spec, Integrator& driver,
 /// An explicit ODE x' = f(t, x) set up for CVODES under `spec`: the method ResolveMethod takes
 /// for SystemForm::kExplicitOde (`auto`: the stiffness test on the difference Jacobian of `rates`
 /// at (0, x0); `idas` is refused naming `system`), with the local tolerances of that family;
-/// `names` name the components. Throws ModelError for a method that does not apply.
+/// `names` name the components. `form` is kExplicitOde or kMatrixLiePoisson (whose caller takes
+/// `isospectral` itself before). Throws ModelError for a method that does not apply.
 struct SampledExplicitOde {
   SampledOde ode;
   MultistepMethod method = MultistepMethod::kAdams;
@@ -36,7 +37,7 @@ struct SampledExplicitOde {
 SampledExplicitOde MakeExplicitOde(
     const SimulationSpec& spec, const std::string& system, std::vector<std::string> names,
     std::function<bool(double t, const double* x, double* xdot)> rates,
-    const std::vector<double>& x0);
+    const std::vector<double>& x0, SystemForm form = SystemForm::kExplicitOde);
 
 /// RunSampled for an explicit ODE without a group to reconstruct: records t = 0, runs the
 /// samples, then sets report.rhs_evaluations (the models that integrate x' = f(t, x) directly).

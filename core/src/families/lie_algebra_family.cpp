@@ -21,6 +21,8 @@ using Components = std::vector<std::pair<std::uint32_t, double>>;
 
 constexpr int kMaxMatrixSize = 40;
 constexpr int kMaxTorusSize = 41;
+// The matrix form alone (no structure constants): N^2 - 1 basis elements of at most 2N entries.
+constexpr int kMaxMatrixFormSize = 255;
 constexpr std::size_t kExactJacobiDimension = 120;
 
 // ---- so(n), su(n), se(n): brackets from the matrix commutator ------------------------------
@@ -293,28 +295,40 @@ void CheckJacobiRandom(const LieAlgebraBasis& basis, const std::vector<Structure
 
 std::string LieAlgebraFamilyNames() { return "so, su, se, zeitlin_torus"; }
 
-LieAlgebraBasis LieAlgebraBasisOf(std::string_view family, int size) {
+namespace {
+
+LieAlgebraBasis BasisOf(std::string_view family, int size, int max_matrix, int max_torus) {
   LieAlgebraBasis basis;
   basis.family = std::string(family);
   basis.size = size;
   const std::string name(family);
   if (family == "so" || family == "su" || family == "se") {
-    if (size < 2 || size > kMaxMatrixSize)
+    if (size < 2 || size > max_matrix)
       throw FamilyError("Lie algebra " + name + "(n): n = " + std::to_string(size) +
-                        " is outside 2 ... " + std::to_string(kMaxMatrixSize));
+                        " is outside 2 ... " + std::to_string(max_matrix));
     BuildMatrixAlgebra(basis);
     return basis;
   }
   if (family == "zeitlin_torus") {
-    if (size < 3 || size > kMaxTorusSize || size % 2 == 0)
+    if (size < 3 || size > max_torus || size % 2 == 0)
       throw FamilyError("Lie algebra zeitlin_torus(N): N = " + std::to_string(size) +
-                        " must be odd, 3 ... " + std::to_string(kMaxTorusSize));
+                        " must be odd, 3 ... " + std::to_string(max_torus));
     Torus torus;
     BuildTorusBasis(basis, torus);
     return basis;
   }
   throw FamilyError("unknown Lie algebra family '" + name + "' (known: " + LieAlgebraFamilyNames() +
                     ")");
+}
+
+}  // namespace
+
+LieAlgebraBasis LieAlgebraBasisOf(std::string_view family, int size) {
+  return BasisOf(family, size, kMaxMatrixSize, kMaxTorusSize);
+}
+
+LieAlgebraBasis MatrixFormBasisOf(std::string_view family, int size) {
+  return BasisOf(family, size, kMaxMatrixFormSize, kMaxMatrixFormSize);
 }
 
 std::vector<StructureConstant> StructureConstants(const LieAlgebraBasis& input) {

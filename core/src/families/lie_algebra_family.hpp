@@ -62,6 +62,10 @@ std::string LieAlgebraFamilyNames();
 /// sizes (so/su/se: 2 … 40; zeitlin_torus: odd 3 … 41) or the known families.
 LieAlgebraBasis LieAlgebraBasisOf(std::string_view family, int size);
 
+/// The same basis without the size cap of the structure constants, for the matrix form alone
+/// (MatrixRealization: the isospectral method's N = 63, 127): sizes up to 255.
+LieAlgebraBasis MatrixFormBasisOf(std::string_view family, int size);
+
 /// The structure constants of the basis, sorted by (a, b, c), after checking antisymmetry
 /// ([X_b, X_a] = −[X_a, X_b], [X_a, X_a] = 0) on every pair and the Jacobi identity (every
 /// triple up to dimension 120, else at random elements in general position, which catches any

@@ -30,6 +30,10 @@ class GroupReconstruction {
   /// integrator to get there). Measured: 3e-14 over 10 s at h = 0.01 for |xi| ~ 1.
   void Advance(double t0, double t1, const std::function<Eigen::Vector3d(double)>& xi);
 
+  /// Sets the group element (SO3: a rotation matrix) for a method that carries it itself
+  /// (`lie_variational`), instead of Advance.
+  void SetElement(const Eigen::Matrix3d& g) { g_ = g; }
+
   /// Writes the current columns; `body_momentum` (3 numbers, may be null) is mapped to space
   /// (SO3: spatial_momentum = R m).
   void Write(double* out, const double* body_momentum) const;

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include "base/foreign_errors.hpp"
 #include "dirac/derivation_control.hpp"
@@ -16,6 +18,7 @@
 #include "dynamics/cvode_driver.hpp"
 #include "dynamics/divergence_monitor.hpp"
 #include "dynamics/sampled_run.hpp"
+#include "lagrange_dirac/isospectral_step.hpp"
 #include "model/native_tape_set.hpp"
 #include "scenario/scenario_symbols.hpp"
 #include "symbolic/canonical_print.hpp"
@@ -193,7 +196,7 @@ struct EulerPoincareRates::Impl {
   const EulerPoincareData& d;
   const EulerPoincareTapes& tapes;
   const CoadjointRows& rows = d.rows;
-  std::vector<double> in, p, rate, f, scratch, w;
+  std::vector<double> in, p, rate, f, scratch, w, offset;
   Eigen::VectorXd inverse_diagonal;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   bool diagonal = true;
@@ -231,6 +234,9 @@ struct EulerPoincareRates::Impl {
       if (!(std::abs(lu.determinant()) > 0.0))
         throw ModelError("the inertia W = D2D2L is singular at these parameter values");
     }
+    // p at y = 0, t = 0: the affine part of the momentum of a quadratic Lagrangian.
+    offset.assign(k, 0.0);
+    tapes.momentum.Evaluate(in.data(), offset.data(), scratch.data());
   }
 
   void Load(double t, const double* y) {
@@ -282,6 +288,18 @@ bool EulerPoincareRates::operator()(double t, const double* y, double* ydot) {
 void EulerPoincareRates::Momentum(double t, const double* y, double* p) {
   impl_->Load(t, y);
   impl_->tapes.momentum.Evaluate(impl_->in.data(), p, impl_->scratch.data());
+}
+
+void EulerPoincareRates::Velocity(const double* p, double* y) {
+  Impl& s = *impl_;
+  const auto k = static_cast<long>(s.d.dimension());
+  Eigen::Map<Eigen::VectorXd> out(y, k);
+  const Eigen::VectorXd rhs = Eigen::Map<const Eigen::VectorXd>(p, k) -
+                              Eigen::Map<const Eigen::VectorXd>(s.offset.data(), k);
+  if (s.diagonal)
+    out = rhs.cwiseProduct(s.inverse_diagonal);
+  else
+    out = s.lu.solve(rhs);
 }
 
 double EulerPoincareRates::Energy(double t, const double* y) {
@@ -398,19 +416,49 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   std::string tape;
   const EulerPoincareTapes& tapes = native_->Select(spec.tape, tape);
   EulerPoincareRates rates(*d_, tapes, input.parameters);
-  const dynamics::SampledExplicitOde setup = dynamics::MakeExplicitOde(
-      spec, "this Euler-Poincare system", d_->basis.names,
-      [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); }, input.v0);
-  dynamics::CvodeDriver driver(setup.ode, setup.method, 0.0, input.v0, spec.t_end);
+  // The Lax form M' = [B(M), M] exists when the trace form is diagonal in the basis (so(n), the
+  // torus) and the momentum does not depend on t: then `isospectral` applies too.
+  const dynamics::SystemForm form = casimirs_ && d_->autonomous
+                                        ? dynamics::SystemForm::kMatrixLiePoisson
+                                        : dynamics::SystemForm::kExplicitOde;
+  const std::string system = "this Euler-Poincare system on " + d_->basis.family + "(" +
+                             std::to_string(d_->basis.size) + ")";
+  std::optional<dynamics::SampledExplicitOde> setup;
+  std::unique_ptr<dynamics::Integrator> integrator;
+  SimulationReport report;
+  if (spec.method == IntegrationMethod::kIsospectral) {
+    dynamics::ResolveMethod(spec.method, form, system, spec.t_end, {}, spec.step);
+    dynamics::WholeSteps(spec.output_step, spec.step, "output_step");
+    dynamics::WholeSteps(spec.t_end, spec.step, "t_end");
+    std::vector<double> p0(k);
+    rates.Momentum(0.0, input.v0.data(), p0.data());
+    const int size = families::MatrixSize(d_->basis);
+    integrator = std::make_unique<IsospectralIntegrator>(
+        d_->basis, [&rates](const double* p, double* y) { rates.Velocity(p, y); }, p0, spec.step,
+        0.0);
+    std::ostringstream method;
+    method << "isospectral midpoint (Lax form M' = [B(M), M] on " << size << " x " << size
+           << " matrices, fixed-point iteration to round-off, order 2, step " << spec.step
+           << (d_->basis.family == "zeitlin_torus" ? ", modes by FFT along the diagonals" : "")
+           << ")";
+    report.method = method.str();
+  } else {
+    setup = dynamics::MakeExplicitOde(
+        spec, system, d_->basis.names,
+        [&rates](double t, const double* y, double* ydot) { return rates(t, y, ydot); }, input.v0,
+        form);
+    integrator = std::make_unique<dynamics::CvodeDriver>(setup->ode, setup->method, 0.0, input.v0,
+                                                         spec.t_end);
+    report.method =
+        dynamics::MethodReport(setup->bdf() ? IntegrationMethod::kBdf : IntegrationMethod::kAdams,
+                               "Euler-Poincare, sparse structure constants");
+  }
+  dynamics::Integrator& driver = *integrator;
   Trajectory trajectory(TrajectoryColumns());
   trajectory.StreamTo(input.row_sink);
   std::vector<double> row(trajectory.num_columns(), 0.0), p(k);
   const int count = casimirs_ ? casimirs_->count() : 0;
   std::vector<double> initial(count), value(count), scale(count), initial_scale(count);
-  SimulationReport report;
-  report.method =
-      dynamics::MethodReport(setup.bdf() ? IntegrationMethod::kBdf : IntegrationMethod::kAdams,
-                             "Euler-Poincare, sparse structure constants");
   report.tape = tape;
   report.initial_energy = rates.Energy(0.0, input.v0.data());
   dynamics::DivergenceMonitor monitor(spec, d_->conservative);

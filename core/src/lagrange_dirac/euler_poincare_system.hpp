@@ -74,6 +74,9 @@ class EulerPoincareRates {
   bool operator()(double t, const double* y, double* ydot);
   /// The momentum p = dL/dy at (t, y) into `p`.
   void Momentum(double t, const double* y, double* p);
+  /// The velocity of a momentum at t = 0: y = W⁻¹(p - p|_(y=0)) (the inverse of Momentum for the
+  /// quadratic Lagrangian; the isospectral method's B(M)).
+  void Velocity(const double* p, double* y);
   double Energy(double t, const double* y);
 
  private:

@@ -32,9 +32,11 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
 
 /// The method `auto` resolves to for this input (Adams or BDF; see lagrange_dirac/README.md), or
 /// the one the input's spec names (dynamics::ResolveMethod; `variational` on TQ without holonomic
-/// constraints only). Throws ModelError for a method that does not apply.
+/// constraints only; `lie_variational` for the free rigid body on SO(3), which needs
+/// `reconstruction`). Throws ModelError for a method that does not apply.
 IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
-                               const std::vector<double>& x0);
+                               const std::vector<double>& x0,
+                               const ReconstructionSpec* reconstruction = nullptr);
 
 /// The run with the method input.spec.method asks for: SimulateDae for `idas`, else SimulateOde.
 /// Every path fills report->diverged_at / divergence (dynamics/divergence_monitor.hpp);

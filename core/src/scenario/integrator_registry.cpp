@@ -16,6 +16,16 @@ const std::vector<IntegratorInfo>& IntegratorRegistry() {
        "systems with an index-1 DAE form (regular Lagrange-Dirac systems, the constraint "
        "algorithm's flow on M_f)",
        "IDAS (BDF) on the index-1 DAE with a Baumgarte term"},
+      {IntegrationMethod::kIsospectral, "isospectral",
+       "Euler-Poincare systems on a matrix Lie algebra with a diagonal trace form "
+       "(algebroid.algebra so(n) or zeitlin_torus, quadratic autonomous Lagrangian)",
+       "fixed-step isospectral midpoint (Modin-Viviani) on the Lax form M' = [B(M), M], "
+       "fixed-point iteration to round-off: every Casimir tr(M^k) kept to round-off"},
+      {IntegrationMethod::kLieVariational, "lie_variational",
+       "the free rigid body on SO(3): an algebroid over a point with the so(3) brackets, "
+       "L = 1/2 w^T J w, reconstruction on SO3 of the fibre w",
+       "fixed-step Lie group variational integrator (Lee-Leok-McClamroch): h Pi^ = F J_d - "
+       "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi"},
       {IntegrationMethod::kVariational, "variational",
        "regular Lagrangians on TQ, unconstrained or with nonholonomic constraints (not on an "
        "algebroid, not with holonomic constraints)",

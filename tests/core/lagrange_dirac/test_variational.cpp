@@ -162,7 +162,8 @@ TEST(IntegratorSeam, RegistryIsSortedAndNamesEveryMethod) {
     EXPECT_EQ(IntegrationMethodFromName(info.name), info.method);
     EXPECT_STREQ(IntegrationMethodName(info.method), info.name);
   }
-  EXPECT_EQ(IntegrationMethodNames(), "adams, auto, bdf, idas, variational");
+  EXPECT_EQ(IntegrationMethodNames(),
+            "adams, auto, bdf, idas, isospectral, lie_variational, variational");
 }
 
 std::string RefusalOf(Scenario s, const std::vector<std::string>& sets) {

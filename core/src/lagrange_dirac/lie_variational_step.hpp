@@ -1,0 +1,67 @@
+#pragma once
+// Internal: `simulation.method: lie_variational`, the Lie group variational integrator of the
+// free rigid body on SO(3) (Lee, Leok & McClamroch 2005/2007; docs/references.md): the discrete
+// Euler–Poincaré equations of the discrete Lagrangian L_d(R_k, F_k) = (1/h) tr((I - F_k) J_d),
+// J_d = ½ tr(J) I - J (J = d²L/dw², the inertia), with F_k = R_kᵀ R_(k+1):
+//   h Π_k^ = F_k J_d - J_d F_kᵀ      (for F_k = exp(f^): Newton on f in R³, to round-off)
+//   R_(k+1) = R_k F_k,   Π_(k+1) = F_kᵀ Π_k,   w = J⁻¹ Π,
+// so the group element stays on SO(3) to round-off (a product of exponentials), the spatial
+// angular momentum R Π is kept to round-off (R_(k+1) Π_(k+1) = R_k F_k F_kᵀ Π_k), and the energy
+// stays bounded (symplectic, order 2).
+//
+// Applies to a Lagrange–Dirac system on a Lie algebroid over a point that is so(3) with the
+// brackets [e1, e2] = e3 (cyclic), a Lagrangian L = ½ wᵀ J w (constant J, autonomous), no
+// constraints, and `reconstruction: {group: SO3, body_velocity: [w1, w2, w3]}` on the fibre:
+// RigidBodyOnSO3 checks this on the compiled model at probe states.
+
+#include <Eigen/Dense>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
+#include "dynamics/integrator.hpp"
+
+namespace dirac::lagrange_dirac {
+
+/// The inertia J when `dae` is the free rigid body on SO(3) as described above (checked at probe
+/// states: p = J w, W = J constant, w' = -J⁻¹(w x J w), xi = w, no constraints); otherwise
+/// nullopt, with the reason in `why`.
+std::optional<Eigen::Matrix3d> RigidBodyOnSO3(const CompiledDae& dae,
+                                              const std::vector<double>& parameters,
+                                              const ReconstructionSpec& reconstruction,
+                                              std::string* why);
+
+/// The discrete rigid body: state (R, Π); y() is the body angular velocity w = J⁻¹Π.
+class RigidBodyLieVariational final : public dynamics::Integrator {
+ public:
+  /// From R0 (on SO(3)) and w0 at t0, with step `step` [s] and inertia J (symmetric positive
+  /// definite). Throws ModelError if J is not.
+  RigidBodyLieVariational(const Eigen::Matrix3d& J, const Eigen::Matrix3d& R0,
+                          const Eigen::Vector3d& w0, double step, double t0);
+  /// Takes whole steps up to `tout` (a whole number of steps away, to 1e-9 of a step); returns
+  /// tout. Throws NumericalError naming the time if Newton fails.
+  double Advance(double tout) override;
+  const double* y() const override { return w_.data(); }
+  /// steps taken, no failures, last_order = 2.
+  dynamics::IdasStatistics statistics() const override;
+  /// Newton iterations, summed.
+  long rhs_evaluations() const override { return iterations_; }
+  const Eigen::Matrix3d& attitude() const { return R_; }
+  /// The body angular momentum Π = J w.
+  const Eigen::Vector3d& momentum() const { return Pi_; }
+  /// One step of size h from the current (R, Π). Returns Newton's iterations.
+  int Step(double h);
+
+ private:
+  Eigen::Matrix3d J_, Jd_;
+  Eigen::LLT<Eigen::Matrix3d> J_llt_;
+  Eigen::Matrix3d R_;
+  Eigen::Vector3d Pi_, w_;
+  double h_, t0_;
+  long steps_ = 0, iterations_ = 0;
+};
+
+}  // namespace dirac::lagrange_dirac
