@@ -89,8 +89,8 @@ std::string HandWrittenChain(int n) {
   for (int i = 1; i <= n; ++i) {
     kinetic += " + " + weight(i, i) + "*" + vth(i) + "^2";
     for (int j = i + 1; j <= n; ++j)
-      kinetic += " + 2*" + weight(i, j) + "*cos(" + th(i) + " - " + th(j) + ")*" + vth(i) + "*" +
-                 vth(j);
+      kinetic +=
+          " + 2*" + weight(i, j) + "*cos(" + th(i) + " - " + th(j) + ")*" + vth(i) + "*" + vth(j);
     potential += " + " + weight(i, i) + "*cos(" + th(i) + ")";
   }
   text += "lagrangian: \"m*l^2/2*(" + kinetic + ") + m*g*l*(" + potential + ")\"\n";

@@ -59,8 +59,8 @@ void ExpectEachTextParsedOnce(const std::string& name, double t_end) {
   const auto apart = Parses(Shipped(name), false, t_end);
   // Without the CLI's session the file's checks and the derivation read apart: at most twice.
   for (const auto& [text, count] : apart) EXPECT_LE(count, 2u) << name << ": " << text;
-  std::printf("[ parses   ] %s: %zu texts, %zu parses in one session; %zu without\n",
-              name.c_str(), counts.size(), Total(counts), Total(apart));
+  std::printf("[ parses   ] %s: %zu texts, %zu parses in one session; %zu without\n", name.c_str(),
+              counts.size(), Total(counts), Total(apart));
 }
 
 // A hand-written Lagrangian with constraint forms (the Lagrange-Dirac path).
@@ -70,7 +70,9 @@ TEST(ParseOnce, HandWrittenLagrangianParsesEachTextOnce) {
 
 // The bicycle: definitions, bodies (their sections read once, the kinematics built once for
 // every formulation), rolling wheels and a holonomic front contact.
-TEST(ParseOnce, BicycleParsesEachTextOnce) { ExpectEachTextParsedOnce("whipple_bicycle.yaml", 0.1); }
+TEST(ParseOnce, BicycleParsesEachTextOnce) {
+  ExpectEachTextParsedOnce("whipple_bicycle.yaml", 0.1);
+}
 
 // A degenerate Lagrangian: the Euler-Poincare and Lagrange-Dirac attempts, then the constraint
 // algorithm, in one solve.
@@ -112,7 +114,8 @@ TEST(ParseOnce, MemoGivesWhatAParseGives) {
     // The exact reading of a decimal is another expression (1/2, not 0.5): parsed apart.
     const symbolic::ScopedExactDecimals exact;
     const GiNaC::ex e = symbolic::ParseExpression(text, first, {"f", 1, "k"});
-    EXPECT_TRUE(e.is_equal(GiNaC::pow(x1, 2) * GiNaC::cos(y1) + GiNaC::numeric(1, 2) * y1 - x1 / 3));
+    EXPECT_TRUE(
+        e.is_equal(GiNaC::pow(x1, 2) * GiNaC::cos(y1) + GiNaC::numeric(1, 2) * y1 - x1 / 3));
     EXPECT_EQ(counter.counts().at("exact: " + text), 1u);
   }
   // A text without decimals reads the same either way: one parse serves both readings.

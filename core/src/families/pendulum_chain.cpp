@@ -38,8 +38,8 @@ std::string PendulumChain(int n) {
   // Link k turned by th_k about x from the world frame: its -z axis points along the link.
   text += "frames:\n";
   for (int k = 1; k <= n; ++k)
-    text += "  - {name: " + Indexed("link", k) + ", parent: N, rotations: [{axis: x, angle: " +
-            th(k) + "}]}\n";
+    text += "  - {name: " + Indexed("link", k) +
+            ", parent: N, rotations: [{axis: x, angle: " + th(k) + "}]}\n";
   text += "points:\n";
   for (int k = 1; k <= n; ++k)
     text += "  - {name: " + Indexed("bob", k) +

@@ -607,11 +607,10 @@ CompiledFunction CompileExpressions(const std::vector<GiNaC::ex>& outputs,
   compile_tables::CompileTables* tables = &local;
   if (memo) {
     compile_tables::CompileTables& shared = *memo->tables_;
-    const bool same = shared.inputs.size() == inputs.size() &&
-                      std::equal(inputs.begin(), inputs.end(), shared.inputs.begin(),
-                                 [](const GiNaC::symbol& a, const GiNaC::symbol& b) {
-                                   return a.is_equal(b);
-                                 });
+    const bool same =
+        shared.inputs.size() == inputs.size() &&
+        std::equal(inputs.begin(), inputs.end(), shared.inputs.begin(),
+                   [](const GiNaC::symbol& a, const GiNaC::symbol& b) { return a.is_equal(b); });
     if (!same) shared = compile_tables::CompileTables{inputs, {}, {}, {}};
     tables = &shared;
   }

@@ -150,7 +150,9 @@ void StoreParsed(const std::string& text, const std::vector<Token>& tokens,
     entry.bindings.push_back(
         {t.text, it != symbols.end(), it != symbols.end() ? it->second : GiNaC::ex()});
   }
-  ParseMemo::Map& map = !decimal ? memo->any : ExactDecimalsInScope() ? memo->exact : memo->floating;
+  ParseMemo::Map& map = !decimal                 ? memo->any
+                        : ExactDecimalsInScope() ? memo->exact
+                                                 : memo->floating;
   map[text].push_back(std::move(entry));
 }
 
