@@ -30,6 +30,7 @@
 #include "dirac/gauge_two_form.hpp"
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
+#include "dirac/parse_once.hpp"
 #include "dirac/poincare_section.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
@@ -482,6 +483,8 @@ int main(int argc, char** argv) {
     // 'sweep' prints its own progress.
     std::optional<PeriodicThread> heartbeat;
     if (!o.quiet && o.command != "sweep") heartbeat.emplace(kHeartbeatSeconds, Heartbeat);
+    // One reading of the scenario's expressions for the whole command (dirac/parse_once.hpp).
+    const dirac::ParseOnce parse_once;
     status = Dispatch(o);
   } catch (const UsageError& e) {
     std::fprintf(stderr, "dirac: %s\n%s", e.message.c_str(), UsageText().c_str());

@@ -21,6 +21,7 @@ set(DIRAC_PUBLIC_HEADERS
     torus_modes.hpp=families
     compiled_function.hpp=symbolic
     symbolic_lock.hpp=symbolic
+    parse_once.hpp=symbolic
     scenario.hpp=scenario
     scene_options.hpp=scenario
     scenario_text.hpp=scenario

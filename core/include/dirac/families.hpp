@@ -7,7 +7,9 @@
 ///
 /// - `pendulum_chain`, n = 2 … 40: the planar n-link pendulum of point masses m on massless
 ///   links of length l under gravity g. Coordinates are the ABSOLUTE angles th1 … thn of the
-///   links from the downward vertical (velocities vth1 … vthn),
+///   links from the downward vertical (velocities vth1 … vthn). Written with bodies (frames
+///   link1 … linkn turned by th_k about x, points bob1 … bobn, point masses mass1 … massn,
+///   gravity), so the window draws it in the bodies scene; the engine's L = T − V equals
 ///   L = m l²/2 Σ_{i,j} (n + 1 − max(i, j)) cos(th_i − th_j) vth_i vth_j
 ///       + m g l Σ_j (n + 1 − j) cos(th_j).
 ///   Starts at rest with th_k = 0.2 (the chain held straight at 0.2 rad), t_end 10.

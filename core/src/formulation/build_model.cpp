@@ -13,6 +13,7 @@
 #include "lagrange_dirac/euler_poincare_system.hpp"
 #include "scenario/initial_state.hpp"
 #include "symbolic/expression_parser.hpp"
+#include "symbolic/parse_session.hpp"
 
 namespace dirac {
 namespace {
@@ -68,6 +69,9 @@ std::shared_ptr<const Model> BuildFromForms(const Scenario& scenario) {
 }  // namespace
 
 std::shared_ptr<const Model> BuildModel(const Scenario& scenario) try {
+  // Every formulation tried below reads the scenario's texts in one parse session: each text
+  // parsed once, the symbols and the bodies' kinematics built once.
+  const symbolic::ParseSession parse_once;
   RequireHolonomicFormulation(scenario);
   std::shared_ptr<const Model> model =
       scenario.holonomic.empty() ? BuildFromForms(scenario)

@@ -275,6 +275,8 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   const auto nominal = scenario::NominalValuesOf(scenario);
   GiNaC::exmap no_velocity;
   for (std::size_t a = 0; a < k; ++a) no_velocity[s.v[a]] = 0;
+  std::vector<std::uint32_t> v_ids;
+  for (std::size_t a = 0; a < k; ++a) v_ids.push_back(dependence->IdOf(s.v[a]));
   for (std::size_t r = 0; r < m; ++r) {
     const auto& spec = scenario.constraints[r];
     const ex form = symbols.Parse(spec.form, spec.where.line, spec.name + ".form");
@@ -290,7 +292,9 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
     std::vector<std::pair<std::size_t, std::size_t>> which;
     for (std::size_t a = 0; a < k; ++a)
       for (std::size_t b = 0; b < k; ++b) {
-        if (!s.omega(r, a).has(s.v[b])) continue;  // structurally free of v^b: nothing to decide
+        // Structurally free of v^b: nothing to decide (the shared dependence memo walks each
+        // node of the DAG once, where has() walks every path).
+        if (!dependence->DependsOn(s.omega(r, a), v_ids[b])) continue;
         second.push_back({d_dv[b](s.omega(r, a)) * s.v[b], terms});
         which.emplace_back(a, b);
       }
@@ -300,7 +304,7 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
                               s.velocity_names[which[bad].first] + " depends on " +
                               s.velocity_names[which[bad].second] + ")");
     // Homogeneous: the velocity-free part form(q, v = 0) vanishes.
-    const ex velocity_free = form.subs(no_velocity);
+    const ex velocity_free = form.subs(no_velocity, GiNaC::subs_options::no_pattern);
     if (symbolic::FirstNonVanishing({{velocity_free, terms}}, nominal) == 0)
       throw ScenarioError(file, spec.where.line, spec.name,
                           "constraint form must be homogeneous linear in the velocities, "
@@ -354,7 +358,8 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   residual.insert(residual.end(), s.euler_lagrange.begin(), s.euler_lagrange.end());
   const auto on_shell = s.SecondOrderSubstitution();
   for (std::size_t r = 0; r < m; ++r)
-    residual.push_back(s.constraint_rate[r].subs(on_shell) + s.alpha * s.g[r]);
+    residual.push_back(s.constraint_rate[r].subs(on_shell, GiNaC::subs_options::no_pattern) +
+                       s.alpha * s.g[r]);
 
   std::vector<symbol> y, yp;
   for (auto* block : {&s.q, &s.v, &s.mu}) y.insert(y.end(), block->begin(), block->end());
@@ -368,7 +373,10 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
   dae.layout.m = m;
   dae.layout.num_parameters = s.p.size();
   EnterDerivationStage("compiling the residual");
-  dae.residual = symbolic::CompileExpressions(residual, inputs);
+  // One canonical-form memo for every tape below (the same inputs): shared subexpressions
+  // (dL/dv, the Hessian, the forms) are normalised once.
+  symbolic::CompileMemo compile_memo;
+  dae.residual = symbolic::CompileExpressions(residual, inputs, &compile_memo);
   EnterDerivationStage("compiling the Jacobians");
   // mu' never appears in F: its Jacobian column is structurally zero (mu is algebraic).
   if (dae.residual.instruction_count() * y.size() <= kMaxSymbolicJacobianWork) {
@@ -385,16 +393,16 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
     dae.jacobian_yp.num_cols = n + k + m;
   }
   EnterDerivationStage("compiling the energy, constraints and outputs");
-  dae.energy = symbolic::CompileExpressions({s.energy}, inputs);
-  dae.constraints = symbolic::CompileExpressions(s.g, inputs);
-  dae.constraint_matrix = symbolic::CompileExpressions(Flatten(s.omega), inputs);
-  dae.mass_matrix = symbolic::CompileExpressions(Flatten(s.hessian), inputs);
-  dae.anchor = symbolic::CompileExpressions(Flatten(s.anchor), inputs);
+  dae.energy = symbolic::CompileExpressions({s.energy}, inputs, &compile_memo);
+  dae.constraints = symbolic::CompileExpressions(s.g, inputs, &compile_memo);
+  dae.constraint_matrix = symbolic::CompileExpressions(Flatten(s.omega), inputs, &compile_memo);
+  dae.mass_matrix = symbolic::CompileExpressions(Flatten(s.hessian), inputs, &compile_memo);
+  dae.anchor = symbolic::CompileExpressions(Flatten(s.anchor), inputs, &compile_memo);
   for (const auto& text : scenario.reconstruction.body_velocity)
     s.body_velocity.push_back(
         symbols.Parse(text, scenario.reconstruction.where.line, "body_velocity"));
-  dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs);
-  dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs);
+  dae.body_velocity = symbolic::CompileExpressions(s.body_velocity, inputs, &compile_memo);
+  dae.fibre_momentum = symbolic::CompileExpressions(dLdv, inputs, &compile_memo);
   // Holonomic constraints f(q) = 0: their differentials are among the forms above (BuildModel
   // appends them); the runs keep f itself at the tolerance by projection.
   std::vector<ex> holonomic, holonomic_jacobian;
@@ -403,12 +411,12 @@ std::shared_ptr<const LagrangeDiracSystem> LagrangeDiracSystem::DeriveImpl(
     holonomic.push_back(symbols.Parse(h.equation, h.where.line, h.name + ".equation"));
     for (std::size_t i = 0; i < n; ++i) holonomic_jacobian.push_back(d_dq[i](holonomic.back()));
   }
-  dae.holonomic = symbolic::CompileExpressions(holonomic, inputs);
-  dae.holonomic_jacobian = symbolic::CompileExpressions(holonomic_jacobian, inputs);
+  dae.holonomic = symbolic::CompileExpressions(holonomic, inputs, &compile_memo);
+  dae.holonomic_jacobian = symbolic::CompileExpressions(holonomic_jacobian, inputs, &compile_memo);
   if (!s.algebroid) {  // (dL/dq, dL/dv): method variational (lagrange_dirac/variational_step.*)
     std::vector<ex> gradient(dLdq.begin(), dLdq.end());
     gradient.insert(gradient.end(), dLdv.begin(), dLdv.end());
-    dae.lagrangian_gradient = symbolic::CompileExpressions(gradient, inputs);
+    dae.lagrangian_gradient = symbolic::CompileExpressions(gradient, inputs, &compile_memo);
   }
   s.reconstruction = scenario.reconstruction;
   s.columns = Columns(s);
@@ -579,11 +587,11 @@ std::vector<DerivedEquation> LagrangeDiracSystem::Equations(EquationFormat forma
     const auto on_shell = s.SecondOrderSubstitution();
     GiNaC::lst equations, variables;
     for (std::size_t i = 0; i < s.k(); ++i) {
-      equations.append(s.euler_lagrange[i].subs(on_shell) == 0);
+      equations.append(s.euler_lagrange[i].subs(on_shell, GiNaC::subs_options::no_pattern) == 0);
       variables.append(s.vd[i]);
     }
     for (std::size_t r = 0; r < s.m(); ++r) {
-      equations.append(s.constraint_rate[r].subs(on_shell) == 0);
+      equations.append(s.constraint_rate[r].subs(on_shell, GiNaC::subs_options::no_pattern) == 0);
       variables.append(s.mu[r]);
     }
     const ex solution = GiNaC::lsolve(equations, variables);

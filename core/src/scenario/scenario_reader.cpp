@@ -27,6 +27,7 @@
 #include "scenario/symbol_registry.hpp"
 #include "scenario/yaml_reader.hpp"
 #include "symbolic/expression_parser.hpp"
+#include "symbolic/parse_session.hpp"
 
 namespace dirac {
 namespace {
@@ -632,6 +633,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
 
 Scenario ParseScenario(const std::string& yaml_text, const std::string& origin) {
   const YAML::Node root = scenario::LoadScenarioDocument(yaml_text, origin);
+  const symbolic::ParseSession parse_once;  // each expression read once by the checks below
   try {
     return ReadDocument(root, origin);
   } catch (const YAML::Exception& e) {

@@ -8,6 +8,11 @@
 // substitutes the expressions after, so the parser's size checks see the text as written, not
 // the generated energies it names. A definition that needs symbols this table lacks (velocities
 // in a position-level table) is left out: a text naming it there is an unknown symbol.
+//
+// Inside a parse session (symbolic/parse_session.hpp: BuildModel, LoadScenario, the CLI's
+// command) every table takes its symbols from the session by name and role, so the tables of all
+// the formulations of one solve share them, each text is parsed once, and what the bodies
+// generate (with the holonomic rates) is built once per distinct scenario text and reused.
 
 #include <ginac/ginac.h>
 

@@ -24,15 +24,6 @@ using GiNaC::ex;
 using GiNaC::numeric;
 using Op = TapeInstruction::Op;
 
-// GiNaC 1.8 ships no structural hash functor (std::hash<ex> is structural, but
-// std::equal_to<ex> compares pointers), so pair gethash() with ex_is_equal explicitly.
-struct ExHash {
-  std::size_t operator()(const ex& e) const noexcept { return e.gethash(); }
-};
-
-template <typename V>
-using ExMap = std::unordered_map<ex, V, ExHash, GiNaC::ex_is_equal>;
-
 std::string ToString(const ex& e) { return CanonicalString(e); }
 
 [[noreturn]] void Fail(const std::string& message) {
@@ -61,9 +52,52 @@ bool IsDenominatorFactor(const ex& f) {
   return GiNaC::is_a<GiNaC::power>(f) && IsNegativeRealNumeric(f.op(1));
 }
 
+}  // namespace
+
+// Named, not anonymous: CompileMemo::Tables holds them.
+namespace compile_tables {
+
+// GiNaC 1.8 ships no structural hash functor (std::hash<ex> is structural, but
+// std::equal_to<ex> compares pointers), so pair gethash() with ex_is_equal explicitly.
+struct ExHash {
+  std::size_t operator()(const ex& e) const noexcept { return e.gethash(); }
+};
+
+template <typename V>
+using ExMap = std::unordered_map<ex, V, ExHash, GiNaC::ex_is_equal>;
+
+// One factor base^exponent. A sum base with an integer exponent is normalised and kept apart
+// from its exponent, because GiNaC::pow would normalise it again its own way.
+struct PowerFactor {
+  ex base;
+  ex exponent;
+  ex AsEx() const { return GiNaC::pow(base, exponent); }  // the value, for memo keys only
+  bool IsDenominator() const { return IsNegativeRealNumeric(exponent); }
+  PowerFactor Inverse() const { return {base, -exponent}; }
+};
+struct Factorization {
+  numeric coefficient = 1;
+  std::vector<PowerFactor> factors;
+};
+
+// The memo tables of the canonical form: pure functions of an expression and of the inputs'
+// order, so several compilations with the same inputs may share them (CompileMemo).
+struct CompileTables {
+  std::vector<GiNaC::symbol> inputs;
+  ExMap<bool> is_constant;
+  ExMap<std::uint64_t> stable_hash;
+  ExMap<Factorization> factor;
+};
+
+}  // namespace compile_tables
+
+namespace {
+
+using namespace compile_tables;
+
 class Compiler {
  public:
-  explicit Compiler(const std::vector<GiNaC::symbol>& inputs) {
+  Compiler(const std::vector<GiNaC::symbol>& inputs, CompileTables& tables) : tables_(tables) {
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       input_index_.emplace(inputs[k], static_cast<std::int32_t>(k));
     }
@@ -92,20 +126,6 @@ class Compiler {
   // one whose term without coefficient has the smallest stable hash), operands are sorted by a
   // content-only hash, and the sign of a term is the sign of its canonical coefficient. The tape,
   // and hence every rounding error, is then the same in every run.
-  // One factor base^exponent. A sum base with an integer exponent is normalised and kept apart
-  // from its exponent, because GiNaC::pow would normalise it again its own way.
-  struct PowerFactor {
-    ex base;
-    ex exponent;
-    ex AsEx() const { return GiNaC::pow(base, exponent); }  // the value, for memo keys only
-    bool IsDenominator() const { return IsNegativeRealNumeric(exponent); }
-    PowerFactor Inverse() const { return {base, -exponent}; }
-  };
-  struct Factorization {
-    numeric coefficient = 1;
-    std::vector<PowerFactor> factors;
-  };
-
   // Scale of the sum `a` that Normalise divides out: the canonical coefficient of the term
   // whose coefficient-free part has the smallest stable hash (a constant term counts as c * 1).
   // Both come from the term's canonical factorisation, not from GiNaC's form of it: GiNaC may
@@ -148,9 +168,9 @@ class Compiler {
   // e as coefficient * product of factors, with each sum factor normalised.
   // Memoised: a factor recurs in many products, and factoring a sum base sorts its terms.
   Factorization Factor(const ex& e) {
-    if (auto it = factor_memo_.find(e); it != factor_memo_.end()) return it->second;
+    if (auto it = tables_.factor.find(e); it != tables_.factor.end()) return it->second;
     Factorization f = FactorUncached(e);
-    factor_memo_.emplace(e, f);
+    tables_.factor.emplace(e, f);
     return f;
   }
 
@@ -225,7 +245,7 @@ class Compiler {
   }
 
   std::uint64_t StableHash(const ex& e) {
-    if (auto it = stable_hash_.find(e); it != stable_hash_.end()) return it->second;
+    if (auto it = tables_.stable_hash.find(e); it != tables_.stable_hash.end()) return it->second;
     std::uint64_t h;
     if (GiNaC::is_a<numeric>(e)) {
       const numeric& n = GiNaC::ex_to<numeric>(e);
@@ -258,7 +278,7 @@ class Compiler {
     } else {
       h = Combine(9, HashString(ToString(e)));  // constants and anything rarer
     }
-    stable_hash_.emplace(e, h);
+    tables_.stable_hash.emplace(e, h);
     return h;
   }
 
@@ -324,10 +344,10 @@ class Compiler {
         !GiNaC::is_a<GiNaC::power>(e) && !GiNaC::is_a<GiNaC::function>(e)) {
       return false;
     }
-    if (auto it = is_constant_.find(e); it != is_constant_.end()) return it->second;
+    if (auto it = tables_.is_constant.find(e); it != tables_.is_constant.end()) return it->second;
     bool constant = true;
     for (std::size_t i = 0; i < e.nops() && constant; ++i) constant = IsConstant(e.op(i));
-    is_constant_.emplace(e, constant);
+    tables_.is_constant.emplace(e, constant);
     return constant;
   }
 
@@ -569,18 +589,32 @@ class Compiler {
   ExMap<std::int32_t> input_index_;
   std::vector<std::int32_t> input_value_;  // SSA value of each input, -1 until read
   ExMap<std::int32_t> memo_;
-  ExMap<bool> is_constant_;
-  ExMap<std::uint64_t> stable_hash_;
-  ExMap<Factorization> factor_memo_;
+  CompileTables& tables_;
   std::unordered_map<std::uint64_t, std::int32_t> const_slot_;
   std::vector<TapeInstruction> tape_;  // SSA: instruction v defines value v
 };
 
 }  // namespace
 
+struct CompileMemo::Tables : compile_tables::CompileTables {};
+
+CompileMemo::CompileMemo() : tables_(std::make_unique<Tables>()) {}
+CompileMemo::~CompileMemo() = default;
+
 CompiledFunction CompileExpressions(const std::vector<GiNaC::ex>& outputs,
-                                    const std::vector<GiNaC::symbol>& inputs) {
-  Compiler compiler(inputs);
+                                    const std::vector<GiNaC::symbol>& inputs, CompileMemo* memo) {
+  compile_tables::CompileTables local;
+  compile_tables::CompileTables* tables = &local;
+  if (memo) {
+    compile_tables::CompileTables& shared = *memo->tables_;
+    const bool same =
+        shared.inputs.size() == inputs.size() &&
+        std::equal(inputs.begin(), inputs.end(), shared.inputs.begin(),
+                   [](const GiNaC::symbol& a, const GiNaC::symbol& b) { return a.is_equal(b); });
+    if (!same) shared = compile_tables::CompileTables{inputs, {}, {}, {}};
+    tables = &shared;
+  }
+  Compiler compiler(inputs, *tables);
   std::vector<std::int32_t> output_slots;
   output_slots.reserve(outputs.size());
   for (const ex& e : outputs) output_slots.push_back(compiler.Compile(e));

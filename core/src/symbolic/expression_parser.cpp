@@ -13,6 +13,7 @@
 #include "dirac/error.hpp"
 #include "symbolic/expression_grammar.hpp"
 #include "symbolic/expression_tokens.hpp"
+#include "symbolic/parse_session.hpp"
 
 namespace dirac::symbolic {
 namespace {
@@ -182,9 +183,13 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
   auto shown = [&] {
     return text.size() <= 200 ? "\"" + text + "\"" : "\"" + text.substr(0, 200) + "...\"";
   };
+  if (auto parsed = FindParsed(text, symbols)) return *parsed;
   GiNaC::ex result;
+  std::vector<Token> tokens;
   try {
-    result = BuildExpression(Tokenize(text), symbols);
+    tokens = Tokenize(text);
+    NoteParse(text, tokens);
+    result = BuildExpression(tokens, symbols);
   } catch (const ExpressionFault& fault) {
     const std::string where = DescribePosition(text, fault.offset) + " of " +
                               Excerpt(text, fault.offset) + ": " + fault.message;
@@ -207,6 +212,7 @@ GiNaC::ex ParseExpression(const std::string& text, const GiNaC::symtab& symbols,
     throw ScenarioError(origin.file, origin.line, origin.key,
                         "cannot evaluate " + shown() + ": " + e.what());
   }
+  StoreParsed(text, tokens, symbols, result);
   return result;
 }
 
