@@ -96,7 +96,7 @@ TEST(AlgebroidData, MissingBracketNamesThePairTheCoordinateAndTheDefect) {
     FAIL() << "an anchor that is no homomorphism was read";
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.file(), "affine.yaml");
-    EXPECT_EQ(e.line(), 3u);  // the algebroid: line
+    EXPECT_EQ(e.line(), 4u);  // the algebroid's first entry (its fibre: line)
     EXPECT_EQ(e.symbol(), "[y1, y2]");
     const std::string what = e.what();
     EXPECT_NE(what.find("homomorphism along q"), std::string::npos) << what;

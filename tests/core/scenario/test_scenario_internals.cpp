@@ -43,12 +43,9 @@ TEST(InitialState, HolonomicDifferentialIsTheGradientAlongTheVelocities) {
   const std::vector<ConstraintSpec> forms = scenario::HolonomicDifferentials(s);
   ASSERT_EQ(forms.size(), 1u);
   EXPECT_EQ(forms[0].name, "rod");
-  // d(x^2 + y^2 - l^2) = 2 x vx + 2 y vy.
-  GiNaC::symbol x("x"), y("y"), vx("vx"), vy("vy"), l("l");
-  GiNaC::symtab table{{"x", x}, {"y", y}, {"vx", vx}, {"vy", vy}, {"l", l}};
-  GiNaC::parser reader(table, true);
-  const GiNaC::ex form = reader(forms[0].form);
-  EXPECT_TRUE((form - (2 * x * vx + 2 * y * vy)).expand().is_zero()) << forms[0].form;
+  // The form is the constraint's rate by name: ScenarioSymbols defines rod_rate = df in every
+  // table with velocities (parsed once, scenario_symbols.cpp).
+  EXPECT_EQ(forms[0].form, "rod_rate");
   // WithHolonomicDifferentials appends the form and keeps the position constraint.
   const Scenario with = scenario::WithHolonomicDifferentials(s);
   EXPECT_EQ(with.constraints.size(), s.constraints.size() + 1);
@@ -105,7 +102,7 @@ TEST(InitialState, GivenCoordinatesOffTheConstraintAreRefusedWithTheResidual) {
   } catch (const ScenarioError& e) {
     EXPECT_EQ(e.file(), "off.yaml");
     EXPECT_EQ(e.line(), 7u);
-    EXPECT_NE(std::string(e.what()).find("-0.33"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("-3.300e-01"), std::string::npos) << e.what();
   }
 }
 
@@ -121,8 +118,9 @@ TEST(YamlSyntaxLocation, BracketOpenedLinesBeforeTheEndIsReportedWhereItOpens) {
   } catch (const YAML::Exception& error) {
     const scenario::YamlSyntaxProblem p = scenario::LocateYamlSyntaxError(error, text);
     EXPECT_NE(p.message.find("'[' is never closed"), std::string::npos) << p.message;
-    EXPECT_EQ(p.quoted_line, 2u);
-    EXPECT_EQ(p.quoted_column, 14u);
+    // The quoted line is `line` itself unless quoted_line names another (0: none).
+    EXPECT_EQ(p.quoted_line ? p.quoted_line : p.line, 2u);
+    EXPECT_EQ(p.quoted_line ? p.quoted_column : p.column, 14u);
     const ScenarioError e = scenario::YamlSyntaxError(error, text, "open.yaml");
     const std::string what = e.what();
     EXPECT_EQ(e.file(), "open.yaml");
