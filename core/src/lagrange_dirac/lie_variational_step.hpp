@@ -23,6 +23,7 @@
 #include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "dynamics/integrator.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac::lagrange_dirac {
 
