@@ -34,6 +34,7 @@
 #include "panels/parameter_panel.hpp"
 #include "plots/column_units.hpp"
 #include "plots/plot_panel.hpp"
+#include "plots/svg_export.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_view.hpp"
@@ -117,6 +118,7 @@ class ChartTitlesGuiTest : public QObject {
   void everyChartTitledInWords_data();
   void everyChartTitledInWords();
   void exportedChartStandsAlone();
+  void svgTitleOfRichTextIsPlainXml();
   void stackedPlotAreasAligned();
   void pinnedRunStandsApart();
   void cursorFollowsReset();
@@ -193,10 +195,11 @@ void ChartTitlesGuiTest::exportedChartStandsAlone() {
   QVERIFY(file.open(QIODevice::ReadOnly));
   QXmlStreamReader xml(&file);
   // Every rectangle filled from the top left corner (a background) is white.
-  QString texts, fill;
+  QString texts, fill, document_title;
   QStringList backgrounds;
   while (!xml.atEnd()) {
     if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+    if (xml.name() == QLatin1String("title")) document_title = xml.readElementText();
     if (xml.name() == QLatin1String("g")) fill = xml.attributes().value("fill").toString();
     if (xml.name() == QLatin1String("rect") && xml.attributes().value("x") == QLatin1String("0") &&
         xml.attributes().value("y") == QLatin1String("0"))
@@ -204,7 +207,11 @@ void ChartTitlesGuiTest::exportedChartStandsAlone() {
     // (QSvgGenerator may split a rotated title into pieces: they are joined.)
     if (xml.name() == QLatin1String("text")) texts += xml.readElementText();
   }
-  QVERIFY(!xml.hasError());
+  QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+  // The chart's title in words, whether or not the window broke it in two ("<br>").
+  QString title_words = plots->chart(0)->title();
+  title_words.replace(QLatin1String("<br>"), QLatin1String(" "));
+  QCOMPARE(document_title, title_words.simplified());
   QVERIFY2(texts.contains("t [s]"), qPrintable(texts));
   QVERIFY2(texts.contains("multiplier"), qPrintable(texts));  // the y title, in words
   QVERIFY(!backgrounds.isEmpty());
@@ -221,6 +228,26 @@ void ChartTitlesGuiTest::exportedChartStandsAlone() {
   const QString folder = QDir(plots->ExportFolder()).canonicalPath();
   QVERIFY2(!folder.isEmpty() && !folder.startsWith(QDir(DIRAC_SCENARIO_DIR "/..").canonicalPath()),
            qPrintable(folder));
+}
+
+void ChartTitlesGuiTest::svgTitleOfRichTextIsPlainXml() {
+  // A title broken in two, with the characters XML reserves: the file stays valid XML and the
+  // document title reads as the words (CI failed once on "<title>Multiplier<br>mu(t)</title>").
+  QWidget widget;
+  widget.resize(120, 80);
+  QTemporaryDir dir;
+  const QString svg = dir.filePath("rich.svg");
+  QCOMPARE(dirac::ui::RenderWidgetToSvg(widget, svg, "Force &amp; torque<br>F &lt; 2 \"N\""),
+           QString());
+  QFile file(svg);
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  QXmlStreamReader xml(&file);
+  QString document_title;
+  while (!xml.atEnd())
+    if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("title"))
+      document_title = xml.readElementText();
+  QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+  QCOMPARE(document_title, QString("Force & torque F < 2 \"N\""));
 }
 
 void ChartTitlesGuiTest::stackedPlotAreasAligned() {
