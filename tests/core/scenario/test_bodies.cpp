@@ -39,9 +39,9 @@ double LargestDifference(const Trajectory& a, const Trajectory& b,
 }
 
 TEST(Bodies, RollingDiskAgreesWithItsHandWrittenLagrangian) {
-  const Scenario bodies =
-      LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
-  const Scenario hand = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
+  const Scenario bodies = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
+  const Scenario hand =
+      LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_lagrangian.yaml"));
   EXPECT_TRUE(bodies.holonomic.empty()) << "the contact height holds by construction";
   ASSERT_EQ(bodies.constraints.size(), 2u);
   EXPECT_EQ(bodies.constraints[0].multiplier, "Fx");
@@ -52,9 +52,9 @@ TEST(Bodies, RollingDiskAgreesWithItsHandWrittenLagrangian) {
 }
 
 TEST(Bodies, ChaplyginSleighAgreesWithItsHandWrittenLagrangian) {
-  const Scenario bodies =
-      LoadScenario(SourcePath("tests/reference/scenarios/chaplygin_sleigh_bodies.yaml"));
-  const Scenario hand = LoadScenario(SourcePath("scenarios/chaplygin_sleigh.yaml"));
+  const Scenario bodies = LoadScenario(SourcePath("scenarios/chaplygin_sleigh.yaml"));
+  const Scenario hand =
+      LoadScenario(SourcePath("tests/reference/scenarios/chaplygin_sleigh_lagrangian.yaml"));
   const double worst = LargestDifference(RunOf(bodies), RunOf(hand),
                                          {"x", "y", "theta", "vx", "vy", "vtheta", "lam", "E"});
   EXPECT_LT(worst, 1e-10);
@@ -75,7 +75,7 @@ std::pair<GiNaC::ex, GiNaC::ex> GeneratedAndWritten(const scenario::ScenarioSymb
 // its contact height is zero and its spin angle is gone from its energy, as in the hand-written
 // Lagrangian (which makes its gauge two-form take seconds, not minutes).
 TEST(Bodies, TheRollingDiskGeneratesTheHandWrittenFormsExactly) {
-  const Scenario s = LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
+  const Scenario s = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
   const scenario::ScenarioSymbols symbols(s, {scenario::Velocities::kTangent});
   for (const auto& [name, written] :
        std::vector<std::pair<std::string, std::string>>{{"roll_x", "vx - R*cos(theta)*vphi"},
@@ -103,8 +103,7 @@ TEST(Bodies, TheRollingDiskGeneratesTheHandWrittenFormsExactly) {
 }
 
 TEST(Bodies, TheSleighGeneratesTheHandWrittenKnifeEdgeExactly) {
-  const Scenario s =
-      LoadScenario(SourcePath("tests/reference/scenarios/chaplygin_sleigh_bodies.yaml"));
+  const Scenario s = LoadScenario(SourcePath("scenarios/chaplygin_sleigh.yaml"));
   const scenario::ScenarioSymbols symbols(s, {scenario::Velocities::kTangent});
   const auto [generated, hand] =
       GeneratedAndWritten(symbols, "knife_edge", "-sin(theta)*vx + cos(theta)*vy - a*vtheta");
@@ -194,7 +193,7 @@ TEST(Bodies, BodyPosesOfThePendulum) {
 }
 
 TEST(Bodies, RollingDiskContactPointIsOnTheGroundUnderTheCentre) {
-  const Scenario s = LoadScenario(SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
+  const Scenario s = LoadScenario(SourcePath("scenarios/rolling_disk.yaml"));
   const BodyPoses poses = InitialBodyPoses(s);
   ASSERT_EQ(poses.contacts.size(), 1u);
   EXPECT_NEAR(poses.contacts[0].point[0], 0.0, 1e-15);
@@ -219,8 +218,7 @@ TEST(Bodies, DerivedParametersFollowTheirParametersUntilSet) {
 }
 
 TEST(Bodies, SaveAndReloadGivesTheSameProblem) {
-  for (const char* file : {"tests/reference/scenarios/rolling_disk_bodies.yaml",
-                           "tests/reference/scenarios/chaplygin_sleigh_bodies.yaml"}) {
+  for (const char* file : {"scenarios/rolling_disk.yaml", "scenarios/chaplygin_sleigh.yaml"}) {
     const Scenario s = LoadScenario(SourcePath(file));
     const Scenario back = ParseScenario(SaveScenarioToString(s), "roundtrip.yaml");
     EXPECT_EQ(SaveScenarioToString(back), SaveScenarioToString(s)) << file;
