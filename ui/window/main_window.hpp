@@ -152,7 +152,7 @@ class MainWindow : public QMainWindow {
  private:
   void BuildDocks();
   void Wire();
-  void OnModelReady();
+  /// Reads `path`, applies `overrides` and hands it over through WorkbenchState::Load.
   bool Load(const QString& path, const QStringList& overrides, bool reload);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
@@ -180,10 +180,10 @@ class MainWindow : public QMainWindow {
   WindowSettings settings_;
   RunPresenter* presenter_ = nullptr;
   ShownResult* shown_ = nullptr;
-  std::unique_ptr<RunBudgetGuard> budget_;
+  RunBudgetGuard* budget_ = nullptr;
   SolveChip* solve_chip_ = nullptr;
   EditRouter* edits_ = nullptr;
-  std::unique_ptr<PinReaction> pins_;
+  PinReaction* pins_ = nullptr;
   CompareReaction* compare_ = nullptr;
   GaugeView* gauge_ = nullptr;
   StabilityDock* stability_ = nullptr;
