@@ -53,6 +53,9 @@ WorkbenchState::WorkbenchState(SimulationController* controller, QObject* parent
 }
 
 void WorkbenchState::Load(dirac::Scenario scenario, const ScenarioLoad& load) {
+  // The order is the contract of the signals (workbench_state.hpp): every behaviour forgets the
+  // previous scenario (the shown result among them) before the controller's LoadScenario tells
+  // its new solve status, and the controller holds the scenario before anyone reads it back.
   emit scenarioLoading(scenario, load);
   controller_->LoadScenario(std::move(scenario));
   const QString& path = load.path;
