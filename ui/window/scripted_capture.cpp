@@ -74,8 +74,7 @@ void ScriptedCapture::Capture() {
     Record();
     return;
   }
-  // The charts laid out and aligned, and painted so, whatever the load (the settle time above
-  // was not always enough for the stacked charts to align).
+  // The charts laid out (a pending alignment run) and painted so, whatever the load.
   window_->plot_panel()->SettleLayout();
   window_->plot_panel()->repaint();
   window_->scene_view()->RenderNow();
