@@ -74,7 +74,8 @@ void ScriptedCapture::Capture() {
     Record();
     return;
   }
-  // The charts laid out (a pending alignment run) and painted so, whatever the load.
+  // The charts laid out (a pending alignment of their plot areas run) and painted so,
+  // whatever the load.
   window_->plot_panel()->SettleLayout();
   window_->plot_panel()->repaint();
   window_->scene_view()->RenderNow();
