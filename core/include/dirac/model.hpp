@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dirac/compiled_function.hpp"
+#include "dirac/integrators.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
@@ -159,6 +160,13 @@ class Model {
   /// dirac::SymbolicGuard, as BuildModel); nullptr if not offered or if its symbolic solve turns
   /// out too large. Later calls return the same object and may come from any thread.
   virtual const GaugeTwoForm* gauge_two_form() const { return nullptr; }
+  /// The registry's methods (dirac/integrators.hpp), each with whether `simulation.method` may
+  /// name it for this model and, if not, the refusal a run with it would get. `parameters` as in
+  /// a SimulationInput (lie_variational's rigid-body test probes the model with them). Cheap
+  /// (a few tape evaluations, no derivation): the GUI thread may ask it. Default: an explicit
+  /// ODE x' = f(t, x) (auto, adams, bdf).
+  virtual std::vector<MethodVerdict> integration_methods(
+      const std::vector<double>& parameters) const;
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
   /// constraint algorithm's models do once M_f is integrable), else nullptr.
   virtual const ExplicitFlow* explicit_flow() const { return nullptr; }
