@@ -10,7 +10,7 @@
 #include <functional>
 #include <string>
 
-#include "dirac/scenario.hpp"
+#include "dirac/simulation_settings.hpp"
 
 namespace dirac::dynamics {
 

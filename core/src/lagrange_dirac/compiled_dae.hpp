@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac {
 

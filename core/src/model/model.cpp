@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dirac/error.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac {
 
@@ -28,6 +29,11 @@ const InitialValueInfo* Model::FindInitialValue(const std::string& name) const {
 
 std::vector<double> Model::FlowState(const SimulationInput&) const {
   throw ModelError("this model (" + formulation() + ") has no explicit flow on M_f");
+}
+
+std::vector<std::string> Model::FlowStateNames() const {
+  const ExplicitFlow* flow = explicit_flow();
+  return flow ? flow->states : std::vector<std::string>{};
 }
 
 const char* ColumnKindName(ColumnKind kind) {
