@@ -1,6 +1,7 @@
 #include "panels/parameter_panel.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -23,6 +24,7 @@
 #include <utility>
 
 #include "dirac/constrained_system.hpp"
+#include "panels/method_choice.hpp"
 #include "run/boundary_values.hpp"
 
 namespace dirac::ui {
@@ -224,6 +226,7 @@ void ParameterPanel::Clear() {
   fixed_.clear();
   defaults_.clear();
   initial_ = nullptr;
+  method_ = nullptr;
   delete content_;
   content_ = nullptr;
 }
@@ -267,6 +270,17 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
     QDoubleSpinBox* t_end = AddSpinRow(simulation, "t_end", "simulation.t_end", tr("final time"),
                                        "s", scenario.simulation.t_end);
     t_end->setMinimum(std::max(scenario.simulation.output_step, 1e-6));
+    method_ = MakeMethodCombo(simulation, scenario.simulation.method);
+    static_cast<QFormLayout*>(simulation->layout())->addRow(tr("method"), method_);
+    connect(method_, &QComboBox::activated, this, &ParameterPanel::OnMethodChosen);
+    QDoubleSpinBox* step = AddSpinRow(simulation, "step", "simulation.step", tr("step"), "s",
+                                      scenario.simulation.step);
+    step->setMinimum(0.0);
+    step->setSingleStep(0.001);
+    step->setToolTip(
+        tr("simulation.step: the fixed step of variational, isospectral and "
+           "lie_variational (output_step and t_end are whole multiples of it)"));
+    EnableStep();
     content_layout->addWidget(simulation);
   }
 
@@ -276,6 +290,15 @@ void ParameterPanel::SetScenario(const dirac::Scenario& scenario) {
 
 void ParameterPanel::SetModel(const dirac::Model& model, const dirac::Scenario& scenario) {
   SetModelDescription(tr("Model: %1").arg(QString::fromStdString(model.formulation())));
+  simulation_ = scenario.simulation;
+  if (method_) {
+    // The methods that apply to this model (its refusals are not offered).
+    std::vector<double> parameters;
+    for (const dirac::Parameter& parameter : scenario.parameters)
+      parameters.push_back(parameter.value);
+    FillMethodCombo(method_, model.integration_methods(parameters), scenario.simulation.method);
+    EnableStep();
+  }
   if (!content_ || !initial_) return;
   for (QDoubleSpinBox* spin : initial_->findChildren<QDoubleSpinBox*>())
     editors_.remove(editors_.key(spin));
@@ -548,6 +571,11 @@ QGroupBox* ParameterPanel::MakeBoundaryGroup(const dirac::Scenario& scenario) {
 }
 
 void ParameterPanel::SyncValue(const QString& name, double value) {
+  if (name == "method" && method_) {
+    SelectMethodCode(method_, value);
+    EnableStep();
+    return;
+  }
   QDoubleSpinBox* spin = editors_.value(name, nullptr);
   if (!spin) return;
   const QSignalBlocker block(spin);
@@ -640,6 +668,30 @@ QDoubleSpinBox* ParameterPanel::AddSpinRow(QWidget* group, const QString& symbol
   static_cast<QFormLayout*>(group->layout())->addRow(label, spin);
   editors_.insert(symbol, spin);
   return spin;
+}
+
+void ParameterPanel::OnMethodChosen(int index) {
+  const auto method = IntegrationMethodFromCode(method_->itemData(index).toDouble());
+  if (!method) return;
+  QDoubleSpinBox* step = editors_.value("step", nullptr);
+  // A fixed-step method without a step would be refused: give it one first (its own edit).
+  if (IntegratorInfoOf(*method).fixed_step && step && !(step->value() > 0.0)) {
+    dirac::SimulationSpec spec = simulation_;
+    if (QDoubleSpinBox* t_end = editors_.value("t_end", nullptr)) spec.t_end = t_end->value();
+    step->setValue(DefaultFixedStep(spec));
+  }
+  EnableStep();
+  emit valueChanged("method", IntegrationMethodCode(*method));
+}
+
+void ParameterPanel::EnableStep() {
+  QDoubleSpinBox* step = editors_.value("step", nullptr);
+  if (!step || !method_) return;
+  const bool fixed = IntegratorInfoOf(SelectedMethod(method_)).fixed_step;
+  step->setEnabled(fixed);
+  if (QWidget* label =
+          static_cast<QFormLayout*>(step->parentWidget()->layout())->labelForField(step))
+    label->setEnabled(fixed);
 }
 
 void ParameterPanel::SetModelDescription(const QString& text) {

@@ -14,6 +14,7 @@
 #include "dirac/trajectory.hpp"
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
@@ -29,7 +30,11 @@ QString ShortestEditorText(double value);
 /// Every editor is named after the `--set` name it sets, so tests and scripts can find it:
 /// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<name>" for each of the
 /// model's initial values (coordinates, velocities or fibre coordinates, momenta, costates, ...),
-/// "simulation.t_end". A scenario that poses a solve also gets the group "Boundary values"
+/// "simulation.t_end"; the combo "simulation.method" (the methods that apply to the model, once
+/// it is ready: method_choice.hpp) and "simulation.step" (the fixed step, enabled for the
+/// fixed-step methods), edited as the `--set` names "method" (by IntegrationMethodCode) and
+/// "step": choosing a fixed-step method while no step is set sets DefaultFixedStep first. A
+/// scenario that poses a solve also gets the group "Boundary values"
 /// ("parameterPanel.boundary"): "boundary.<name>" (spin box) and "boundary.<name>.fixed" (check
 /// box; unchecked = free) for every name of ListBoundaryValues (initial.<q>, final.<q>,
 /// horizon). One field per quantity: a solve's initial values at t = 0 are only its boundary
@@ -60,6 +65,8 @@ class ParameterPanel : public QWidget {
   /// The spin box editing `name` (a parameter, an initial value, "t_end" or a boundary value
   /// such as "final.psi"), or null.
   QDoubleSpinBox* editor(const QString& name) const { return editors_.value(name, nullptr); }
+  /// The method combo ("simulation.method"), or null (a scenario with an optimal_control block).
+  QComboBox* method_choice() const { return method_; }
   /// The "fixed" check box of boundary value `name`, or null.
   QCheckBox* fixed_box(const QString& name) const { return fixed_.value(name, nullptr); }
 
@@ -100,6 +107,10 @@ class ParameterPanel : public QWidget {
   /// The horizon bounds' editors follow the horizon: enabled while it is free.
   void EnableHorizonBounds(bool enabled);
   void AddParameterRow(QWidget* group, const dirac::Parameter& parameter);
+  /// The user chose the combo's entry `index`: the step first if needed, then the method.
+  void OnMethodChosen(int index);
+  /// The step editor is enabled for the fixed-step methods.
+  void EnableStep();
   QDoubleSpinBox* AddSpinRow(QWidget* group, const QString& symbol, const QString& object_name,
                              const QString& label, const QString& unit, double value);
 
@@ -108,7 +119,9 @@ class ParameterPanel : public QWidget {
   QLabel* description_ = nullptr;
   QLabel* model_ = nullptr;
   QWidget* content_ = nullptr;
-  QGroupBox* initial_ = nullptr;  // inside content_, replaced by SetModel
+  QGroupBox* initial_ = nullptr;      // inside content_, replaced by SetModel
+  QComboBox* method_ = nullptr;       // in the Simulation group
+  dirac::SimulationSpec simulation_;  // of the scenario shown: DefaultFixedStep
   QHash<QString, QDoubleSpinBox*> editors_;
   QHash<QString, QCheckBox*> fixed_;  // boundary values
   QHash<QString, double> defaults_;

@@ -129,6 +129,11 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
     if (!c.unit.empty()) units[c.multiplier] = c.unit;
   for (const dirac::HolonomicSpec& h : scenario.holonomic)
     if (!h.unit.empty()) units[h.multiplier] = h.unit;
+  // The energy E in the unit of L (given or inferred by the reader); an optimal control's or
+  // a boundary-value problem's E is the Pontryagin Hamiltonian, in the cost's unit: none said.
+  const bool pontryagin = scenario.optimal_control.present || scenario.boundary_value.present();
+  const std::string energy_unit = pontryagin ? std::string() : scenario.EnergyUnit();
+  if (!energy_unit.empty()) units["E"] = energy_unit;
   const dirac::ReconstructionSpec& rec = scenario.reconstruction;
   if (rec.group == "SO3" && !rec.names.empty()) {
     for (int i = 1; i <= 3; ++i)
@@ -144,6 +149,7 @@ std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
       ColumnQuantity& q = out[column.name];
       q.kind = ColumnKindLabel(column.kind);
       if (const auto it = units.find(column.name); it != units.end()) q.unit = it->second;
+      if (column.kind == dirac::ColumnKind::kEnergy && !energy_unit.empty()) q.unit = energy_unit;
       q.words = WordsOfUnit(q.unit);
       if (q.words.empty()) q.words = WordsOfKind(column.kind, scenario);
       if (q.words.empty()) q.words = column.words;  // a diagnostic the model describes

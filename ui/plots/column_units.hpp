@@ -34,10 +34,11 @@ std::string ColumnKindLabel(dirac::ColumnKind kind);
 /// Every column the model (may be null: the scenario's coordinates only) produces, described:
 /// t in s; a coordinate in its `unit`; its velocity (and a rate "<q>_dot") in unit/s; a fibre
 /// coordinate, a control (optimal_control.controls) and a multiplier (its constraint's `unit`)
-/// in their units; reconstructed SO3 matrix
-/// entries dimensionless ("1"), the SE2 angle in rad; other columns with their kind only. Every
-/// column gets its words. A model that offers the gauge two-form also gets its columns (B_norm,
-/// omega_change, identity_residual), in units of the symplectic form.
+/// in their units; the energy E in the unit of L (Scenario::EnergyUnit: `energy_unit:` or the
+/// one the reader inferred; none for the Pontryagin Hamiltonian of a solve); reconstructed SO3
+/// matrix entries dimensionless ("1"), the SE2 angle in rad; other columns with their kind only.
+/// Every column gets its words. A model that offers the gauge two-form also gets its columns
+/// (B_norm, omega_change, identity_residual), in units of the symplectic form.
 std::map<std::string, ColumnQuantity> DescribeColumns(const dirac::Model* model,
                                                       const dirac::Scenario& scenario);
 

@@ -21,6 +21,14 @@ void PlotPanel::ScheduleAlignment() {
       this, [this] { AlignPlotAreas(); }, Qt::QueuedConnection);
 }
 
+void PlotPanel::SettleLayout() {
+  for (int round = 0; round < 8; ++round) {
+    LayOutNow();
+    if (!align_pending_) break;
+    AlignPlotAreas();  // the queued call finds nothing left to do
+  }
+}
+
 void PlotPanel::AlignPlotAreas() {
   align_pending_ = false;
   struct Edges {

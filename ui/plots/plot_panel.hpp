@@ -120,6 +120,10 @@ class PlotPanel : public QWidget {
   /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
   /// of the event loop, after the window's repaint, and paint the charts a second time).
   void LayOutNow();
+  /// Lays the charts out and runs a pending alignment of their plot areas now, a few rounds
+  /// until none is pending (an alignment's margins change the plot areas): for a picture
+  /// taken at once (`--screenshot`), so that it does not depend on the settle time.
+  void SettleLayout();
   /// After a window repaint that drew every chart whole (LayOutNow, then QWidget::repaint): lets
   /// the charts' scenes take in their items' changes now without painting them again (a
   /// scene does that at the next turn of the event loop and repaints the changed regions).

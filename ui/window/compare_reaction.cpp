@@ -6,6 +6,7 @@
 
 #include "dirac/scenario_spec.hpp"
 #include "run/simulation_controller.hpp"
+#include "window/workbench_state.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -17,9 +18,11 @@ bool IsVakonomic(const SimulationController& controller) {
 
 }  // namespace
 
-CompareReaction::CompareReaction(QAction* action, SimulationController* controller)
+CompareReaction::CompareReaction(QAction* action, SimulationController* controller,
+                                 WorkbenchState* state)
     : QObject(action), action_(action), controller_(controller) {
   connect(action_, &QAction::toggled, this, &CompareReaction::Apply);
+  connect(state, &WorkbenchState::scenarioLoaded, this, &CompareReaction::OnScenarioLoaded);
 }
 
 void CompareReaction::OnScenarioLoaded() {

@@ -9,6 +9,7 @@ class QAction;
 namespace dirac::ui {
 
 class SimulationController;
+class WorkbenchState;
 
 /// Enables and shows `action` (objectName "compare.nonholonomic") for vakonomic scenarios;
 /// checked, each run of the controller also simulates the scenario as a Lagrange–Dirac
@@ -17,10 +18,11 @@ class CompareReaction : public QObject {
   Q_OBJECT
 
  public:
-  /// Follows `action`'s check state from now on.
-  CompareReaction(QAction* action, SimulationController* controller);
+  /// Follows `action`'s check state and `state`'s scenarioLoaded from now on.
+  CompareReaction(QAction* action, SimulationController* controller, WorkbenchState* state);
 
-  /// A scenario was loaded: the action applies to vakonomic scenarios only.
+  /// A scenario was loaded (the controller holds it): the action applies to vakonomic
+  /// scenarios only.
   void OnScenarioLoaded();
   /// The controller compares iff the action is checked and applies.
   void Apply();

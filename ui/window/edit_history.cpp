@@ -155,10 +155,11 @@ EditHistory::EditHistory(WorkbenchState* state, EditRouter* router, ParameterPan
     : QObject(parent), state_(state), router_(router), panel_(panel), stack_(new QUndoStack(this)) {
   stack_->setObjectName("undoStack");
   connect(state_, &WorkbenchState::editApplied, this, &EditHistory::OnEditApplied);
-  connect(state_, &WorkbenchState::scenarioLoaded, this, [this](const QString&, bool reloaded) {
-    if (!reloaded) stack_->clear();
-    WatchSliders();
+  connect(state_, &WorkbenchState::scenarioLoaded, this, [this](const ScenarioLoad& load) {
+    if (!load.reloaded) stack_->clear();
   });
+  // The panel's sliders exist once the router has rebuilt its editors.
+  connect(router_, &EditRouter::editorsRebuilt, this, &EditHistory::WatchSliders);
   scene_view->installEventFilter(this);
 }
 

@@ -1,5 +1,7 @@
 #include "window/edit_router.hpp"
 
+#include <QScrollArea>
+
 #include <optional>
 
 #include "dirac/scenario_overrides.hpp"
@@ -25,6 +27,26 @@ EditRouter::EditRouter(SimulationController* controller, ParameterPanel* panel,
       v_(views),
       budget_(budget),
       presenter_(presenter) {}
+
+void EditRouter::set_state(WorkbenchState* state, const ShownResult* shown) {
+  state_ = state;
+  shown_ = shown;
+  // After the controller took the scenario: the panel reads its values from there.
+  connect(state_, &WorkbenchState::scenarioLoaded, this, [this] {
+    panel_->SetScenario(controller_->scenario());
+    for (QWidget* w = panel_->parentWidget(); w; w = w->parentWidget()) {
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+        scroll->ensureVisible(0, 0);  // a new scenario's editors from the top
+        break;
+      }
+    }
+    emit editorsRebuilt();
+  });
+  connect(state_, &WorkbenchState::modelReady, this, [this] {
+    // The model's initial values, free or not.
+    panel_->SetModel(*controller_->model(), controller_->scenario());
+  });
+}
 
 SnapshotPtr EditRouter::SettledResult() const {
   if (!shown_ || controller_->busy() || shown_->stale()) return nullptr;

@@ -30,11 +30,10 @@ class EditRouter : public QObject {
   EditRouter(SimulationController* controller, ParameterPanel* panel, const RunViews& views,
              RunBudgetGuard* budget, RunPresenter* presenter, QObject* parent);
   /// Every applied edit is told to `state` (WorkbenchState::NoteEdit: the overrides, undo) with
-  /// the values before it and, when `shown` shows their settled result, that result.
-  void set_state(WorkbenchState* state, const ShownResult* shown) {
-    state_ = state;
-    shown_ = shown;
-  }
+  /// the values before it and, when `shown` shows their settled result, that result. The panel
+  /// follows `state`: its editors rebuilt for each scenario loaded (scrolled to the top; then
+  /// editorsRebuilt), the initial values added when the model is ready.
+  void set_state(WorkbenchState* state, const ShownResult* shown);
 
   /// A value edited in the panel (ParameterPanel::valueChanged, dirac::ApplyOverride names).
   /// An edit of the run length the budget refuses puts the editor back.
@@ -52,6 +51,10 @@ class EditRouter : public QObject {
   /// The complete run of the current values if it is the one shown (nothing running, nothing
   /// stale, not a partial run), else null.
   SnapshotPtr SettledResult() const;
+
+ signals:
+  /// The parameter panel's editors were rebuilt for a newly loaded scenario (new sliders).
+  void editorsRebuilt();
 
  private:
   void AfterEdit(const QString& name, double value);

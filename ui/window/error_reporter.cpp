@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -32,8 +33,15 @@ QString ErrorDialogHtml(const QString& message) {
   return html;
 }
 
-ErrorReporter::ErrorReporter(WorkbenchStatusBar* status, QWidget* dialog_parent)
-    : QObject(dialog_parent), status_(status), dialog_parent_(dialog_parent) {}
+ErrorReporter::ErrorReporter(WorkbenchStatusBar* status, QWidget* dialog_parent,
+                             WorkbenchState* state)
+    : QObject(dialog_parent), status_(status), dialog_parent_(dialog_parent) {
+  if (state)
+    connect(state, &WorkbenchState::scenarioLoading, this, [this] {
+      SetSceneError(QString());
+      Clear();
+    });
+}
 
 void ErrorReporter::Show(const QString& message, bool dialog) {
   last_error_ = message;

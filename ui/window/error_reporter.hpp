@@ -10,6 +10,7 @@ class QWidget;
 
 namespace dirac::ui {
 
+class WorkbenchState;
 class WorkbenchStatusBar;
 
 /// The error dialog's rich text for `message`: its prose escaped and wrapped, its quoted source
@@ -23,7 +24,10 @@ class ErrorReporter : public QObject {
   Q_OBJECT
 
  public:
-  ErrorReporter(WorkbenchStatusBar* status, QWidget* dialog_parent);
+  /// A scenario loading (`state`'s scenarioLoading; may be null) clears the error line and the
+  /// 3D view's error.
+  ErrorReporter(WorkbenchStatusBar* status, QWidget* dialog_parent,
+                WorkbenchState* state = nullptr);
 
   /// Shows `message` in the status bar (and a message box if `dialog` and dialogs are on).
   void Show(const QString& message, bool dialog);

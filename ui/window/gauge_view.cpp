@@ -12,6 +12,7 @@
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/error_reporter.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -34,6 +35,10 @@ GaugeView::GaugeView(const ReactionContext& context, QAction* action, PlotPanel*
       plot_scroll_(plot_scroll),
       clock_(clock) {
   connect(action_, &QAction::toggled, this, &GaugeView::Apply);
+  if (context_.state) {
+    connect(context_.state, &WorkbenchState::scenarioLoading, this, &GaugeView::OnScenarioLoading);
+    connect(context_.state, &WorkbenchState::modelReady, this, &GaugeView::OnModelReady);
+  }
   connect(context_.controller, &SimulationController::gaugeReady, this, &GaugeView::OnGauge);
   connect(context_.controller, &SimulationController::gaugeProgress, this, [this] {
     const SimulationController* c = context_.controller;

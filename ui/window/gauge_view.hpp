@@ -24,7 +24,8 @@ class GaugeView : public QObject {
   Q_OBJECT
 
  public:
-  /// Follows `action`'s check state and the controller's gauge results from now on.
+  /// Follows `action`'s check state, the controller's gauge results and the state's
+  /// scenarioLoading and modelReady from now on.
   GaugeView(const ReactionContext& context, QAction* action, PlotPanel* plots,
             QScrollArea* plot_scroll, PlaybackClock* clock);
 

@@ -24,13 +24,13 @@
 #include "panels/parameter_panel.hpp"
 #include "panels/scenario_browser.hpp"
 #include "plots/chart_export.hpp"
-#include "plots/column_units.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_menu.hpp"
 #include "scenes/scene_view.hpp"
 #include "window/compare_reaction.hpp"
+#include "window/constraints_reaction.hpp"
 #include "window/edit_history.hpp"
 #include "window/edit_router.hpp"
 #include "window/gauge_view.hpp"
@@ -76,6 +76,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("mainWindow");
   setWindowTitle(tr("Dirac Studio"));
   controller_ = new SimulationController(this);
+  // The one owner of the moments the behaviours below subscribe to (each connects itself).
+  state_ = new WorkbenchState(controller_, this);
   clock_ = new PlaybackClock(this);
   scene_view_ = new SceneView(this);
   setCentralWidget(scene_view_);
@@ -93,10 +95,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   status_ = new WorkbenchStatusBar(this);
   setStatusBar(status_);
 
-  // The behaviours, each a class of its own.
-  errors_ = new ErrorReporter(status_, this);
-  state_ = new WorkbenchState(controller_, this);
-  const ReactionContext context{controller_, errors_, status_};
+  // The behaviours, each a class of its own that subscribes to the state's moments itself
+  // (scenarioLoading, scenarioLoaded, modelReady, runFinished, editApplied: workbench_state.hpp
+  // says what each may rely on): a new behaviour is one more line here, nothing in Load.
+  errors_ = new ErrorReporter(status_, this, state_);
+  const ReactionContext context{controller_, errors_, status_, state_};
   const RunViews views{clock_, scene_view_, plot_panel_, toolbar_};
   presenter_ = new RunPresenter(
       context, views, &scenes_,
@@ -105,18 +108,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       },
       this);
   shown_ = new ShownResult(context, presenter_, plot_panel_, scene_view_, constraint_panel_, this);
-  budget_ = std::make_unique<RunBudgetGuard>(context, clock_);
+  budget_ = new RunBudgetGuard(context, clock_, this);
   solve_chip_ = new SolveChip(context, shown_);
-  edits_ = new EditRouter(controller_, parameter_panel_, views, budget_.get(), presenter_, this);
+  edits_ = new EditRouter(controller_, parameter_panel_, views, budget_, presenter_, this);
   edits_->set_state(state_, shown_);
-  pins_ = std::make_unique<PinReaction>(context, plot_panel_, shown_);
-  compare_ = new CompareReaction(actions_.compare, controller_);
+  pins_ = new PinReaction(context, plot_panel_, shown_, this);
+  compare_ = new CompareReaction(actions_.compare, controller_, state_);
   gauge_ = new GaugeView(context, actions_.gauge, plot_panel_, plot_scroll_, clock_);
+  new ConstraintsReaction(context, constraint_panel_, constraint_dock_);
   csv_export_ = std::make_unique<CsvExport>(context);
   saver_ = std::make_unique<ScenarioSaver>(context);
   new ScenarioDrops(*this, [this](const QString& path) { OpenScenario(path); });
   reload_ = new ScenarioReload(
-      state_, controller_,
+      context,
       [this](const QString& path, const QStringList& overrides) {
         return ReloadScenario(path, overrides);
       },
@@ -136,9 +140,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   Wire();
   // Until a scenario is open nothing plays, reruns or exports (started on a missing file).
   EnableScenarioActions(actions_, false);
-  connect(state_, &WorkbenchState::scenarioLoaded, this, [this] {
+  // The window's own: its title, its actions, File > Open recent.
+  connect(state_, &WorkbenchState::scenarioLoading, this,
+          [this](const dirac::Scenario& scenario, const ScenarioLoad& load) {
+            QString name = QString::fromStdString(scenario.name);
+            if (name.isEmpty()) name = QFileInfo(load.path).completeBaseName();
+            setWindowTitle(tr("%1 — Dirac Studio").arg(name));
+          });
+  connect(state_, &WorkbenchState::scenarioLoaded, this, [this](const ScenarioLoad& load) {
     EnableScenarioActions(actions_, true);
     plot_panel_->SetEmptyHint(QString());
+    if (remember_recent_ && !load.reloaded) WindowSettings::AddRecentFile(load.path);
   });
   plot_panel_->SetEmptyHint(tr("No scenario open: File > Open (Ctrl+O) or Browse (Ctrl+B)."));
   // The first screen says how to start; gone once playback has started.
@@ -177,7 +189,7 @@ void MainWindow::BuildDocks() {
   constraint_dock_->setVisible(false);  // shown for models with a constraint chain
 
   // View > Stability (hidden until chosen): eigenvalues against the stability: block's parameter.
-  stability_ = new StabilityDock(controller_, this);
+  stability_ = new StabilityDock(controller_, state_, this);
   addDockWidget(Qt::BottomDockWidgetArea, stability_);
   stability_->hide();
 }
@@ -185,7 +197,6 @@ void MainWindow::BuildDocks() {
 void MainWindow::Wire() {
   connect(errors_, &ErrorReporter::errorShown, this, &MainWindow::errorShown);
   connect(presenter_, &RunPresenter::editDrawn, this, &MainWindow::editDrawn);
-  connect(state_, &WorkbenchState::modelReady, this, &MainWindow::OnModelReady);
   // The shown result first: a complete run is the last good one before it is drawn.
   connect(controller_, &SimulationController::snapshotReady, shown_, &ShownResult::OnSnapshot);
   connect(controller_, &SimulationController::snapshotReady, presenter_, &RunPresenter::OnSnapshot);
@@ -229,8 +240,7 @@ const QString& MainWindow::scenario_path() const { return state_->scenario_path(
 
 bool MainWindow::Load(const QString& path, const QStringList& overrides, bool reload) {
   dirac::Scenario scenario;
-  QStringList applied = overrides;
-  QStringList dropped;
+  ScenarioLoad load{path, reload, overrides, {}, {}};
   // Reading checks every expression with GiNaC: under the symbolic lock, so not while the
   // worker derives or destroys a model (GiNaC's reference counts are not thread-safe). A
   // derivation holding the lock is stopped first (it ends at its next checkpoint, within a
@@ -250,15 +260,15 @@ bool MainWindow::Load(const QString& path, const QStringList& overrides, bool re
         for (const QString& assignment : overrides) ApplyAssignment(edited, assignment);
         scenario = std::move(edited);
       } catch (const std::exception&) {
-        applied.clear();
+        load.overrides.clear();
         for (const QString& assignment : overrides) {
           dirac::Scenario one = scenario;
           try {
             ApplyAssignment(one, assignment);
             scenario = std::move(one);
-            applied << assignment;
+            load.overrides << assignment;
           } catch (const std::exception& e) {
-            dropped << tr("%1 (%2)").arg(assignment, QString::fromStdString(e.what()));
+            load.dropped << tr("%1 (%2)").arg(assignment, QString::fromStdString(e.what()));
           }
         }
       }
@@ -273,56 +283,11 @@ bool MainWindow::Load(const QString& path, const QStringList& overrides, bool re
     return false;
   }
   // A run that would store more than the bound stores fewer samples (a coarser output step).
-  const QString budget_notice = RunBudgetGuard::FitToBound(scenario);
-  shown_->Reset();
-  if (!reload) pins_->Clear();  // a reload keeps the pin: the run before the file changed
-  plot_panel_->SetOverlay(PlotPanel::kComparison, nullptr, QString());
-  plot_panel_->SetColumnQuantities(DescribeColumns(nullptr, scenario));
-  errors_->SetSceneError(QString());
-  errors_->Clear();
-  clock_->Pause();
-  clock_->SetSpan(scenario.simulation.t_end);
-  clock_->SetAvailable(0.0);
-  clock_->SetStepSize(scenario.simulation.output_step);
-  clock_->SetTime(0.0);
-  presenter_->OnScenarioLoading();
-  constraint_panel_->ShowMessage(tr("Deriving the model…"));
-  gauge_->OnScenarioLoading();
-  stability_->OnScenarioLoading();
-  plot_panel_->SetPlots(scenario.plots, scenario.simulation.t_end);
-  QString name = QString::fromStdString(scenario.name);
-  if (name.isEmpty()) name = QFileInfo(path).completeBaseName();
-  setWindowTitle(tr("%1 — Dirac Studio").arg(name));
-  status_->SetDiagnostics(tr("deriving equations…"));
-  controller_->LoadScenario(std::move(scenario));
-  parameter_panel_->SetScenario(controller_->scenario());
-  if (auto* scroll = findChild<QScrollArea*>("parameterScroll")) scroll->ensureVisible(0, 0);
-  compare_->OnScenarioLoaded();
-  toolbar_->Refresh();
-  budget_->Update();
-  if (!budget_notice.isEmpty()) statusBar()->showMessage(budget_notice, 20000);
-  if (reload) {
-    QString notice = tr("Reloaded %1 (changed on disk)").arg(QFileInfo(path).fileName());
-    if (!applied.isEmpty()) notice += tr("; edits kept: %1").arg(applied.join(", "));
-    if (!dropped.isEmpty()) notice += tr("; no longer applicable: %1").arg(dropped.join("; "));
-    statusBar()->showMessage(notice, 20000);
-  }
-  if (remember_recent_ && !reload) WindowSettings::AddRecentFile(path);
-  state_->NoteScenarioLoaded(path, applied, reload);
+  load.budget_notice = RunBudgetGuard::FitToBound(scenario);
+  // scenarioLoading (every behaviour forgets the previous scenario), the controller takes this
+  // one, scenarioLoaded (the editors and actions follow it); the model and the run follow.
+  state_->Load(std::move(scenario), load);
   return true;
-}
-
-void MainWindow::OnModelReady() {
-  const std::shared_ptr<const dirac::Model> model = controller_->model();
-  presenter_->OnModelReady();
-  budget_->Update();
-  // The constraint chain (shown when there is one); the model's initial values, free or not.
-  constraint_panel_->SetModel(model.get(), controller_->scenario());
-  constraint_dock_->setVisible(constraint_panel_->has_chain());
-  parameter_panel_->SetModel(*model, controller_->scenario());
-  gauge_->OnModelReady();
-  stability_->OnModelReady();
-  presenter_->ShowLatest();
 }
 
 void MainWindow::RestoreSettings() { settings_.Restore(*this, *actions_.loop); }

@@ -2,7 +2,8 @@
 /// @file main_window.hpp
 /// The workbench window: constructs the parameter panel, the 3D view, the plots and the
 /// constraints panel around one simulation controller and one playback clock, lays them out and
-/// wires them to the window's behaviours, each a small class of its own (window/README.md):
+/// makes the window's behaviours, each a small class of its own that subscribes itself to the
+/// moments of the window's state (WorkbenchState; window/README.md, "A load's path"):
 /// edits (EditRouter), the runs shown (RunPresenter, ShownResult), the solve chip, the run
 /// budget, Compare, the gauge view, pinned runs, CSV export, Save scenario as, drops, errors
 /// and settings. Its actions and menus come from menu_builders, the toolbar is a
@@ -152,7 +153,7 @@ class MainWindow : public QMainWindow {
  private:
   void BuildDocks();
   void Wire();
-  void OnModelReady();
+  /// Reads `path`, applies `overrides` and hands it over through WorkbenchState::Load.
   bool Load(const QString& path, const QStringList& overrides, bool reload);
 
   SceneRegistry scenes_ = SceneRegistry::WithBuiltinScenes();
@@ -180,10 +181,10 @@ class MainWindow : public QMainWindow {
   WindowSettings settings_;
   RunPresenter* presenter_ = nullptr;
   ShownResult* shown_ = nullptr;
-  std::unique_ptr<RunBudgetGuard> budget_;
+  RunBudgetGuard* budget_ = nullptr;
   SolveChip* solve_chip_ = nullptr;
   EditRouter* edits_ = nullptr;
-  std::unique_ptr<PinReaction> pins_;
+  PinReaction* pins_ = nullptr;
   CompareReaction* compare_ = nullptr;
   GaugeView* gauge_ = nullptr;
   StabilityDock* stability_ = nullptr;

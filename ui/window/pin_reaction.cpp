@@ -5,9 +5,20 @@
 #include "plots/plot_panel.hpp"
 #include "window/error_reporter.hpp"
 #include "window/shown_result.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
+
+PinReaction::PinReaction(const ReactionContext& context, PlotPanel* plots, const ShownResult* shown,
+                         QObject* parent)
+    : QObject(parent), context_(context), plots_(plots), shown_(shown) {
+  if (context_.state)
+    connect(context_.state, &WorkbenchState::scenarioLoading, this,
+            [this](const dirac::Scenario&, const ScenarioLoad& load) {
+              if (!load.reloaded) Clear();
+            });
+}
 
 QString PinReaction::PinnedLabel(const SimulationSnapshot& run) {
   // "pinned: kx = 1, ky = 2": the legend says which run it is (the first four parameters).

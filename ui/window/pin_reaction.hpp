@@ -3,7 +3,7 @@
 /// View > Pin this run / Clear pinned run (and a chart's context menu): the pinned run drawn
 /// dotted in the plots under every later run.
 
-#include <QCoreApplication>
+#include <QObject>
 #include <QString>
 
 #include <memory>
@@ -18,13 +18,14 @@ namespace dirac::ui {
 class PlotPanel;
 class ShownResult;
 
-/// The pin stays until Clear or another scenario is opened.
-class PinReaction {
-  Q_DECLARE_TR_FUNCTIONS(PinReaction)
+/// The pin stays until Clear or another scenario is opened (the state's scenarioLoading, not
+/// for a reload: the pinned run is the one before the file changed).
+class PinReaction : public QObject {
+  Q_OBJECT
 
  public:
-  PinReaction(const ReactionContext& context, PlotPanel* plots, const ShownResult* shown)
-      : context_(context), plots_(plots), shown_(shown) {}
+  PinReaction(const ReactionContext& context, PlotPanel* plots, const ShownResult* shown,
+              QObject* parent = nullptr);
 
   /// Pins the newest complete run; false (said in the status bar) if there is none yet.
   bool Pin();

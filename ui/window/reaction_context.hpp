@@ -1,7 +1,8 @@
 #pragma once
 /// @file reaction_context.hpp
-/// What the window's behaviours (window/README.md) share: the run's controller, where errors
-/// are shown and the status bar for short notices; and the views a run is shown in.
+/// What the window's behaviours (window/README.md) share: the run's controller, the window's
+/// state whose moments they subscribe to, where errors are shown and the status bar for short
+/// notices; and the views a run is shown in.
 
 namespace dirac::ui {
 
@@ -11,6 +12,7 @@ class PlaybackToolBar;
 class PlotPanel;
 class SceneView;
 class SimulationController;
+class WorkbenchState;
 class WorkbenchStatusBar;
 
 /// Non-owning; everything in it lives as long as the window.
@@ -18,6 +20,8 @@ struct ReactionContext {
   SimulationController* controller = nullptr;
   ErrorReporter* errors = nullptr;
   WorkbenchStatusBar* status = nullptr;
+  /// The moments a behaviour subscribes to (WorkbenchState's signals); null: it follows none.
+  WorkbenchState* state = nullptr;
 };
 
 /// The views a run is shown in (besides the status bar) and an edit reaches. Non-owning.

@@ -1,5 +1,6 @@
 #include "window/run_budget_guard.hpp"
 
+#include <QCoreApplication>
 #include <QLabel>
 
 #include "dirac/model.hpp"
@@ -8,6 +9,7 @@
 #include "run/run_budget.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/error_reporter.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -46,11 +48,20 @@ QString DecimationNotice(double t_end, double output_step, std::size_t columns,
 
 }  // namespace
 
-RunBudgetGuard::RunBudgetGuard(const ReactionContext& context, PlaybackClock* clock)
-    : context_(context), clock_(clock) {
+RunBudgetGuard::RunBudgetGuard(const ReactionContext& context, PlaybackClock* clock,
+                               QObject* parent)
+    : QObject(parent), context_(context), clock_(clock) {
   label_ = new QLabel(context.status);
   label_->setObjectName("status.budget");
   context.status->addPermanentWidget(label_);
+  if (!context_.state) return;
+  connect(context_.state, &WorkbenchState::scenarioLoaded, this, [this](const ScenarioLoad& load) {
+    Update();
+    // A reload's own notice (ScenarioReload) takes the status line.
+    if (!load.budget_notice.isEmpty() && !load.reloaded)
+      context_.status->showMessage(load.budget_notice, 20000);
+  });
+  connect(context_.state, &WorkbenchState::modelReady, this, &RunBudgetGuard::Update);
 }
 
 bool RunBudgetGuard::Guards(const QString& name) {

@@ -3,7 +3,7 @@
 /// The run length guard: the storage estimate in the status bar ("status.budget") and the bound
 /// applied to edits of the final time, the horizon and the output step (run_budget.hpp).
 
-#include <QCoreApplication>
+#include <QObject>
 #include <QString>
 
 class QLabel;
@@ -21,12 +21,13 @@ class PlaybackClock;
 /// One stored trajectory takes at most kMaxStoredTrajectoryBytes: past the bound a longer final
 /// time stores fewer samples (a coarser output step, said in the status bar) and a finer output
 /// step is refused with the reason.
-class RunBudgetGuard {
-  Q_DECLARE_TR_FUNCTIONS(RunBudgetGuard)
+class RunBudgetGuard : public QObject {
+  Q_OBJECT
 
  public:
-  /// Adds the estimate's label to the status bar as a permanent widget.
-  RunBudgetGuard(const ReactionContext& context, PlaybackClock* clock);
+  /// Adds the estimate's label to the status bar as a permanent widget. Updates on the state's
+  /// scenarioLoaded (and shows its budget notice, unless a reload says more) and modelReady.
+  RunBudgetGuard(const ReactionContext& context, PlaybackClock* clock, QObject* parent = nullptr);
 
   /// Whether edits of `name` go through Apply (t_end, horizon, output_step).
   static bool Guards(const QString& name);

@@ -20,6 +20,7 @@
 #include "scenes/scene_view.hpp"
 #include "window/error_reporter.hpp"
 #include "window/playback_toolbar.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -50,7 +51,12 @@ RunPresenter::RunPresenter(const ReactionContext& context, const RunViews& views
       context_(context),
       v_(views),
       scenes_(scenes),
-      scene_edit_(std::move(scene_edit)) {}
+      scene_edit_(std::move(scene_edit)) {
+  if (!context_.state) return;
+  connect(context_.state, &WorkbenchState::scenarioLoading, this,
+          [this](const dirac::Scenario& scenario) { OnScenarioLoading(scenario); });
+  connect(context_.state, &WorkbenchState::modelReady, this, &RunPresenter::OnModelReady);
+}
 
 QString RunPresenter::NoSceneMessage() {
   return tr(
@@ -62,10 +68,22 @@ QString RunPresenter::SceneMessage() const {
   return scene_given_ ? context_.errors->scene_error() : NoSceneMessage();
 }
 
-void RunPresenter::OnScenarioLoading() {
+void RunPresenter::OnScenarioLoading(const dirac::Scenario& scenario) {
+  // The plots: the previous run's comparison gone; the axes' units before the charts that use
+  // them.
+  v_.plots->SetOverlay(PlotPanel::kComparison, nullptr, QString());
+  v_.plots->SetColumnQuantities(DescribeColumns(nullptr, scenario));
+  v_.clock->Pause();
+  v_.clock->SetSpan(scenario.simulation.t_end);
+  v_.clock->SetAvailable(0.0);
+  v_.clock->SetStepSize(scenario.simulation.output_step);
+  v_.clock->SetTime(0.0);
   camera_fitted_ = false;
   scene_given_ = true;  // until the new model says otherwise
   v_.scene_view->SetScene(nullptr);
+  v_.plots->SetPlots(scenario.plots, scenario.simulation.t_end);
+  context_.status->SetDiagnostics(tr("deriving equations…"));
+  v_.toolbar->Refresh();  // the clock's new span
 }
 
 void RunPresenter::OnModelReady() {
@@ -98,6 +116,7 @@ void RunPresenter::OnModelReady() {
   shown_plots_ = PlotsFor(nullptr);
   v_.plots->SetBounds(scenario.optimal_control.bounds, {});
   v_.plots->SetPlots(shown_plots_, scenario.simulation.t_end);
+  ShowLatest();  // the run may have streamed samples while the model was being built
 }
 
 std::vector<dirac::PlotSpec> RunPresenter::PlotsFor(const dirac::Trajectory* trajectory) const {

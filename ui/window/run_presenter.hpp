@@ -40,13 +40,15 @@ class RunPresenter : public QObject {
     double arrived = 0.0, plots = 0.0, scene = 0.0, render = 0.0, paint = 0.0;
   };
 
-  /// The scene comes from `scenes`; it edits values through `scene_edit`.
+  /// The scene comes from `scenes`; it edits values through `scene_edit`. Follows the state's
+  /// scenarioLoading (OnScenarioLoading) and modelReady (OnModelReady).
   RunPresenter(const ReactionContext& context, const RunViews& views, const SceneRegistry* scenes,
                SceneEdit scene_edit, QObject* parent);
 
-  /// A scenario is loading: no scene until its model is ready; the camera is fitted to its
-  /// first run.
-  void OnScenarioLoading();
+  /// `scenario` is loading: no scene until its model is ready (the camera is fitted to its
+  /// first run); no comparison; the charts the file names, with the units it gives; the clock
+  /// paused at 0 over its span; the status line says that the equations are being derived.
+  void OnScenarioLoading(const dirac::Scenario& scenario);
   /// What the 3D view says for a scenario without `view.scene` (a notice, not an error).
   static QString NoSceneMessage();
   /// What the 3D view says while a run is shown: the scene's error, NoSceneMessage() for a
@@ -56,7 +58,8 @@ class RunPresenter : public QObject {
   /// the run goes on; without `view.scene` the view says so, NoSceneMessage) and the plots (the
   /// scenario's, or DefaultPlots if it names none; axes with the units and kinds of the model's
   /// columns). The charts the window makes up itself follow the columns of the run shown
-  /// (PlotsFor), and the plots draw the bounds of the run's problem with its active arcs.
+  /// (PlotsFor), and the plots draw the bounds of the run's problem with its active arcs; then
+  /// the newest run, if any (ShowLatest).
   void OnModelReady();
   /// The charts for a run with `trajectory`'s columns (null: before any run). The scenario's
   /// own charts as written (a column it lacks is named in the chart's title); the ones the

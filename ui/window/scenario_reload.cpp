@@ -7,6 +7,7 @@
 
 #include "run/simulation_controller.hpp"
 #include "window/workbench_state.hpp"
+#include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
 namespace {
@@ -18,18 +19,25 @@ QByteArray ReadBytes(const QString& path) {
 
 }  // namespace
 
-ScenarioReload::ScenarioReload(WorkbenchState* state, SimulationController* controller,
-                               Reopen reopen, QObject* parent)
+ScenarioReload::ScenarioReload(const ReactionContext& context, Reopen reopen, QObject* parent)
     : QObject(parent),
-      state_(state),
-      controller_(controller),
+      state_(context.state),
+      controller_(context.controller),
+      status_(context.status),
       reopen_(std::move(reopen)),
       watcher_(new QFileSystemWatcher(this)) {
   settle_.setSingleShot(true);
   settle_.setInterval(150);  // an editor's truncate-then-write is one save
   connect(&settle_, &QTimer::timeout, this, [this] { ReloadIfChanged(); });
-  connect(state_, &WorkbenchState::scenarioLoaded, this,
-          [this](const QString& path, bool) { Watch(path); });
+  connect(state_, &WorkbenchState::scenarioLoaded, this, [this](const ScenarioLoad& load) {
+    Watch(load.path);
+    if (!load.reloaded) return;
+    QString notice = tr("Reloaded %1 (changed on disk)").arg(QFileInfo(load.path).fileName());
+    if (!load.overrides.isEmpty()) notice += tr("; edits kept: %1").arg(load.overrides.join(", "));
+    if (!load.dropped.isEmpty())
+      notice += tr("; no longer applicable: %1").arg(load.dropped.join("; "));
+    status_->showMessage(notice, 20000);
+  });
   connect(watcher_, &QFileSystemWatcher::fileChanged, this, &ScenarioReload::OnChanged);
   connect(watcher_, &QFileSystemWatcher::directoryChanged, this, &ScenarioReload::OnChanged);
 }

@@ -12,12 +12,11 @@
 
 #include <functional>
 
+#include "window/reaction_context.hpp"
+
 class QFileSystemWatcher;
 
 namespace dirac::ui {
-
-class SimulationController;
-class WorkbenchState;
 
 /// Editors that save by writing a new file and renaming it over the old one (vim, many IDEs)
 /// end the watch of the old file: the path is watched again, and its folder is watched too so
@@ -33,8 +32,9 @@ class ScenarioReload : public QObject {
   /// `reopen(path, overrides)` reads the file again keeping what of `overrides` still applies
   /// (MainWindow::ReloadScenario), returning whether it could be read.
   using Reopen = std::function<bool(const QString& path, const QStringList& overrides)>;
-  ScenarioReload(WorkbenchState* state, SimulationController* controller, Reopen reopen,
-                 QObject* parent);
+  /// Watches the file of each load (the state's scenarioLoaded) and, after a reload, says in
+  /// the status bar what became of the edits.
+  ScenarioReload(const ReactionContext& context, Reopen reopen, QObject* parent);
 
   /// Reads the open file again now (if it changed on disk) keeping the overrides; false if it
   /// changed and cannot be read.
@@ -57,6 +57,7 @@ class ScenarioReload : public QObject {
 
   WorkbenchState* state_;
   SimulationController* controller_;
+  WorkbenchStatusBar* status_;
   Reopen reopen_;
   QFileSystemWatcher* watcher_;
   QTimer settle_;  // coalesces the writes of one save

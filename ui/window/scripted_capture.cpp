@@ -3,6 +3,7 @@
 #include <QImage>
 #include <QTextStream>
 
+#include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"
 #include "scenes/scene_view.hpp"
@@ -73,6 +74,10 @@ void ScriptedCapture::Capture() {
     Record();
     return;
   }
+  // The charts laid out (a pending alignment of their plot areas run) and painted so,
+  // whatever the load.
+  window_->plot_panel()->SettleLayout();
+  window_->plot_panel()->repaint();
   window_->scene_view()->RenderNow();
   const QImage image =
       scene_only_ ? window_->scene_view()->GrabImage() : window_->GrabWindowImage();

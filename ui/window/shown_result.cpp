@@ -7,6 +7,7 @@
 #include "scenes/scene_view.hpp"
 #include "window/error_reporter.hpp"
 #include "window/run_presenter.hpp"
+#include "window/workbench_state.hpp"
 #include "window/workbench_status_bar.hpp"
 
 namespace dirac::ui {
@@ -29,7 +30,10 @@ ShownResult::ShownResult(const ReactionContext& context, RunPresenter* presenter
       presenter_(presenter),
       plots_(plots),
       scene_view_(scene_view),
-      constraints_(constraints) {}
+      constraints_(constraints) {
+  if (context_.state)
+    connect(context_.state, &WorkbenchState::scenarioLoading, this, &ShownResult::Reset);
+}
 
 void ShownResult::Reset() {
   last_good_.reset();

@@ -24,7 +24,7 @@ class ShownResult : public QObject {
 
  public:
   /// Shows results through `presenter`; says what is shown over the plots, the 3D view and the
-  /// Constraints panel (when there is no model).
+  /// Constraints panel (when there is no model). Resets on the state's scenarioLoading.
   ShownResult(const ReactionContext& context, RunPresenter* presenter, PlotPanel* plots,
               SceneView* scene_view, ConstraintPanel* constraints, QObject* parent);
 

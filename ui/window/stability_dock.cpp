@@ -3,6 +3,7 @@
 #include "dirac/simulation_types.hpp"
 #include "plots/stability_view.hpp"
 #include "run/simulation_controller.hpp"
+#include "window/workbench_state.hpp"
 
 namespace dirac::ui {
 
@@ -19,8 +20,11 @@ std::vector<double> StabilityValuesOf(const dirac::Scenario& scenario) {
 
 }  // namespace
 
-StabilityDock::StabilityDock(SimulationController* controller, QWidget* parent)
+StabilityDock::StabilityDock(SimulationController* controller, WorkbenchState* state,
+                             QWidget* parent)
     : QDockWidget(tr("Stability"), parent), controller_(controller) {
+  connect(state, &WorkbenchState::scenarioLoading, this, &StabilityDock::OnScenarioLoading);
+  connect(state, &WorkbenchState::modelReady, this, &StabilityDock::OnModelReady);
   setObjectName("dock.stability");
   setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
               QDockWidget::DockWidgetClosable);

@@ -15,13 +15,15 @@ namespace dirac::ui {
 
 class SimulationController;
 class StabilityView;
+class WorkbenchState;
 
 class StabilityDock : public QDockWidget {
   Q_OBJECT
 
  public:
-  /// Follows `controller` (its model and scenario); hidden until shown from the View menu.
-  StabilityDock(SimulationController* controller, QWidget* parent);
+  /// Follows `controller` (its model and scenario) and `state`'s scenarioLoading and
+  /// modelReady; hidden until shown from the View menu.
+  StabilityDock(SimulationController* controller, WorkbenchState* state, QWidget* parent);
 
   /// A scenario is loading: the running computation stops, the view waits for the model.
   void OnScenarioLoading();

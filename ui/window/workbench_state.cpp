@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <utility>
 
 #include "run/boundary_values.hpp"
 #include "run/simulation_controller.hpp"
@@ -43,7 +44,7 @@ void ApplyAssignment(dirac::Scenario& scenario, const QString& assignment) {
 }
 
 WorkbenchState::WorkbenchState(SimulationController* controller, QObject* parent)
-    : QObject(parent) {
+    : QObject(parent), controller_(controller) {
   connect(controller, &SimulationController::modelReady, this, &WorkbenchState::modelReady);
   connect(controller, &SimulationController::snapshotReady, this,
           [this](const SnapshotPtr& snapshot) {
@@ -51,8 +52,13 @@ WorkbenchState::WorkbenchState(SimulationController* controller, QObject* parent
           });
 }
 
-void WorkbenchState::NoteScenarioLoaded(const QString& path, const QStringList& overrides,
-                                        bool reloaded) {
+void WorkbenchState::Load(dirac::Scenario scenario, const ScenarioLoad& load) {
+  // The order is the contract of the signals (workbench_state.hpp): every behaviour forgets the
+  // previous scenario (the shown result among them) before the controller's LoadScenario tells
+  // its new solve status, and the controller holds the scenario before anyone reads it back.
+  emit scenarioLoading(scenario, load);
+  controller_->LoadScenario(std::move(scenario));
+  const QString& path = load.path;
   path_ = path;
   QFile file(path);
   loaded_bytes_ = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -60,7 +66,7 @@ void WorkbenchState::NoteScenarioLoaded(const QString& path, const QStringList& 
   overrides_.clear();
   opened_with_.clear();
   baseline_.clear();
-  for (const QString& assignment : overrides) {
+  for (const QString& assignment : load.overrides) {
     const QString name = assignment.section('=', 0, 0).trimmed();
     const QString value = assignment.section('=', 1).trimmed();
     auto at = std::find_if(overrides_.begin(), overrides_.end(),
@@ -72,7 +78,7 @@ void WorkbenchState::NoteScenarioLoaded(const QString& path, const QStringList& 
     }
     opened_with_ << name;
   }
-  emit scenarioLoaded(path, reloaded);
+  emit scenarioLoaded(load);
 }
 
 void WorkbenchState::NoteEdit(const ValueEdit& edit) {

@@ -2,8 +2,10 @@
 /// @file workbench_state.hpp
 /// The window's state with one owner: which scenario file is open, what the user changed in it
 /// (the `--set` overrides: those it was opened with and every edit since), and the moments
-/// the window's behaviours subscribe to (scenarioLoaded, modelReady, runFinished, editApplied),
-/// as ParaView's reactions listen to its core instead of being called by the window.
+/// the window's behaviours subscribe to (scenarioLoading, scenarioLoaded, modelReady,
+/// runFinished, editApplied), as ParaView's reactions listen to its core instead of being
+/// called by the window: a new behaviour is one class that connects itself to these signals,
+/// and one line in the window that makes it.
 
 #include <QByteArray>
 #include <QDateTime>
@@ -43,6 +45,20 @@ struct ValueEdit {
   SnapshotPtr before_result;
 };
 
+/// One load of a scenario file (an open, or a reload after a change on disk), as the
+/// behaviours that follow it see it.
+struct ScenarioLoad {
+  QString path;           ///< the file
+  bool reloaded = false;  ///< the open file read again after it changed on disk
+  /// The `--set` assignments applied ("NAME=VALUE"; on a reload, those the file still takes).
+  QStringList overrides;
+  /// On a reload: the assignments the file no longer takes, each "NAME=VALUE (why)".
+  QStringList dropped;
+  /// "Output step raised to … s (stored samples decimated): …" when the run would have stored
+  /// more than the bound (RunBudgetGuard::FitToBound), else "".
+  QString budget_notice;
+};
+
 /// The value of `name` in `scenario` as an edit sees it: a boundary value (nullopt when free)
 /// or dirac::CurrentValue. The outer nullopt: `name` is neither.
 std::optional<std::optional<double>> EditedValue(const dirac::Scenario& scenario,
@@ -64,13 +80,16 @@ class WorkbenchState : public QObject {
   Q_OBJECT
 
  public:
-  /// Forwards `controller`'s modelReady and complete snapshots.
+  /// Forwards `controller`'s modelReady and complete snapshots; hands it the scenarios (Load).
   explicit WorkbenchState(SimulationController* controller, QObject* parent = nullptr);
 
-  /// The window opened `path` with `overrides` ("NAME=VALUE", applied) and handed it to the
-  /// controller; `reloaded` if it is the same file read again after it changed on disk.
-  /// Remembers the file's bytes and time to see later changes. Emits scenarioLoaded.
-  void NoteScenarioLoaded(const QString& path, const QStringList& overrides, bool reloaded);
+  /// Hands `scenario` (read from `load.path` with `load.overrides` applied) to the controller,
+  /// in this order: emits scenarioLoading(scenario, load) while the controller still holds the
+  /// previous scenario (or none); the controller takes it (SimulationController::LoadScenario:
+  /// its derivation and run start); remembers the file's bytes and time (to see later changes)
+  /// and the overrides; emits scenarioLoaded(load). The model and the run follow (modelReady,
+  /// runFinished) from the event loop, never inside Load.
+  void Load(dirac::Scenario scenario, const ScenarioLoad& load);
   /// An edit was applied to the controller's scenario: the overrides follow (a value put back
   /// to what it was at load is dropped again). Emits editApplied.
   void NoteEdit(const ValueEdit& edit);
@@ -84,9 +103,22 @@ class WorkbenchState : public QObject {
   bool FileChangedOnDisk() const;
 
  signals:
-  /// A scenario file was opened (or reloaded after a change on disk).
-  void scenarioLoaded(const QString& path, bool reloaded);
-  /// The model of the open scenario was derived.
+  /// A scenario file was read and is about to be handed to the controller, which still holds
+  /// the previous one (or none): each behaviour forgets the previous scenario and prepares for
+  /// `scenario` (its time span, its charts). Subscribers must not read the controller's
+  /// scenario, and none depends on another having run first: they are independent, so their
+  /// order (Qt's connection order) does not matter. The shown result is reset here, before the
+  /// controller's LoadScenario tells its solve status (which redraws the note over the plots).
+  void scenarioLoading(const dirac::Scenario& scenario, const dirac::ui::ScenarioLoad& load);
+  /// The controller holds the scenario of `load` (its run has started): the editors, actions
+  /// and watchers follow it (they may read SimulationController::scenario()). Subscribers are
+  /// independent of each other; one that needs another's work listens to that behaviour's own
+  /// signal (EditHistory watches the sliders on EditRouter::editorsRebuilt, after the parameter
+  /// panel was filled).
+  void scenarioLoaded(const dirac::ui::ScenarioLoad& load);
+  /// The model of the open scenario was derived (SimulationController::model() is set).
+  /// Subscribers are independent of each other (RunPresenter draws the scene, the charts and
+  /// then the newest run in its one handler).
   void modelReady();
   /// A run finished (a complete snapshot of the current scenario arrived).
   void runFinished(const dirac::ui::SnapshotPtr& snapshot);
@@ -94,6 +126,7 @@ class WorkbenchState : public QObject {
   void editApplied(const dirac::ui::ValueEdit& edit);
 
  private:
+  SimulationController* controller_;
   QString path_;
   QByteArray loaded_bytes_;
   QDateTime loaded_time_;

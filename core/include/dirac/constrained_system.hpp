@@ -121,6 +121,9 @@ class ConstrainedSystem : public Model {
   /// The dynamics on M_f as an explicit ODE with exact Jacobians (nullptr if not integrable).
   const ExplicitFlow* explicit_flow() const override;
   std::vector<double> FlowState(const SimulationInput& input) const override;
+  /// auto, adams, bdf, idas (the flow on M_f has an ODE and a DAE form).
+  std::vector<MethodVerdict> integration_methods(
+      const std::vector<double>& parameters) const override;
   /// Integrates the dynamics on M_f with IDAS (coordinates of M_f as differential unknowns; the
   /// coordinates eliminated by the constraints are reconstructed, so every constraint holds).
   /// Throws ModelError if M_f is empty or a set of points.

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "dirac/integrators.hpp"
 #include "dirac/scenario_spec.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
@@ -133,6 +134,13 @@ class Model {
   /// dirac::SymbolicGuard, as BuildModel); nullptr if not offered or if its symbolic solve turns
   /// out too large. Later calls return the same object and may come from any thread.
   virtual const GaugeTwoForm* gauge_two_form() const { return nullptr; }
+  /// The registry's methods (dirac/integrators.hpp), each with whether `simulation.method` may
+  /// name it for this model and, if not, the refusal a run with it would get. `parameters` as in
+  /// a SimulationInput (lie_variational's rigid-body test probes the model with them). Cheap
+  /// (a few tape evaluations, no derivation): the GUI thread may ask it. Default: an explicit
+  /// ODE x' = f(t, x) (auto, adams, bdf).
+  virtual std::vector<MethodVerdict> integration_methods(
+      const std::vector<double>& parameters) const;
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
   /// constraint algorithm's models do once M_f is integrable), else nullptr. Its tapes are
   /// internal to core (model/explicit_flow.hpp); callers outside core test it for null only.

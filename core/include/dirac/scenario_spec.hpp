@@ -214,6 +214,13 @@ struct Scenario {
   /// True when `lagrangian` was generated from `algebroid.algebra.inertia` (not written back).
   bool lagrangian_generated = false;
   std::vector<Definition> definitions;  ///< in file order; each may use the earlier ones
+  /// The display unit of L and of the energy column E as the file gives it (`energy_unit:`,
+  /// free text such as "J"), "" if it does not; the engine does not check it.
+  std::string energy_unit;
+  /// The unit of L the reader found from the units of the symbols it uses (coordinates,
+  /// velocities, parameters, fibre coordinates, t; "J" for kg m^2/s^2), "" where they do not
+  /// say it (a symbol without a unit or in a unit it does not know, terms of different units).
+  std::string inferred_energy_unit;
   std::vector<ConstraintSpec> constraints;
   std::vector<HolonomicSpec> holonomic;
   /// Frames, points, bodies, rolling wheels (empty for a hand-written Lagrangian). With bodies,
@@ -234,6 +241,11 @@ struct Scenario {
 
   /// Index of the parameter named `name`, if any.
   std::optional<std::size_t> FindParameter(const std::string& name) const;
+  /// The energy's display unit: `energy_unit` if given, else `inferred_energy_unit` ("" if
+  /// neither says it).
+  const std::string& EnergyUnit() const {
+    return energy_unit.empty() ? inferred_energy_unit : energy_unit;
+  }
 };
 
 /// The one check of an optimal-control problem's bounds and free horizon (used by the reader,

@@ -23,6 +23,11 @@ using constraints::NullSpace;
 using constraints::ReduceRows;
 using constraints::Simplify;
 
+std::vector<MethodVerdict> ConstrainedSystem::integration_methods(
+    const std::vector<double>&) const {
+  return dynamics::MethodVerdicts(dynamics::SystemForm::kOdeAndDae, "this constrained system");
+}
+
 Trajectory ConstrainedSystem::Simulate(const SimulationInput& input,
                                        const SimulationProgress& progress,
                                        SimulationReport* report_out) const {

@@ -58,6 +58,9 @@ class FirstOrderSystem : public Model {
     return {};
   }
   const ConstraintChain* constraint_chain() const override { return &chain_; }
+  std::vector<MethodVerdict> integration_methods(const std::vector<double>&) const override {
+    return dynamics::MethodVerdicts(dynamics::SystemForm::kExplicitOde, "this first-order system");
+  }
   Trajectory Simulate(const SimulationInput& input, const SimulationProgress& progress,
                       SimulationReport* report_out) const override;
   std::optional<RightHandSide> MakeRightHandSide(const SimulationInput& input) const override;

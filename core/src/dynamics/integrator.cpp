@@ -97,6 +97,23 @@ IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const 
   return asked;
 }
 
+std::vector<MethodVerdict> MethodVerdicts(SystemForm form, const std::string& system) {
+  std::vector<MethodVerdict> verdicts;
+  for (const IntegratorInfo& info : IntegratorRegistry()) {
+    MethodVerdict verdict;
+    verdict.method = info.method;
+    try {
+      // No Jacobian: `auto` applies everywhere and its choice is not asked here.
+      ResolveMethod(info.method, form, system, 1.0, {}, 1.0);
+      verdict.applies = true;
+    } catch (const ModelError& e) {
+      verdict.reason = e.what();
+    }
+    verdicts.push_back(std::move(verdict));
+  }
+  return verdicts;
+}
+
 long WholeSteps(double interval, double step, const char* key) {
   const double ratio = interval / step;
   const double whole = std::round(ratio);

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
+#include "dirac/integrators.hpp"
 #include "dirac/simulation_settings.hpp"
 
 namespace dirac::dynamics {
@@ -72,6 +74,10 @@ enum class SystemForm {
 IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const std::string& system,
                                 double horizon, const std::function<Eigen::MatrixXd()>& jacobian,
                                 double step = 0.0);
+
+/// Every registered method with ResolveMethod's verdict on `form` (a fixed-step method judged as
+/// if its step were set): what Model::integration_methods returns.
+std::vector<MethodVerdict> MethodVerdicts(SystemForm form, const std::string& system);
 
 /// For the fixed-step methods: the number of steps of size `step` in `interval`, or throws
 /// ModelError naming `key` when `interval` is not a whole multiple of `step` (to 1e-9 relative).

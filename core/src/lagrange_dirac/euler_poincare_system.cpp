@@ -372,6 +372,12 @@ class EulerPoincareSystem : public Model {
   const std::vector<ColumnInfo>& columns() const override { return columns_; }
   const std::vector<InitialValueInfo>& initial_values() const override { return initial_values_; }
   std::vector<DerivedEquation> Equations(EquationFormat) const override { return d_->equations; }
+  std::vector<MethodVerdict> integration_methods(const std::vector<double>&) const override {
+    return dynamics::MethodVerdicts(casimirs_ && d_->autonomous
+                                        ? dynamics::SystemForm::kMatrixLiePoisson
+                                        : dynamics::SystemForm::kExplicitOde,
+                                    SystemName());
+  }
   std::vector<std::string> constraint_names() const override { return {}; }
   std::vector<double> ConstraintCovectors(double, const std::vector<double>&,
                                           const std::vector<double>&) const override {
@@ -389,6 +395,11 @@ class EulerPoincareSystem : public Model {
   }
 
  private:
+  // The system's name in refusals.
+  std::string SystemName() const {
+    return "this Euler-Poincare system on " + d_->basis.family + "(" +
+           std::to_string(d_->basis.size) + ")";
+  }
   void RequireSizes(const SimulationInput& input) const {
     const std::size_t k = d_->dimension();
     if (input.v0.size() != k || input.parameters.size() != d_->num_parameters)
@@ -421,8 +432,7 @@ Trajectory EulerPoincareSystem::Simulate(const SimulationInput& input,
   const dynamics::SystemForm form = casimirs_ && d_->autonomous
                                         ? dynamics::SystemForm::kMatrixLiePoisson
                                         : dynamics::SystemForm::kExplicitOde;
-  const std::string system = "this Euler-Poincare system on " + d_->basis.family + "(" +
-                             std::to_string(d_->basis.size) + ")";
+  const std::string system = SystemName();
   std::optional<dynamics::SampledExplicitOde> setup;
   std::unique_ptr<dynamics::Integrator> integrator;
   SimulationReport report;

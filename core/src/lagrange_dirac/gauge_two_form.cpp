@@ -180,15 +180,21 @@ class CompiledGaugeTwoForm final : public GaugeTwoForm {
       : g_(std::move(functions)), columns_(std::move(columns)) {}
   std::vector<std::string> columns() const override { return columns_; }
   Trajectory Compute(const SimulationInput& input,
-                     const SimulationProgress& progress) const override;
+                     const SimulationProgress& progress) const override {
+    return Run(input, progress, nullptr);
+  }
+  // Compute, and (with `last`) the matrices at the last row.
+  Trajectory Run(const SimulationInput& input, const SimulationProgress& progress,
+                 lagrange_dirac::GaugeTwoFormMatrices* last) const;
 
  private:
   GaugeFunctions g_;
   std::vector<std::string> columns_;
 };
 
-Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
-                                         const SimulationProgress& progress) const {
+Trajectory CompiledGaugeTwoForm::Run(const SimulationInput& input,
+                                     const SimulationProgress& progress,
+                                     lagrange_dirac::GaugeTwoFormMatrices* last) const {
   const GaugeFunctions& g = g_;
   const std::size_t n = g.n, m = g.m, N = 2 * n;
   const SimulationSpec& spec = input.spec;
@@ -314,7 +320,17 @@ Trajectory CompiledGaugeTwoForm::Compute(const SimulationInput& input,
     row[c++] = (pulled_back - omega_restricted0).cwiseAbs().maxCoeff();
     row[c++] = (pulled_back - omega_restricted0 - B).cwiseAbs().maxCoeff();
     trajectory.AppendRow(row.data());
+    if (last) {
+      last->t = t;
+      last->B = B;
+      last->omega_change = pulled_back - omega_restricted0;
+    }
   };
+  if (last) {
+    last->z0 = z0;
+    last->tangent_basis = T;
+    last->admissible = C;
+  }
   const auto total = static_cast<long>(std::ceil(spec.t_end / spec.output_step - 1e-9));
   RequireTrajectoryFits(static_cast<double>(total) + 1, columns_.size(), "gauge two-form");
   record(0.0);
@@ -342,6 +358,16 @@ std::shared_ptr<const GaugeTwoForm> DeriveGaugeTwoForm(const Scenario& scenario)
   const std::size_t dk = 2 * functions.n - 2 * functions.m;
   return std::make_shared<const CompiledGaugeTwoForm>(std::move(functions),
                                                       GaugeColumns(scenario, dk));
+}
+
+GaugeTwoFormMatrices ComputeGaugeTwoFormMatrices(const Scenario& scenario,
+                                                 const SimulationInput& input) {
+  GaugeFunctions functions = Derive(scenario);
+  const std::size_t dk = 2 * functions.n - 2 * functions.m;
+  const CompiledGaugeTwoForm gauge(std::move(functions), GaugeColumns(scenario, dk));
+  GaugeTwoFormMatrices matrices;
+  gauge.Run(input, {}, &matrices);
+  return matrices;
 }
 
 }  // namespace lagrange_dirac

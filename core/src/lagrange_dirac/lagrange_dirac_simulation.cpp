@@ -467,25 +467,53 @@ Trajectory SimulateDae(const CompiledDae& dae, const ReconstructionSpec& reconst
   return recorder.Take();
 }
 
-IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
-                               const std::vector<double>& x0,
-                               const ReconstructionSpec* reconstruction) {
-  // The seam's choice: `auto` is the stiffness test on the saddle ODE's exact Jacobian at t = 0.
+namespace {
+
+// The form of the compiled system for the seam and its name in refusals. The rigid-body check
+// probes the compiled model: only when `probe_rigid_body`.
+dynamics::SystemForm FormOf(const CompiledDae& dae, const std::vector<double>& parameters,
+                            const ReconstructionSpec* reconstruction, bool probe_rigid_body,
+                            std::string* system) {
   const InputLayout& layout = dae.layout;
   const bool on_tq = dae.lagrangian_gradient.num_outputs() == 2 * layout.n && layout.k == layout.n;
   dynamics::SystemForm form = on_tq && dae.holonomic.num_outputs() == 0
                                   ? dynamics::SystemForm::kLagrangianOnTQ
                                   : dynamics::SystemForm::kOdeAndDae;
-  // The rigid-body check probes the compiled model: only when lie_variational is asked.
   std::string why;
-  if (!on_tq && input.spec.method == IntegrationMethod::kLieVariational && reconstruction &&
-      RigidBodyOnSO3(dae, input.parameters, *reconstruction, &why))
+  if (!on_tq && probe_rigid_body && reconstruction &&
+      RigidBodyOnSO3(dae, parameters, *reconstruction, &why))
     form = dynamics::SystemForm::kRigidBodyOnSO3;
-  const std::string system = !on_tq ? "this Lagrange-Dirac system on a Lie algebroid" +
-                                          (why.empty() ? std::string() : " (" + why + ")")
-                             : form == dynamics::SystemForm::kOdeAndDae
-                                 ? "this Lagrange-Dirac system with holonomic constraints"
-                                 : "this Lagrange-Dirac system";
+  *system = !on_tq ? "this Lagrange-Dirac system on a Lie algebroid" +
+                         (why.empty() ? std::string() : " (" + why + ")")
+            : form == dynamics::SystemForm::kOdeAndDae
+                ? "this Lagrange-Dirac system with holonomic constraints"
+                : "this Lagrange-Dirac system";
+  return form;
+}
+
+}  // namespace
+
+std::vector<MethodVerdict> MethodVerdictsOf(const CompiledDae& dae,
+                                            const std::vector<double>& parameters,
+                                            const ReconstructionSpec& reconstruction) {
+  std::string system;
+  const dynamics::SystemForm form = FormOf(dae, parameters, &reconstruction, true, &system);
+  return dynamics::MethodVerdicts(form, system);
+}
+
+IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
+                               const std::vector<double>& x0,
+                               const ReconstructionSpec* reconstruction) {
+  // The seam's choice: `auto` is the stiffness test on the saddle ODE's exact Jacobian at t = 0.
+  // The rigid-body probe only where the form matters: a method other than the ODE's (and then
+  // a refusal's advice lists lie_variational where it applies).
+  const IntegrationMethod asked = input.spec.method;
+  std::string system;
+  const dynamics::SystemForm form =
+      FormOf(dae, input.parameters, reconstruction,
+             asked != IntegrationMethod::kAuto && asked != IntegrationMethod::kAdams &&
+                 asked != IntegrationMethod::kBdf,
+             &system);
   return dynamics::ResolveMethod(
       input.spec.method, form, system, input.spec.t_end,
       [&] {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "lagrange_dirac/compiled_dae.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac::lagrange_dirac {
 
@@ -37,6 +37,12 @@ void CheckConstraintRows(const CompiledDae& dae, const std::vector<double>& para
 IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& input,
                                const std::vector<double>& x0,
                                const ReconstructionSpec* reconstruction = nullptr);
+
+/// Model::integration_methods of a Lagrange–Dirac system: the verdicts of the form ChooseMethod
+/// sees (the rigid-body test probed with `parameters`).
+std::vector<MethodVerdict> MethodVerdictsOf(const CompiledDae& dae,
+                                            const std::vector<double>& parameters,
+                                            const ReconstructionSpec& reconstruction);
 
 /// The run with the method input.spec.method asks for: SimulateDae for `idas`, else SimulateOde.
 /// Every path fills report->diverged_at / divergence (dynamics/divergence_monitor.hpp);

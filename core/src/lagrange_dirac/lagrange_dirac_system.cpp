@@ -496,6 +496,11 @@ const std::vector<InitialValueInfo>& LagrangeDiracSystem::initial_values() const
   return impl_->initial_values;
 }
 
+std::vector<MethodVerdict> LagrangeDiracSystem::integration_methods(
+    const std::vector<double>& parameters) const {
+  return lagrange_dirac::MethodVerdictsOf(CompiledDaeOf(*this), parameters, impl_->reconstruction);
+}
+
 bool LagrangeDiracSystem::offers_gauge_two_form() const { return impl_->gauge_offered; }
 
 const GaugeTwoForm* LagrangeDiracSystem::gauge_two_form() const {

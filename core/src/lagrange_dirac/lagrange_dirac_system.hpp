@@ -64,6 +64,10 @@ class LagrangeDiracSystem : public Model {
   /// The coordinates and velocities (fibre coordinates on an algebroid), all free: velocities
   /// are projected onto Delta(q0) before integrating.
   const std::vector<InitialValueInfo>& initial_values() const override;
+  /// auto, adams, bdf, idas; variational on TQ without holonomic constraints; lie_variational
+  /// for the free rigid body on SO(3) (probed with `parameters`).
+  std::vector<MethodVerdict> integration_methods(
+      const std::vector<double>& parameters) const override;
   /// Derived with the model for a Lagrangian on TQ (nullptr on an algebroid, or when the
   /// accelerations and multipliers do not solve symbolically: more than 8 unknowns).
   bool offers_gauge_two_form() const override;

@@ -100,7 +100,8 @@ void VariationalIntegrator::Constraints(double t, const double* q, const double*
 
 void VariationalIntegrator::MidpointStep(double t, double h, const double* q, const double* p,
                                          double* q1, double* p1, double* v1,
-                                         Eigen::MatrixXd* flow_jacobian) {
+                                         Eigen::MatrixXd* flow_jacobian,
+                                         Eigen::MatrixXd* force_two_form) {
   const auto n = static_cast<Eigen::Index>(n_), m = static_cast<Eigen::Index>(m_);
   const Eigen::Map<const Eigen::VectorXd> q0(q, n), p0(p, n);
   const double tm = t + 0.5 * h;
@@ -137,10 +138,10 @@ void VariationalIntegrator::MidpointStep(double t, double h, const double* q, co
     if (update <= kNewtonTolerance * (1.0 + MaxAbs(z.head(n)))) break;
   }
   Eigen::Map<Eigen::VectorXd>(q1, n) = z.head(n);
-  // The discrete momentum D2 L_d at the converged q1 (and the pieces of the flow's Jacobian).
+  // The discrete momentum D2 L_d at the converged q1.
   qm = 0.5 * (q0 + z.head(n));
   vm = (z.head(n) - q0) / h;
-  Gradient(tm, qm.data(), vm.data(), lq.data(), lv.data(), flow_jacobian ? &H : nullptr);
+  Gradient(tm, qm.data(), vm.data(), lq.data(), lv.data(), nullptr);
   const Eigen::VectorXd P = 0.5 * h * lq + lv;
   // (v1, mu): L_v(q1, v1) = P + (h/2) A(q1)^T mu, A(q1) v1 = 0.
   Eigen::VectorXd w(n + m);
@@ -172,39 +173,29 @@ void VariationalIntegrator::MidpointStep(double t, double h, const double* q, co
   Eigen::Map<Eigen::VectorXd> p1v(p1, n);
   p1v = P;
   if (m > 0) p1v += 0.5 * h * A1.transpose() * w.tail(m);
-  if (!flow_jacobian) return;
-  if (m > 0)
-    throw ModelError("variational integrator: the flow's Jacobian is offered without constraints");
-  // Implicit function theorem on R(q0, p0, q1) = p0 + D1 L_d(q0, q1) = 0 and p1 = D2 L_d(q0, q1).
-  const Eigen::MatrixXd Gqq = H.topLeftCorner(n, n), Gqv = H.topRightCorner(n, n),
-                        Gvq = H.bottomLeftCorner(n, n), Gvv = H.bottomRightCorner(n, n);
-  const Eigen::MatrixXd dR_dq1 = 0.25 * h * Gqq + 0.5 * Gqv - 0.5 * Gvq - Gvv / h;
-  const Eigen::MatrixXd dR_dq0 = 0.25 * h * Gqq - 0.5 * Gqv - 0.5 * Gvq + Gvv / h;
-  const Eigen::MatrixXd dP_dq1 = 0.25 * h * Gqq + 0.5 * Gqv + 0.5 * Gvq + Gvv / h;
-  const Eigen::MatrixXd dP_dq0 = 0.25 * h * Gqq - 0.5 * Gqv + 0.5 * Gvq - Gvv / h;
-  const auto lu = dR_dq1.partialPivLu();
-  const Eigen::MatrixXd dq1_dq0 = -lu.solve(dR_dq0);
-  const Eigen::MatrixXd dq1_dp0 = -lu.solve(Eigen::MatrixXd::Identity(n, n));
-  flow_jacobian->resize(2 * n, 2 * n);
-  flow_jacobian->topLeftCorner(n, n) = dq1_dq0;
-  flow_jacobian->topRightCorner(n, n) = dq1_dp0;
-  flow_jacobian->bottomLeftCorner(n, n) = dP_dq1 * dq1_dq0 + dP_dq0;
-  flow_jacobian->bottomRightCorner(n, n) = dP_dq1 * dq1_dp0;
+  if (flow_jacobian || force_two_form) StepJacobian(t, h, q, z, w, flow_jacobian, force_two_form);
 }
 
-double VariationalIntegrator::Advance(double tout) {
+std::vector<double> VariationalIntegrator::Fractions() const {
+  const double g1 = 1.0 / (2.0 - std::cbrt(2.0));
+  return order_ == 4 ? std::vector<double>{g1, 1.0 - 2.0 * g1, g1} : std::vector<double>{1.0};
+}
+
+long VariationalIntegrator::StepsTo(double tout) const {
   const double now = t0_ + static_cast<double>(steps_) * h_;
   const double ratio = (tout - now) / h_;
   const double whole = std::round(ratio);
   if (std::abs(ratio - whole) > 1e-9 * std::max(1.0, std::abs(ratio)) || whole < 0)
     throw NumericalError("variational integrator: t = " + std::to_string(tout) +
                          " is not a whole number of steps from t = " + std::to_string(now));
-  // Substeps of one step: the midpoint (order 2) or the triple jump (order 4).
-  const double g1 = 1.0 / (2.0 - std::cbrt(2.0));
-  const std::vector<double> fractions =
-      order_ == 4 ? std::vector<double>{g1, 1.0 - 2.0 * g1, g1} : std::vector<double>{1.0};
+  return static_cast<long>(whole);
+}
+
+double VariationalIntegrator::Advance(double tout) {
+  const long whole = StepsTo(tout);
+  const std::vector<double> fractions = Fractions();
   std::vector<double> q1(n_), p1(n_), v1(n_);
-  for (long s = 0; s < static_cast<long>(whole); ++s) {
+  for (long s = 0; s < whole; ++s) {
     double t = t0_ + static_cast<double>(steps_) * h_;
     for (const double f : fractions) {
       const double h = f * h_;

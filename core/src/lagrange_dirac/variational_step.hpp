@@ -22,8 +22,8 @@
 
 #include <vector>
 
-#include "lagrange_dirac/compiled_dae.hpp"
 #include "dynamics/integrator.hpp"
+#include "lagrange_dirac/compiled_dae.hpp"
 
 namespace dirac::lagrange_dirac {
 
@@ -50,11 +50,28 @@ class VariationalIntegrator final : public dynamics::Integrator {
   const std::vector<double>& momentum() const { return p_; }
 
   /// One midpoint step of size h from (t, q, p) to (q1, p1), node velocity v1 (each of n
-  /// values). When `flow_jacobian` is given and there are no constraints, it receives
-  /// d(q1, p1)/d(q, p) (2n x 2n) from the exact Jacobians of the step's equations (implicit
-  /// function theorem). Throws NumericalError if Newton fails.
+  /// values). When `flow_jacobian` is given it receives d(q1, p1)/d(q, p) (2n x 2n) from the
+  /// exact Jacobians of the step's equations (implicit function theorem, also through the
+  /// multipliers lambda, mu); `force_two_form` receives d beta_d (2n x 2n, (u, w) -> u^T M w in
+  /// (q, p)) of the discrete constraint force beta_d = -(h/2) (lambda^T A(q) dq + mu^T A(q1) dq1),
+  /// for which F^* Omega = Omega + d beta_d, Omega = dq ^ dp (lagrange_dirac/README.md, "The
+  /// discrete gauge two-form"). Throws NumericalError if Newton fails.
   void MidpointStep(double t, double h, const double* q, const double* p, double* q1, double* p1,
-                    double* v1, Eigen::MatrixXd* flow_jacobian = nullptr);
+                    double* v1, Eigen::MatrixXd* flow_jacobian = nullptr,
+                    Eigen::MatrixXd* force_two_form = nullptr);
+
+  /// The discrete gauge two-form accumulated while advancing to `tout` (as Advance), on the
+  /// tangent vectors `basis` (2n x d, in (q, v) at the current node, tangent to Delta_Q).
+  struct DiscreteGauge {
+    /// (D Phi U)^T J (D Phi U) - U^T J U, U = D(FL) basis: the failure of the discrete flow Phi
+    /// over the interval to preserve Omega_L on the basis (d x d).
+    Eigen::MatrixXd omega_change;
+    /// sum over the steps k of (D Phi_k U)^T d beta_d (D Phi_k U), Phi_k the flow to step k: the
+    /// discrete analogue of B_t = int phi_s^* d beta ds (d x d); equal to omega_change.
+    Eigen::MatrixXd accumulated;
+  };
+  /// Advance with the discrete gauge two-form (above). Throws like Advance.
+  DiscreteGauge AdvanceWithGauge(double tout, const Eigen::MatrixXd& basis);
 
  private:
   // (dL/dq, dL/dv) at (t, q, v) into lq, lv; with `hessian`, its 2n x 2n Jacobian in (q, v).
@@ -64,6 +81,17 @@ class VariationalIntegrator final : public dynamics::Integrator {
   void Constraints(double t, const double* q, const double* v, Eigen::MatrixXd& A,
                    Eigen::MatrixXd* gq);
   void Load(double t, const double* q, const double* v);
+  // The step's Jacobian and force two-form (variational_gauge.cpp) at its converged solution:
+  // (q1, lambda) in z, (v1, mu) in w.
+  void StepJacobian(double t, double h, const double* q, const Eigen::VectorXd& z,
+                    const Eigen::VectorXd& w, Eigen::MatrixXd* flow_jacobian,
+                    Eigen::MatrixXd* force_two_form);
+  // sum_r c_r dA_r(q)/dq (n x n, entry (i, j) = sum_r c_r dA_ri/dq_j).
+  Eigen::MatrixXd ConstraintCurvature(double t, const double* q, const Eigen::VectorXd& c);
+  // The step's substep fractions: {1} (order 2) or the triple jump (order 4).
+  std::vector<double> Fractions() const;
+  // The number of whole steps to tout; throws if it is not whole.
+  long StepsTo(double tout) const;
 
   const CompiledDae& dae_;
   std::size_t n_ = 0, m_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dirac/error.hpp"
+#include "dynamics/integrator.hpp"
 #include "model/explicit_flow.hpp"
 
 namespace dirac {
@@ -25,6 +26,10 @@ const InitialValueInfo* Model::FindInitialValue(const std::string& name) const {
   const auto it = std::find_if(values.begin(), values.end(),
                                [&](const InitialValueInfo& v) { return v.name == name; });
   return it == values.end() ? nullptr : &*it;
+}
+
+std::vector<MethodVerdict> Model::integration_methods(const std::vector<double>&) const {
+  return dynamics::MethodVerdicts(dynamics::SystemForm::kExplicitOde, "this system");
 }
 
 std::vector<double> Model::FlowState(const SimulationInput&) const {

@@ -6,34 +6,53 @@ const std::vector<IntegratorInfo>& IntegratorRegistry() {
   // Sorted by name: the order of error messages, `dirac --help` and the window's choice.
   static const std::vector<IntegratorInfo> registry = {
       {IntegrationMethod::kAdams, "adams", "every model",
-       "CVODES Adams-Moulton (fixed point, or Newton on the exact Jacobian when there is one)"},
+       "CVODES Adams-Moulton (fixed point, or Newton on the exact Jacobian when there is one)",
+       false},
       {IntegrationMethod::kAuto, "auto", "every model",
-       "Adams unless the linearisation at t = 0 is stiff (the stiffness test), then BDF"},
+       "Adams unless the linearisation at t = 0 is stiff (the stiffness test), then BDF", false},
       {IntegrationMethod::kBdf, "bdf", "every model",
        "CVODES BDF, Newton on the exact Jacobian (or difference quotients), projection onto "
-       "the constraints"},
+       "the constraints",
+       false},
       {IntegrationMethod::kIdas, "idas",
        "systems with an index-1 DAE form (regular Lagrange-Dirac systems, the constraint "
        "algorithm's flow on M_f)",
-       "IDAS (BDF) on the index-1 DAE with a Baumgarte term"},
+       "IDAS (BDF) on the index-1 DAE with a Baumgarte term", false},
       {IntegrationMethod::kIsospectral, "isospectral",
        "Euler-Poincare systems on a matrix Lie algebra with a diagonal trace form "
        "(algebroid.algebra so(n) or zeitlin_torus, quadratic autonomous Lagrangian)",
        "fixed-step isospectral midpoint (Modin-Viviani) on the Lax form M' = [B(M), M], "
-       "fixed-point iteration to round-off: every Casimir tr(M^k) kept to round-off"},
+       "fixed-point iteration to round-off: every Casimir tr(M^k) kept to round-off",
+       true},
       {IntegrationMethod::kLieVariational, "lie_variational",
        "the free rigid body on SO(3): an algebroid over a point with the so(3) brackets, "
        "L = 1/2 w^T J w, reconstruction on SO3 of the fibre w",
        "fixed-step Lie group variational integrator (Lee-Leok-McClamroch): h Pi^ = F J_d - "
-       "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi"},
+       "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi",
+       true},
       {IntegrationMethod::kVariational, "variational",
        "regular Lagrangians on TQ, unconstrained or with nonholonomic constraints (not on an "
        "algebroid, not with holonomic constraints)",
        "fixed-step variational integrator: midpoint discrete Lagrangian (order 2) or its "
        "triple-jump composition (order 4), discrete Lagrange-d'Alembert constraints, Newton "
-       "on exact Jacobians"},
+       "on exact Jacobians",
+       true},
   };
   return registry;
+}
+
+const IntegratorInfo& IntegratorInfoOf(IntegrationMethod method) {
+  for (const IntegratorInfo& info : IntegratorRegistry())
+    if (info.method == method) return info;
+  return IntegratorRegistry().front();
+}
+
+double IntegrationMethodCode(IntegrationMethod method) { return static_cast<double>(method); }
+
+std::optional<IntegrationMethod> IntegrationMethodFromCode(double code) {
+  for (const IntegratorInfo& info : IntegratorRegistry())
+    if (IntegrationMethodCode(info.method) == code) return info.method;
+  return std::nullopt;
 }
 
 std::string IntegrationMethodNames() {

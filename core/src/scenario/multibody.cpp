@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "dirac/error.hpp"
+#include "symbolic/trig_reduce.hpp"
 
 namespace dirac::scenario {
 
@@ -278,6 +279,21 @@ ex MultibodyModel::Kinetic(const BodySpec& b) {
   return m * Dot(vel, vel) / 2 + rotational / 2;
 }
 
+// The sign of f at zero coordinates, 0 when f depends on anything else (parameters, velocities,
+// time: their values change without a new derivation) or vanishes there. A wheel's contact is
+// the rim point nearest the ground, c - r w / |w|, and |w| = sqrt(f^2) for the disk (f =
+// cos(alpha)); f keeps its sign along every motion, which cannot pass through f = 0 (the wheel
+// lying flat, where the contact is undefined), and zero angles are the wheel standing.
+int MultibodyModel::SignAtZero(const ex& f) const {
+  GiNaC::exmap zero;
+  for (const auto& q : q_) zero[q] = 0;
+  const ex value = f.subs(zero, GiNaC::subs_options::no_pattern).evalf();
+  if (!GiNaC::is_a<GiNaC::numeric>(value) || !GiNaC::ex_to<GiNaC::numeric>(value).is_real())
+    return 0;
+  const double x = GiNaC::ex_to<GiNaC::numeric>(value).to_double();
+  return x > 1e-12 ? 1 : x < -1e-12 ? -1 : 0;
+}
+
 std::vector<NamedExpression> MultibodyModel::Generated() {
   const MultibodySpec& mb = s_.multibody;
   const bool rates = !v_.empty();
@@ -312,6 +328,12 @@ std::vector<NamedExpression> MultibodyModel::Generated() {
     const matrix d = Apply(Rotation(c.frame), Vector(c.direction, c.line, c.name + ".direction"));
     out.emplace_back(c.name, Dot(Velocity(c.point), d));
   }
+  // cos^2 + sin^2 = 1 and sqrt(f^2) = f where f > 0 at zero coordinates: the energies and forms
+  // the chains leave unsimplified (a disk's spin angle in its energy, the square root of its
+  // contact's cos(alpha)^2) come out as a hand-written model has them.
+  symbolic::PythagoreanOptions reduction;
+  reduction.sign = [this](const ex& f) { return SignAtZero(f); };
+  for (auto& named : out) named.second = symbolic::ReducePythagorean(named.second, reduction);
   return out;
 }
 

@@ -68,6 +68,7 @@ class MultibodyModel {
   GiNaC::matrix Vector(const VectorText& text, std::size_t line, const std::string& key);
   GiNaC::ex Kinetic(const BodySpec& body);
   GiNaC::ex RollingForm(const RollingSpec& wheel, bool longitudinal);
+  int SignAtZero(const GiNaC::ex& f) const;
 
   const Scenario& s_;
   ParseFunction parse_;

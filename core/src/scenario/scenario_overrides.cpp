@@ -264,6 +264,7 @@ std::optional<double> CurrentValue(const Scenario& s, const std::string& name) {
   if (const double* field = InitialField(s, name)) return *field;
   if (IsSecondOrderName(s, name)) return s.second_order.InitialValue(name);
   if (const double* field = SettingField(s.simulation, name)) return *field;
+  if (name == "method") return IntegrationMethodCode(s.simulation.method);
   if (s.optimal_control.present && name == "horizon") return s.optimal_control.horizon;
   if (const double* field = BoundField(s.optimal_control, name)) return *field;
   if (const auto boundary = ParseBoundaryName(s, name)) return BoundaryValue(s, *boundary);
@@ -286,6 +287,15 @@ void ApplyOverride(Scenario& s, const std::string& name, double value) {
     return;
   }
   if (IsSecondOrderName(s, name)) return SetSecondOrderInitial(s.second_order, name, value);
+  if (name == "method") {  // by its code (IntegrationMethodCode): the window's number editors
+    const auto method = IntegrationMethodFromCode(value);
+    if (!method)
+      throw ScenarioError(s.source_file, 0, name,
+                          "value " + std::to_string(value) +
+                              " is no method's code (names: " + IntegrationMethodNames() + ")");
+    s.simulation.method = *method;
+    return;
+  }
   if (SettingField(s.simulation, name) || (s.optimal_control.present && name == "horizon"))
     return SetSimulationSetting(s, name, value);
   if (auto* target = BoundaryTarget(s, name)) {
@@ -355,7 +365,10 @@ void ApplyOverride(Scenario& s, const std::string& assignment) {
     return SetBoundaryValue(s, name, *boundary, 0.0, true);
   }
   if (name == "method") {
-    const auto method = IntegrationMethodFromName(text);
+    auto method = IntegrationMethodFromName(text);
+    char* end = nullptr;
+    const double code = std::strtod(text.c_str(), &end);
+    if (!method && !text.empty() && *end == '\0') method = IntegrationMethodFromCode(code);
     if (!method)
       throw ScenarioError(s.source_file, 0, name,
                           "value \"" + text + "\" is none of " + IntegrationMethodNames());

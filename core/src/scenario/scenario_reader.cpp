@@ -17,6 +17,7 @@
 #include "dirac/scenario.hpp"
 #include "dirac/scene_options.hpp"
 #include "scenario/algebroid_reader.hpp"
+#include "scenario/energy_unit.hpp"
 #include "scenario/multibody.hpp"
 #include "scenario/multibody_reader.hpp"
 #include "scenario/initial_state.hpp"
@@ -40,6 +41,7 @@ using scenario::SymbolRegistry;
 void ReadHeader(const Reader& r, const YAML::Node& root, Scenario& s) {
   s.name = r.String(r.Required(root, "name"), "name");
   s.description = r.OptionalString(root, "description", "");
+  s.energy_unit = r.OptionalString(root, "energy_unit", "");
   if (const YAML::Node formulation = root["formulation"]) {
     const std::string f = r.String(formulation, "formulation");
     const auto parsed = scenario::FormulationFromName(f);
@@ -587,7 +589,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
                                            "formulation",    "gauge",       "algebroid",
                                            "reconstruction", "second_order", "boundary_value",
                                            "optimal_control", "simulation", "view",
-                                           "stability"};
+                                           "stability",      "energy_unit"};
                 for (const auto& key : scenario::MultibodyKeys()) keys.insert(key);
                 return keys;
               }());
@@ -626,6 +628,7 @@ Scenario ReadDocument(const YAML::Node& root, const std::string& origin) {
   // Initial coordinates on f(q) = 0 and the dependent velocities solved (refused with the key).
   scenario::SolveInitialState(s);
   if (const YAML::Node node = root["stability"]) scenario::ReadStability(r, node, s);
+  s.inferred_energy_unit = scenario::InferEnergyUnit(s);  // the energy axis' unit
   return s;
 }
 

@@ -589,6 +589,7 @@ std::string SaveScenarioToString(const Scenario& s) {
   scenario::EmitDefinitions(out, s);
   if (!s.lagrangian_generated)
     out << YAML::Key << "lagrangian" << YAML::Value << YAML::DoubleQuoted << s.lagrangian;
+  if (!s.energy_unit.empty()) out << YAML::Key << "energy_unit" << YAML::Value << s.energy_unit;
   scenario::EmitMultibody(out, s);
   EmitConstraints(out, s);
   EmitHolonomic(out, s);

@@ -202,8 +202,7 @@ TEST(Bicycle, GeneratedExpressionsHoldExactNumbersOnly) {
 // the generated expressions as the rationals they spell, not as floats (a knife edge's numeric
 // axis was once written with std::to_string, six decimals).
 TEST(Bicycle, DecimalsOfABodyModelStayExact) {
-  std::ifstream in(std::string(DIRAC_SOURCE_DIR) +
-                   "/tests/reference/scenarios/chaplygin_sleigh_bodies.yaml");
+  std::ifstream in(std::string(DIRAC_SOURCE_DIR) + "/scenarios/chaplygin_sleigh.yaml");
   std::stringstream text;
   text << in.rdbuf();
   std::string yaml = text.str();

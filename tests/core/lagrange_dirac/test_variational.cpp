@@ -197,5 +197,53 @@ TEST(IntegratorSeam, MethodsThatDoNotApplyAreRefusedNamingTheMethodAndWhy) {
   EXPECT_NE(off_grid.find("not a whole multiple of step"), std::string::npos) << off_grid;
 }
 
+// Model::integration_methods: the verdicts a run would give, without a run (the window lists the
+// methods that apply from it).
+TEST(IntegratorSeam, ModelsListTheMethodsThatApply) {
+  const std::string source = DIRAC_SOURCE_DIR;
+  auto applying = [](const Scenario& s) {
+    std::string names;
+    const auto model = BuildModel(s);
+    for (const MethodVerdict& v :
+         model->integration_methods(SimulationInput::FromScenario(s).parameters))
+      if (v.applies)
+        names += std::string(names.empty() ? "" : ", ") + IntegrationMethodName(v.method);
+    return names;
+  };
+  EXPECT_EQ(applying(LoadScenario(source + "/scenarios/heisenberg.yaml")),
+            "adams, auto, bdf, idas, variational");
+  const Scenario rigid = LoadScenario(source + "/scenarios/rigid_body.yaml");
+  EXPECT_EQ(applying(rigid), "adams, auto, bdf, idas, lie_variational");
+  EXPECT_EQ(applying(LoadScenario(source + "/scenarios/ideal_fluid_torus.yaml")),
+            "adams, auto, bdf, isospectral");
+  EXPECT_EQ(applying(LoadScenario(source + "/scenarios/degenerate.yaml")),
+            "adams, auto, bdf, idas");
+  // A refusal's reason is the run's message.
+  const auto model = BuildModel(rigid);
+  for (const MethodVerdict& v :
+       model->integration_methods(SimulationInput::FromScenario(rigid).parameters))
+    if (v.method == IntegrationMethod::kVariational) {
+      EXPECT_FALSE(v.applies);
+      EXPECT_EQ(v.reason, RefusalOf(rigid, {"method=variational", "step=0.01"}));
+    }
+}
+
+// The method as a number (the window's undo and sessions hold numbers): its code.
+TEST(IntegratorSeam, MethodCodesRoundTripThroughTheOverrides) {
+  Scenario s = Chain(2);
+  EXPECT_EQ(CurrentValue(s, "method"), 0.0);  // auto
+  ApplyOverride(s, "method=variational");
+  EXPECT_EQ(CurrentValue(s, "method"), 4.0);
+  ApplyOverride(s, "method", 5.0);
+  EXPECT_EQ(s.simulation.method, IntegrationMethod::kIsospectral);
+  ApplyOverride(s, "method=6");
+  EXPECT_EQ(s.simulation.method, IntegrationMethod::kLieVariational);
+  for (const auto& info : IntegratorRegistry())
+    EXPECT_EQ(IntegrationMethodFromCode(IntegrationMethodCode(info.method)), info.method);
+  EXPECT_THROW(ApplyOverride(s, "method", 2.5), ScenarioError);
+  EXPECT_THROW(ApplyOverride(s, "method=9"), ScenarioError);
+  EXPECT_EQ(s.simulation.method, IntegrationMethod::kLieVariational);
+}
+
 }  // namespace
 }  // namespace dirac

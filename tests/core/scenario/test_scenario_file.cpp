@@ -247,7 +247,8 @@ TEST(ScenarioFile, SaveAndReloadGivesTheSameProblem) {
 // A multiplier's `unit:` (issue 40) is read, written back and optional; a body model's contact
 // multipliers are forces in N.
 TEST(ScenarioFile, MultiplierUnitsAreReadAndWritten) {
-  const Scenario disk = LoadScenario(testing::SourcePath("scenarios/rolling_disk.yaml"));
+  const Scenario disk =
+      LoadScenario(testing::SourcePath("tests/reference/scenarios/rolling_disk_lagrangian.yaml"));
   ASSERT_EQ(disk.constraints.size(), 2u);
   EXPECT_EQ(disk.constraints[0].multiplier, "Fx");
   EXPECT_EQ(disk.constraints[0].unit, "N");
@@ -273,8 +274,7 @@ simulation: {t_end: 1, output_step: 0.1}
   EXPECT_EQ(back.holonomic[0].unit, "N");
   EXPECT_EQ(ParseScenario(SaveScenarioToString(disk), "disk.yaml").constraints[1].unit, "N");
 
-  const Scenario bodies =
-      LoadScenario(testing::SourcePath("tests/reference/scenarios/rolling_disk_bodies.yaml"));
+  const Scenario bodies = LoadScenario(testing::SourcePath("scenarios/rolling_disk.yaml"));
   ASSERT_FALSE(bodies.constraints.empty());
   for (const ConstraintSpec& c : bodies.constraints) EXPECT_EQ(c.unit, "N") << c.name;
   for (const HolonomicSpec& h : bodies.holonomic) EXPECT_EQ(h.unit, "N") << h.name;

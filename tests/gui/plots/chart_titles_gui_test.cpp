@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMap>
 #include <QMouseEvent>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -143,6 +144,13 @@ void ChartTitlesGuiTest::everyChartTitledInWords() {
     QTRY_VERIFY_WITH_TIMEOUT(window->controller()->latest_gauge() != nullptr,
                              dirac::ui::testing::kRunTimeoutMs);
   }
+  // L's unit worked out by hand from the units the file gives (tests/core/scenario/
+  // test_energy_unit.cpp checks the reader's inference against the same).
+  const QMap<QString, QString> energy_units{
+      {"rolling_disk.yaml", "J"},    {"chaplygin_sleigh.yaml", "J"}, {"rigid_body.yaml", "J"},
+      {"suslov.yaml", "J"},          {"lc_circuit.yaml", "J"},       {"charged_particle.yaml", "J"},
+      {"heisenberg.yaml", "m^2/s^2"}};
+  const QString expected_energy_unit = energy_units.value(file);
   PlotPanel* plots = window->plot_panel();
   plots->LayOutNow();
   QTest::qWait(50);
@@ -174,8 +182,22 @@ void ChartTitlesGuiTest::everyChartTitledInWords() {
         const QString unit = "[" + QString::fromStdString(it->second.unit) + "]";
         QVERIFY2(both.contains(unit), qPrintable(where + " lacks " + unit + " of " + column));
       }
+      // The energy in the unit of the Lagrangian (issue 40): "energy [J]" where the units the
+      // scenario gives its symbols make L a number of joules.
+      if (shown == QStringList{"E"} && !expected_energy_unit.isEmpty())
+        QVERIFY2(
+            QString(title).replace("<br>", " ").contains("energy [" + expected_energy_unit + "]"),
+            qPrintable(where));  // on one line or the unit under the words
     }
   }
+  // The energy column carries the unit the reader found for L (none for the Pontryagin
+  // Hamiltonian of a solve), and the scenarios whose units say it have it.
+  const dirac::Scenario& scenario = window->controller()->scenario();
+  const bool pontryagin = scenario.optimal_control.present || scenario.boundary_value.present();
+  if (const auto energy = quantities.find("E"); energy != quantities.end())
+    QCOMPARE(energy->second.unit, pontryagin ? std::string() : scenario.EnergyUnit());
+  if (!expected_energy_unit.isEmpty())
+    QCOMPARE(QString::fromStdString(scenario.EnergyUnit()), expected_energy_unit);
 }
 
 void ChartTitlesGuiTest::exportedChartStandsAlone() {

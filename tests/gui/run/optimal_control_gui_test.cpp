@@ -50,6 +50,7 @@ using dirac::ui::SolveStatus;
 using dirac::ui::testing::CurveDifference;
 using dirac::ui::testing::IsOrange;
 using dirac::ui::testing::kRunTimeoutMs;
+using dirac::ui::testing::LatencyBudget;
 using dirac::ui::testing::OpenWindow;
 using dirac::ui::testing::OutputPath;
 using dirac::ui::testing::ScenarioPath;
@@ -495,6 +496,7 @@ void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
     const double far = far_targets[attempt];
     const std::uint64_t before = controller->latest()->run;
     const int cancelled_before = controller->cancelled_solves();
+    LatencyBudget budget;  // calibrated before the edits, not between them
     editor->setValue(far);
     QThread::msleep(2 + 2 * (attempt % 4));
     editor->setValue(0.5);  // the newer edit
@@ -516,8 +518,9 @@ void OptimalControlGuiTest::newerEditCancelsRunningSolve() {
         qPrintable(window->solve_chip().text()));
     published.clear();
     if (controller->cancelled_solves() > cancelled_before) {
-      QVERIFY2(controller->last_cancel_latency_ms() < 50.0,
-               qPrintable(QString("cancel took %1 ms").arg(controller->last_cancel_latency_ms())));
+      const double latency_ms = controller->last_cancel_latency_ms();
+      QVERIFY2(latency_ms < budget.Bound(50.0),
+               qPrintable("cancel took " + budget.Describe(latency_ms, 50)));
       cancelled_in_flight = true;
       break;
     }

@@ -1,12 +1,11 @@
-# Runs `dirac-studio SCENARIO --play-to PLAY_TO --record OUT --size 1280x720` under Xvfb and
-# checks the recording: for a video (.mp4, .gif), ffprobe counts its decoded frames, which must
+# Runs `dirac-studio SCENARIO --play-to PLAY_TO --record OUT --size 1280x720` (on the display
+# that gui_test_env.sh gives the test) and checks the recording: for a video (.mp4, .gif), ffprobe counts its decoded frames, which must
 # be 30 per second of played time (PLAY_TO at the default speed 1), and reads 30 fps; for a
-# folder, the PNG frames are counted. Invoked by ctest with -D XVFB_RUN, STUDIO, SCENARIO,
+# folder, the PNG frames are counted. Invoked by ctest with -D STUDIO, SCENARIO,
 # PLAY_TO, OUT, FFPROBE.
 file(REMOVE_RECURSE ${OUT})
 execute_process(
-  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${STUDIO} ${SCENARIO}
-          --play-to ${PLAY_TO} --record ${OUT} --size 1280x720
+  COMMAND ${STUDIO} ${SCENARIO} --play-to ${PLAY_TO} --record ${OUT} --size 1280x720
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 500)
 message(STATUS "dirac-studio exit: ${rc}\nstdout: ${out}\nstderr: ${err}")
 if(NOT rc EQUAL 0)

@@ -1,11 +1,10 @@
-# Runs `dirac-studio SCENARIO --play-to PLAY_TO --screenshot PNG` under Xvfb and checks the
-# outcome. EXPECT=success: exit 0 and a plausible PNG. EXPECT=failure: non-zero exit, a message
-# naming the scenario, no PNG. Invoked by ctest with -D XVFB_RUN, STUDIO, SCENARIO, PLAY_TO,
-# PNG, EXPECT.
+# Runs `dirac-studio SCENARIO --play-to PLAY_TO --screenshot PNG` (on the display that
+# gui_test_env.sh gives the test) and checks the outcome. EXPECT=success: exit 0 and a plausible
+# PNG. EXPECT=failure: non-zero exit, a message naming the scenario, no PNG. Invoked by ctest
+# with -D STUDIO, SCENARIO, PLAY_TO, PNG, EXPECT.
 file(REMOVE ${PNG})
 execute_process(
-  COMMAND ${XVFB_RUN} -a -s "-screen 0 1600x1000x24" ${STUDIO} ${SCENARIO}
-          --play-to ${PLAY_TO} --screenshot ${PNG}
+  COMMAND ${STUDIO} ${SCENARIO} --play-to ${PLAY_TO} --screenshot ${PNG}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 240)
 message(STATUS "dirac-studio exit: ${rc}\nstdout: ${out}\nstderr: ${err}")
 
