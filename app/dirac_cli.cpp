@@ -237,10 +237,10 @@ int Solve(const Options& o) {
     std::printf("cost = %.17g\nfinal_time = %.17g\n", solution.cost, report.final_time);
   } else if (report.converged) {
     std::printf("cost = %.17g\n", solution.cost);
-    const dirac::ExplicitFlow& flow = *model->explicit_flow();
+    const std::vector<std::string> states = model->FlowStateNames();
     const auto x0 = model->FlowState(dirac::SimulationInput::FromScenario(solution.solved));
-    for (std::size_t k = 0; k < flow.dimension(); ++k)
-      std::printf("%s(0) = %.17g\n", flow.states[k].c_str(), x0[k]);
+    for (std::size_t k = 0; k < states.size(); ++k)
+      std::printf("%s(0) = %.17g\n", states[k].c_str(), x0[k]);
   }
   if (!o.quiet)
     std::fprintf(stderr, "%s: %s\n", scenario.name.c_str(),

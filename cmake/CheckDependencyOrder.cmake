@@ -19,10 +19,16 @@ set(DIRAC_PUBLIC_HEADERS
     csv.hpp=io
     families.hpp=families
     torus_modes.hpp=families
-    compiled_function.hpp=symbolic
     symbolic_lock.hpp=symbolic
     parse_once.hpp=symbolic
     scenario.hpp=scenario
+    scenario_spec.hpp=scenario
+    scenario_io.hpp=scenario
+    scenario_overrides.hpp=scenario
+    source_location.hpp=scenario
+    simulation_settings.hpp=scenario
+    view_spec.hpp=scenario
+    optimal_control_spec.hpp=scenario
     scene_options.hpp=scenario
     scenario_text.hpp=scenario
     integrators.hpp=scenario
@@ -31,7 +37,6 @@ set(DIRAC_PUBLIC_HEADERS
     simulation_types.hpp=dynamics
     poincare_section.hpp=dynamics
     model.hpp=model
-    lagrange_dirac_system.hpp=lagrange_dirac
     gauge_two_form.hpp=lagrange_dirac
     constrained_system.hpp=constraints
     build_model.hpp=formulation

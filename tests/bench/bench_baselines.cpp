@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "dirac/build_model.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "heisenberg_handwritten.hpp"
 

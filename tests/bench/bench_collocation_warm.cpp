@@ -9,6 +9,7 @@
 
 #include "bryson_denham.hpp"
 #include "dirac/optimal_control.hpp"
+#include "dirac/scenario.hpp"
 
 namespace {
 

@@ -5,7 +5,8 @@
 
 #include "dirac/build_model.hpp"
 #include "dirac/gauge_two_form.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dynamics/idas_driver.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"

@@ -5,6 +5,7 @@
 
 #include "dirac/build_model.hpp"
 #include "dirac/optimal_control.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/shooting.hpp"
 
 namespace {

@@ -26,12 +26,13 @@
 
 #include "dirac/build_model.hpp"
 #include "dirac/families.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace {
 

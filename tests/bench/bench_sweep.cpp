@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "dirac/build_model.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/sweep.hpp"
 
 namespace {

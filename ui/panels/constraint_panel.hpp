@@ -11,7 +11,7 @@
 
 #include "dirac/constrained_system.hpp"
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac::ui {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dirac/integrators.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/simulation_settings.hpp"
 
 class QComboBox;
 class QWidget;

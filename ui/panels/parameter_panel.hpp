@@ -9,7 +9,8 @@
 #include <QWidget>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/trajectory.hpp"
 
 class QCheckBox;

@@ -15,7 +15,7 @@
 #include <array>
 #include <exception>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_io.hpp"
 
 namespace dirac::ui {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac::ui {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/view_spec.hpp"
 
 namespace dirac::ui {
 

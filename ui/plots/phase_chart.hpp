@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "dirac/poincare_section.hpp"
-#include "dirac/scenario.hpp"
 #include "dirac/trajectory.hpp"
+#include "dirac/view_spec.hpp"
 #include "plots/column_units.hpp"
 
 class QChart;

@@ -19,8 +19,9 @@
 #include <vector>
 
 #include "dirac/optimal_control.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/optimal_control_spec.hpp"
 #include "dirac/trajectory.hpp"
+#include "dirac/view_spec.hpp"
 #include "plots/column_units.hpp"
 #include "plots/curve_reduction.hpp"
 

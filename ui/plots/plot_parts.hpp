@@ -17,7 +17,7 @@
 #include <limits>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/view_spec.hpp"
 #include "plots/plot_panel.hpp"
 
 namespace dirac::ui {

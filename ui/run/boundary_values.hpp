@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac::ui {
 

@@ -217,6 +217,7 @@ class SimulationController : public QObject {
                 const dirac::SimulationInput& input);
   void SweepRetired();
   bool Superseded(std::uint64_t run) const;
+  static double SecondsSince(std::chrono::steady_clock::time_point start);
 
   // Worker -> GUI thread, queued.
   void OnModelDerived(std::uint64_t scenario_id, std::shared_ptr<const dirac::Model> model);

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "dirac/optimal_control.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 

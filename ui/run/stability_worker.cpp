@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "dirac/derivation_control.hpp"
+#include "dirac/scenario_overrides.hpp"
 #include "dirac/symbolic_lock.hpp"
 
 namespace dirac::ui {

@@ -16,7 +16,7 @@
 
 #include "dirac/linearization.hpp"
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac::ui {
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "run/simulation_snapshot.hpp"
 
 class vtkActor;

@@ -27,6 +27,7 @@
 #include <numbers>
 
 #include "dirac/error.hpp"
+#include "dirac/scenario_overrides.hpp"
 #include "scenes/scene_kit.hpp"
 #include "scenes/slab_geometry.hpp"
 

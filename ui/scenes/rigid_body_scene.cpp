@@ -19,7 +19,8 @@
 #include <numbers>
 
 #include "dirac/error.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "scenes/scene_kit.hpp"
 
 namespace dirac::ui {

@@ -26,7 +26,7 @@
 #include <cstdlib>
 #include <numbers>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac::ui {
 

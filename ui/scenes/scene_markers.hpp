@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/scene_options.hpp"
 
 class vtkActor;

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/workbench_state.hpp"
 

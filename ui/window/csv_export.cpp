@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "dirac/csv.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "plots/chart_export.hpp"
 #include "run/boundary_values.hpp"
 #include "run/simulation_controller.hpp"

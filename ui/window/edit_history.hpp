@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/view_spec.hpp"
 
 #include "run/simulation_snapshot.hpp"
 #include "window/workbench_state.hpp"

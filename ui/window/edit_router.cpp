@@ -4,7 +4,8 @@
 
 #include <optional>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "panels/parameter_panel.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"

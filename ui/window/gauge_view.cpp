@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/view_spec.hpp"
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
 #include "run/simulation_controller.hpp"

@@ -4,7 +4,7 @@
 #include <QLabel>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "run/playback_clock.hpp"
 #include "run/run_budget.hpp"
 #include "run/simulation_controller.hpp"

@@ -10,7 +10,7 @@
 
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "plots/column_units.hpp"
 #include "plots/default_plots.hpp"
 #include "plots/plot_panel.hpp"

@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "dirac/scenario.hpp"
 #include "dirac/trajectory.hpp"
+#include "dirac/view_spec.hpp"
 #include "run/simulation_snapshot.hpp"
 #include "window/reaction_context.hpp"
 

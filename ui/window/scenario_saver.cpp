@@ -4,7 +4,7 @@
 
 #include <exception>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_io.hpp"
 #include "run/simulation_controller.hpp"
 #include "window/error_reporter.hpp"
 #include "window/window_settings.hpp"

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/view_spec.hpp"
 #include "scenes/scene_view.hpp"
 
 namespace dirac::ui {

@@ -17,7 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_overrides.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "run/simulation_snapshot.hpp"
 
 namespace dirac::ui {

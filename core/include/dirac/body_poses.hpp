@@ -2,17 +2,18 @@
 /// @file body_poses.hpp
 /// Where the bodies of a scenario written with `bodies:` are, for a scene to draw them: each
 /// body's centre of mass and rotation, and each rolling wheel's contact point, at a state
-/// (time, coordinates, parameters). Lengths in the scenario's units (m).
+/// (time, coordinates, parameters). Lengths in the scenario's units (m). Layer: scenario.
 
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac {
+
+class CompiledFunction;  // the compiled tape (core/src/symbolic/compiled_function.hpp)
 
 /// One body at one state.
 struct BodyPose {

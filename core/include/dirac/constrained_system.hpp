@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac {
 

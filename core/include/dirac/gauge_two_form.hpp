@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 

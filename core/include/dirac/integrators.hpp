@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/simulation_settings.hpp"
 
 namespace dirac {
 

@@ -27,7 +27,7 @@
 
 #include "dirac/error.hpp"
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac {
 

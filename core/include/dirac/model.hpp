@@ -13,9 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/integrators.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/trajectory.hpp"
 
@@ -23,6 +22,10 @@ namespace dirac {
 
 struct ConstraintChain;
 class BodyPoseEvaluator;
+/// The model's dynamics as an explicit ODE on M_f with compiled tapes: internal to core
+/// (core/src/model/explicit_flow.hpp); outside core an incomplete type, asked for by
+/// Model::explicit_flow() (null or not) and read through FlowStateNames() and FlowState().
+struct ExplicitFlow;
 
 /// Text form of derived equations.
 enum class EquationFormat { kPlain, kLatex };
@@ -85,35 +88,6 @@ class GaugeTwoForm {
                              const SimulationProgress& progress = {}) const = 0;
 };
 
-/// The model's dynamics as an explicit ODE x' = f(t, x; p) on the free coordinates x of M_f,
-/// compiled with exact Jacobians: what shooting and sensitivity analysis need. Every tape takes
-/// the inputs [t, x (dimension()), parameters]; Jacobians are row-major. Immutable: evaluate
-/// concurrently, each caller with its own scratch buffer.
-struct ExplicitFlow {
-  std::vector<std::string> states;       ///< names of x (free coordinates of M_f)
-  std::vector<std::string> coordinates;  ///< names of all coordinates z of M (z = z(x))
-  std::vector<ColumnKind> coordinate_kinds;
-  std::size_t num_parameters = 0;
-  CompiledFunction rates;                          ///< f, dimension() outputs
-  CompiledFunction rates_jacobian;                 ///< df/dx, dimension()^2
-  CompiledFunction parameter_jacobian;             ///< df/dp, dimension() x num_parameters
-  CompiledFunction coordinate_values;              ///< z(x) (the eliminated ones reconstructed)
-  CompiledFunction coordinate_jacobian;            ///< dz/dx, coordinates.size() x dimension()
-  CompiledFunction coordinate_parameter_jacobian;  ///< dz/dp
-  CompiledFunction running_cost;                   ///< the Lagrangian L (or L~ = C(q, y, u)) on M_f
-  CompiledFunction body_velocity;           ///< reconstruction xi(x), 3 outputs (none without)
-  CompiledFunction body_velocity_jacobian;  ///< dxi/dx, 3 x dimension()
-  CompiledFunction anchor;                  ///< rho^i_A(x) of the base, n x k (configuration frame)
-  CompiledFunction fibre_body_velocity;     ///< d xi / d y^A (3 x k): body velocity per section
-  std::vector<std::string> fibre;           ///< the fibre (velocity) coordinate names y^A
-  std::vector<std::string> base;            ///< base coordinate names q^i
-  std::vector<std::string> fibre_costates;  ///< conjugate of y^A (pbar_<y>), if any
-  std::vector<std::string> section_costates;  ///< conjugate of the sections (p_<y>), if any
-  ReconstructionSpec reconstruction;
-
-  std::size_t dimension() const { return states.size(); }
-};
-
 /// The right-hand side x' = f(t, x) that a model's ODE integrator calls, on its own: for
 /// benchmarks and tests that measure or check it apart from a run (the cost per right-hand side
 /// against size). `state` is x at t = 0 for the SimulationInput it was made from; rates(t, x,
@@ -168,7 +142,8 @@ class Model {
   virtual std::vector<MethodVerdict> integration_methods(
       const std::vector<double>& parameters) const;
   /// The dynamics as an explicit ODE on M_f with exact Jacobians, if the model has one (the
-  /// constraint algorithm's models do once M_f is integrable), else nullptr.
+  /// constraint algorithm's models do once M_f is integrable), else nullptr. Its tapes are
+  /// internal to core (model/explicit_flow.hpp); callers outside core test it for null only.
   virtual const ExplicitFlow* explicit_flow() const { return nullptr; }
   /// The right-hand side of the ODE this model integrates, for a model whose integrator is an
   /// ODE on a state other than explicit_flow()'s (the first-order path of a Lagrangian affine in
@@ -181,6 +156,9 @@ class Model {
   /// Maps a simulation input to the state x of explicit_flow() (the free coordinates by name).
   /// Throws ModelError when there is no flow or sizes do not match.
   virtual std::vector<double> FlowState(const SimulationInput& input) const;
+  /// Names of the state x of explicit_flow() (the free coordinates of M_f), in FlowState's
+  /// order; empty when the model has no explicit flow. Throws nothing.
+  std::vector<std::string> FlowStateNames() const;
   /// True if the scenario poses a boundary-value problem (`boundary_value:`) whose unknowns
   /// are free initial values of this model (see dirac/shooting.hpp).
   bool has_boundary_value_problem() const { return has_boundary_value_problem_; }

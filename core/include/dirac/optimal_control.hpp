@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac {

@@ -1,7 +1,7 @@
 #pragma once
 /// @file scenario_text.hpp
 /// Saving a scenario as the text of its own file: comments, order and layout kept, only the
-/// edited numbers replaced. dirac::SaveScenario (scenario.hpp) uses it when the scenario's
+/// edited numbers replaced. dirac::SaveScenario (scenario_io.hpp) uses it when the scenario's
 /// source_file is readable and every difference is a number written there; otherwise it
 /// re-emits the whole file (SaveScenarioToString) under a comment naming the source. Both write
 /// numbers as ShortestNumber.
@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac {
 

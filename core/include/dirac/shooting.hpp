@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 #include "dirac/trajectory.hpp"
 
 namespace dirac {

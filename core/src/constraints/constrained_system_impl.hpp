@@ -16,6 +16,7 @@
 #include "constraints/presymplectic_data.hpp"
 #include "constraints/symbolic_linear_algebra.hpp"
 #include "dirac/constrained_system.hpp"
+#include "model/explicit_flow.hpp"
 #include "model/native_tape_set.hpp"
 #include "symbolic/canonical_print.hpp"
 

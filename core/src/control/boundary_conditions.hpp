@@ -15,6 +15,7 @@
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "geometry/lie_group.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac::control {
 

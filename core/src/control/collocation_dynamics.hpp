@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/scenario.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac::control {
 

@@ -10,6 +10,7 @@
 #include "control/collocation_columns.hpp"
 #include "control/collocation_costates.hpp"
 #include "geometry/lie_group.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac::control {
 namespace {

@@ -19,6 +19,7 @@
 #include "dirac/model.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dynamics/cvode_driver.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac::control {
 

@@ -17,6 +17,7 @@
 #include "control/stored_jacobian_iteration.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dirac/integrators.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/simulation_settings.hpp"
 
 namespace dirac::dynamics {
 

@@ -9,9 +9,9 @@
 #include <limits>
 #include <utility>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/error.hpp"
 #include "scenario/scenario_symbols.hpp"
+#include "symbolic/compiled_function.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/expression_parser.hpp"
 

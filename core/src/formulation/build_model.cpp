@@ -9,7 +9,7 @@
 #include "constraints/generic_rank_chain.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "lagrange_dirac/euler_poincare_system.hpp"
 #include "scenario/initial_state.hpp"
 #include "symbolic/expression_parser.hpp"

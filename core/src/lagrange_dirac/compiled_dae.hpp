@@ -1,6 +1,6 @@
 #pragma once
 // Internal to core: the compiled numeric form of a LagrangeDiracSystem
-// (dirac/lagrange_dirac_system.hpp) as an index-1 DAE: the layout of the input vector every tape
+// (lagrange_dirac/lagrange_dirac_system.hpp) as an index-1 DAE: the layout of the input vector every tape
 // shares, the residual, its sparse Jacobians and the diagnostics, and the accessors that read them
 // off a derived system. Used by the lagrange_dirac/ integrators, the linearization and the tests
 // and benchmarks; app/, ui/ and python/ see only the public header (scripts/check_includes.py).
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac {
 

@@ -12,10 +12,10 @@
 #include <memory>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario.hpp"
 #include "families/lie_algebra_family.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac::lagrange_dirac {
 

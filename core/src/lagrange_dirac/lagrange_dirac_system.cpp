@@ -1,4 +1,4 @@
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 
 #include "lagrange_dirac/compiled_dae.hpp"
 

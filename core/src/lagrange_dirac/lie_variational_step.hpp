@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "dynamics/integrator.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"

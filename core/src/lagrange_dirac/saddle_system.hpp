@@ -14,7 +14,7 @@ namespace dirac::lagrange_dirac {
 
 /// Evaluation state for one thread (owns its buffers; the CompiledDae is shared, immutable).
 ///
-/// With F the residual of the index-1 DAE (dirac/lagrange_dirac_system.hpp), F is affine in
+/// With F the residual of the index-1 DAE (lagrange_dirac/lagrange_dirac_system.hpp), F is affine in
 /// (q', y', mu); at q' = rho(q) y and without the Baumgarte term the accelerations a = y' and
 /// the multipliers solve
 ///   [W  -A^T] [a ]     [F_y ]

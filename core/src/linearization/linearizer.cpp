@@ -6,10 +6,11 @@
 #include "base/foreign_errors.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 #include "linearization/manifold_linearizer.hpp"
 #include "linearization/reduced_point.hpp"
+#include "model/explicit_flow.hpp"
 #include "scenario/initial_state.hpp"
 
 namespace dirac {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/linearization.hpp"
 
 namespace dirac::linearization {

@@ -4,6 +4,7 @@
 
 #include "dirac/error.hpp"
 #include "dynamics/integrator.hpp"
+#include "model/explicit_flow.hpp"
 
 namespace dirac {
 
@@ -33,6 +34,11 @@ std::vector<MethodVerdict> Model::integration_methods(const std::vector<double>&
 
 std::vector<double> Model::FlowState(const SimulationInput&) const {
   throw ModelError("this model (" + formulation() + ") has no explicit flow on M_f");
+}
+
+std::vector<std::string> Model::FlowStateNames() const {
+  const ExplicitFlow* flow = explicit_flow();
+  return flow ? flow->states : std::vector<std::string>{};
 }
 
 const char* ColumnKindName(ColumnKind kind) {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/scenario.hpp"
+#include "symbolic/compiled_function.hpp"
 #include "symbolic/native_tapes.hpp"
 
 namespace dirac::model {

@@ -1,6 +1,6 @@
 // ReadScenarioSummary: the name and description of a scenario file for listings, from its YAML
 // document alone (scenario_document.hpp), without the expression checks of the full reader.
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_io.hpp"
 #include "scenario/scenario_document.hpp"
 
 namespace dirac {

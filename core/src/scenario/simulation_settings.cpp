@@ -3,7 +3,7 @@
 #include <string>
 
 #include "dirac/error.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/simulation_settings.hpp"
 
 namespace dirac {
 

@@ -12,6 +12,7 @@
 
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
+#include "dirac/scenario_overrides.hpp"
 #include "dirac/simulation_types.hpp"
 #include "dirac/sweep.hpp"
 #include "io/atomic_file.hpp"

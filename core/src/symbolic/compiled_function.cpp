@@ -1,4 +1,4 @@
-#include "dirac/compiled_function.hpp"
+#include "symbolic/compiled_function.hpp"
 
 #include <array>
 #include <cmath>

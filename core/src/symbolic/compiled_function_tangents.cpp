@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "dirac/compiled_function.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac {
 
@@ -13,8 +13,8 @@ void CompiledFunction::EvaluateTangents(const double* inputs, const double* seed
                                         double* tangents, double* work) const {
   using Op = TapeInstruction::Op;
   const std::size_t num_slots = num_inputs_ + scratch_size_;
-  double* val = work;                  // slot values
-  double* tan = work + num_slots;      // slot tangents, P per slot
+  double* val = work;              // slot values
+  double* tan = work + num_slots;  // slot tangents, P per slot
   // Whether a slot's tangent may be nonzero: a slot computed only from inputs whose seeds are all
   // zero (parameters, when differentiating by the state) has a zero tangent, and its P-wide
   // tangent loop is skipped. Such an operand contributes an exact zero to the chain rule (where
@@ -217,8 +217,10 @@ void CompiledFunction::EvaluateTangents(const double* inputs, const double* seed
     }
     // kInput reads the seed of its input; every other op its operands' tangents. Operands with
     // a zero tangent drop out (nullptr).
-    if (in.op == Op::kInput) dA = live[in.a] ? seeds + in.a * P : nullptr;
-    else if (dA && !live[in.a]) dA = nullptr;
+    if (in.op == Op::kInput)
+      dA = live[in.a] ? seeds + in.a * P : nullptr;
+    else if (dA && !live[in.a])
+      dA = nullptr;
     if (dB && !live[in.b]) dB = nullptr;
     if (dC && !live[in.c]) dC = nullptr;
     if (dD && !live[in.d]) dD = nullptr;

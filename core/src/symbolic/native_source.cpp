@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac {
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac::symbolic {
 

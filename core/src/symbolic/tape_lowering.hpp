@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
+#include "symbolic/compiled_function.hpp"
 
 namespace dirac::symbolic {
 

@@ -13,7 +13,7 @@
 #include "dirac/build_model.hpp"
 #include "dirac/constrained_system.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
 

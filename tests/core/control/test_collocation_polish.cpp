@@ -20,6 +20,7 @@
 #include "dirac/error.hpp"
 #include "dirac/optimal_control.hpp"
 #include "dirac/scenario.hpp"
+#include "model/explicit_flow.hpp"
 #include "optimal_control_texts.hpp"
 
 namespace dirac {

@@ -33,6 +33,7 @@
 #include "control/multiple_shooting.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/optimal_control.hpp"
+#include "model/explicit_flow.hpp"
 #include "ocp_reference.hpp"
 
 namespace dirac {

@@ -16,7 +16,7 @@
 #include "dirac/constrained_system.hpp"
 #include "dirac/error.hpp"
 #include "dirac/families.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/gauge_derivation.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "lagrange_dirac/variational_step.hpp"
 
 namespace dirac {

@@ -6,7 +6,7 @@
 
 #include "canonical_problems.hpp"
 #include "dirac/gauge_two_form.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 
 namespace dirac {

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "canonical_problems.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 

@@ -6,7 +6,8 @@
 #include <random>
 
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
+#include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 

@@ -15,7 +15,7 @@
 #include "canonical_problems.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 #include "lagrange_dirac/saddle_system.hpp"

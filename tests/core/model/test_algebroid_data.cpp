@@ -14,7 +14,7 @@
 #include "canonical_problems.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/model.hpp"
 #include "dirac/simulation_types.hpp"
 #include "model/algebroid_data.hpp"

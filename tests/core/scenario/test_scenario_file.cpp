@@ -8,7 +8,7 @@
 
 #include "canonical_problems.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 

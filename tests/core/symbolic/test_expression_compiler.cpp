@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
 #include "dirac/error.hpp"
+#include "symbolic/compiled_function.hpp"
 #include "symbolic/expression_compiler.hpp"
 
 // An abstract function, so that diff() produces an fderivative the tape cannot evaluate.
@@ -164,7 +164,8 @@ TEST(ExpressionCompiler, TangentsMatchGinacDerivativesAndPartialSeedsGiveTheSame
 // infinite derivative, which must not turn d/dx of x*sqrt(w) + sin(x) into NaN (inf * 0).
 TEST(ExpressionCompiler, UnseededSubexpressionsContributeExactZeros) {
   Symbols s;
-  const CompiledFunction f = CompileExpressions({s.x * GiNaC::sqrt(s.w) + GiNaC::sin(s.x)}, s.all());
+  const CompiledFunction f =
+      CompileExpressions({s.x * GiNaC::sqrt(s.w) + GiNaC::sin(s.x)}, s.all());
   const std::vector<double> point{0.3, 0.0, 0.0, 0.0};
   const std::vector<double> seeds{1.0, 0.0, 0.0, 0.0};  // d/dx only
   std::vector<double> work(f.tangent_work_size(1)), tangent(1);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
 #include "symbolic/expression_parser.hpp"

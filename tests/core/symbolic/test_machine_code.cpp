@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "dirac/compiled_function.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
+#include "symbolic/compiled_function.hpp"
 #include "symbolic/expression_compiler.hpp"
 #include "symbolic/native_tapes.hpp"
 

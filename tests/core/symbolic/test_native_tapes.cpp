@@ -24,7 +24,7 @@
 #include "dirac/build_model.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
-#include "dirac/lagrange_dirac_system.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"

@@ -14,8 +14,9 @@
 ///   F_mu = d/dt g^r (on q' = rho y) + alpha g^r,  g^r = <A^r(q), y>      (index-1 constraint)
 /// d/dt(dL/dy) is expanded by the chain rule, so F is affine in (q', y') and mu is algebraic.
 /// The original constraint g = 0 is an invariant; its value is reported as a residual.
-/// The compiled form (input layout, residual, sparse Jacobians, tapes) is internal to core:
-/// core/src/lagrange_dirac/compiled_dae.hpp. Layer: lagrange_dirac.
+/// Internal to core (callers outside core see every model through dirac/model.hpp); the compiled
+/// form (input layout, residual, sparse Jacobians, tapes) is lagrange_dirac/compiled_dae.hpp.
+/// Layer: lagrange_dirac.
 
 #include <cstddef>
 #include <memory>
@@ -23,7 +24,7 @@
 #include <vector>
 
 #include "dirac/model.hpp"
-#include "dirac/scenario.hpp"
+#include "dirac/scenario_spec.hpp"
 
 namespace dirac {
 
