@@ -24,6 +24,20 @@ inline std::string RunCommand(const std::string& command, int* exit_code) {
   return output;
 }
 
+/// What a command printed (stderr joined to stdout) and its exit status (-1 if it did not exit
+/// normally).
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+/// Runs `command` through the shell with stderr joined to stdout.
+inline CommandResult RunCommand(const std::string& command) {
+  CommandResult result;
+  result.output = RunCommand(command, &result.exit_code);
+  return result;
+}
+
 /// The bytes of `path` ("" if it cannot be read).
 inline std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "canonical_problems.hpp"
+#include "cli_process.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
@@ -40,20 +41,10 @@ namespace fs = std::filesystem;
 
 constexpr const char* kHangGuard = "timeout 180 ";
 
-struct CommandResult {
-  int exit_code;
-  std::string output;
-};
+using dirac_test::CommandResult;
 
 CommandResult RunCommand(const std::string& command) {
-  CommandResult result{-1, ""};
-  FILE* pipe = popen((kHangGuard + command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) result.output += buffer;
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return dirac_test::RunCommand(kHangGuard + command);
 }
 
 std::string Cli() { return std::string(DIRAC_CLI); }

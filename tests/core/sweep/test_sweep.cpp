@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "canonical_problems.hpp"
+#include "cli_process.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/csv.hpp"
 #include "dirac/error.hpp"
@@ -32,21 +33,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CommandResult {
-  int exit_code;
-  std::string output;
-};
-
-CommandResult RunCommand(const std::string& command) {
-  CommandResult result{-1, ""};
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) result.output += buffer;
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using dirac_test::CommandResult;
+using dirac_test::RunCommand;
 
 // A fresh folder per test.
 fs::path TestDir() {
