@@ -18,6 +18,7 @@
 #include "dirac/error.hpp"
 #include "dirac/linearization.hpp"
 #include "dirac/model.hpp"
+#include "dirac/optimal_control_spec.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
 
@@ -229,6 +230,41 @@ TEST(LinearizeAlong, SleighStraightAndUprightDiskGiveThePointLinearization) {
   ExpectConstantAtThePoint(Load("rolling_disk", {"alpha=0", "valpha=0", "vtheta=0", "vphi=6",
                                                  "vx=1.8", "theta=0", "t_end=1"}),
                            disk, 101);
+}
+
+// B(t) of a torque on the sleigh's turning rate along its turning run, against the hand-derived
+// (N^T W N)^-1 N^T e: with vy = (sin(theta) vx + a vtheta)/cos(theta) solved from the knife edge
+// (the first row's chart), the speeds' basis N has the columns (1, tan(theta), 0) for vx and
+// (0, a/cos(theta), 1) for vtheta, W = diag(m, m, J), and the torque forces vtheta's equation.
+TEST(LinearizeAlong, SleighTorqueGivesTheHandDerivedBAlongATurningRun) {
+  const double m = 1.0, J = 0.2, a = 0.5;
+  const dirac::Scenario s = Load("chaplygin_sleigh", {"t_end=1"});
+  dirac::Scenario with_torque = s;
+  dirac::ControlSpec tau;
+  tau.name = "tau";
+  tau.acts_on = "vtheta";
+  with_torque.optimal_control.controls.push_back(tau);
+  const dirac::Trajectory run = Simulated(s);
+  const TrajectoryLinearization along = Linearizer::Derive(with_torque)->LinearizeAlong(run, "");
+  ASSERT_EQ(along.controls, std::vector<std::string>{"tau"});
+  ASSERT_EQ(along.states, (std::vector<std::string>{"x", "y", "theta", "vx", "vtheta"}));
+  double worst = 0.0, theta_range = 0.0;
+  for (std::size_t r = 0; r < along.t.size(); ++r) {
+    const double theta = run.at(r, run.ColumnIndex("theta"));
+    theta_range = std::max(theta_range, std::abs(theta));
+    Eigen::Matrix<double, 3, 2> N;
+    N << 1, 0, std::tan(theta), a / std::cos(theta), 0, 1;
+    const Eigen::Vector3d w(m, m, J);
+    const Eigen::Matrix2d M = N.transpose() * w.asDiagonal() * N;
+    const Eigen::Vector2d b = M.inverse() * N.row(2).transpose();
+    ASSERT_EQ(along.B[r].rows(), 5);
+    ASSERT_EQ(along.B[r].cols(), 1);
+    VectorXd expected = VectorXd::Zero(5);
+    expected.tail(2) = b;
+    worst = std::max(worst, (along.B[r].col(0) - expected).cwiseAbs().maxCoeff());
+  }
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_GT(theta_range, 0.5);  // the heading turns: B varies
 }
 
 TEST(LinearizeAlong, RefusesARunOfAnotherScenarioNamingTheMissingColumns) {
