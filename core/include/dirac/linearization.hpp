@@ -216,12 +216,13 @@ class Linearizer {
   /// `source`: missing state columns (named), no rows, a non-finite value, a row off the
   /// constraint manifold beyond options.manifold_tolerance (row, t, constraint, by how much), a
   /// row where the chart's pivots are ill-conditioned (below kAlongChartRatio; names the row
-  /// and suggests --speeds), a named coordinate that is not ignorable at a row; ModelError for
-  /// a model linearized as an explicit flow (not supported along a run).
+  /// and suggests --speeds), a named coordinate that is not ignorable at a row. A model
+  /// linearized as an explicit flow on M_f reads the flow's states and checks the run's other
+  /// coordinates against their values on M_f (the same tolerance); its chart is M_f's own.
   virtual TrajectoryLinearization LinearizeAlong(const Trajectory& run,
                                                  const std::string& source) const;
   /// The run's columns LinearizeAlong reads: the coordinates, then the velocities (fibre
-  /// coordinates on a Lie algebroid), by name.
+  /// coordinates on a Lie algebroid), by name; an explicit flow's states.
   virtual std::vector<std::string> StateColumns() const;
 
   /// The reduced vector field at the chart point z (the independent coordinates, then the

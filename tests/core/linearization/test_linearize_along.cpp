@@ -267,6 +267,40 @@ TEST(LinearizeAlong, SleighTorqueGivesTheHandDerivedBAlongATurningRun) {
   EXPECT_GT(theta_range, 0.5);  // the heading turns: B varies
 }
 
+// Two derivations of the sleigh along the same turning run: the constraint algorithm's explicit
+// flow on M_f (free coordinates x, y, theta, vx, vy; vtheta eliminated) and the Lagrange-Dirac
+// saddle system charted with --speeds vx,vy (vtheta dependent): the same A(t). A row whose
+// vtheta is not the one M_f gives is refused.
+TEST(LinearizeAlong, ConstraintAlgorithmFlowAgreesWithTheLagrangeDiracChart) {
+  const dirac::Scenario s = Load("chaplygin_sleigh", {"t_end=1"});
+  dirac::Scenario flow = s;
+  dirac::SetFormulation(flow, "constraint_algorithm");
+  const dirac::Trajectory run = Simulated(s);
+  LinearizationOptions speeds;
+  speeds.speeds = {"vx", "vy"};
+  const TrajectoryLinearization chart = Linearizer::Derive(s, speeds)->LinearizeAlong(run, "");
+  const auto flow_lin = Linearizer::Derive(flow);
+  const TrajectoryLinearization along = flow_lin->LinearizeAlong(run, "");
+  ASSERT_EQ(along.states, chart.states);
+  ASSERT_EQ(along.t.size(), chart.t.size());
+  double worst = 0.0;
+  for (std::size_t r = 0; r < along.t.size(); ++r)
+    worst = std::max(worst, (along.A[r] - chart.A[r]).cwiseAbs().maxCoeff() /
+                                std::max(1.0, chart.A[r].cwiseAbs().maxCoeff()));
+  EXPECT_LT(worst, 1e-12);
+  dirac::Trajectory bad(run.columns());
+  for (std::size_t r = 0; r < run.num_rows(); ++r) {
+    std::vector<double> row(run.row(r), run.row(r) + run.num_columns());
+    if (r == 7) row[run.ColumnIndex("vtheta")] += 1e-4;
+    bad.AppendRow(row.data());
+  }
+  const std::string message = Refusal([&] { flow_lin->LinearizeAlong(bad, "bad.csv"); });
+  EXPECT_NE(message.find("bad.csv, data row 8 (t = 0.07): the state is off M_f: |vtheta - "
+                         "vtheta(flow's states)| = 0.0001"),
+            std::string::npos)
+      << message;
+}
+
 TEST(LinearizeAlong, RefusesARunOfAnotherScenarioNamingTheMissingColumns) {
   const dirac::Trajectory run = Simulated(Load("rigid_body", {"t_end=0.1"}));
   const auto lin = Linearizer::Derive(LeaningDisk(0.1, 0.01));
