@@ -100,12 +100,40 @@ std::string SweepJson(const StabilitySweep& sweep) {
   return out;
 }
 
+// --along RUN.csv: everything computed first, then written (the file atomically).
+int LinearizeAlong(const Options& o, const Linearizer& linearizer) {
+  SetStage("reading the run");
+  const Trajectory run = ReadCsv(o.along);
+  SetStage("linearizing along the run");
+  const TrajectoryLinearization along = linearizer.LinearizeAlong(run, o.along);
+  SetStage("writing");
+  if (!o.csv.empty()) {
+    CsvWriter writer(o.csv);
+    WriteTrajectoryLinearization(along, writer);
+    writer.Finish();
+  }
+  if (o.json) {
+    const std::string text = TrajectoryLinearizationJson(along);
+    std::fputs(text.c_str(), stdout);
+  } else if (o.csv.empty()) {
+    std::fflush(stdout);
+    CsvWriter writer = CsvWriter::ToStandardOutput();
+    WriteTrajectoryLinearization(along, writer);
+    writer.Finish();
+  }
+  return 0;
+}
+
 }  // namespace
 
 int Linearize(const Options& o) {
   if (o.vary.size() > 1) throw UsageError{"linearize sweeps one parameter: give one --vary"};
-  if (!o.csv.empty() && o.vary.empty())
-    throw UsageError{"linearize writes CSV only for a sweep (--vary NAME=START:STOP:COUNT)"};
+  if (!o.along.empty() && (!o.vary.empty() || o.find))
+    throw UsageError{"--along linearizes along a run: not with --vary or --find"};
+  if (!o.csv.empty() && o.vary.empty() && o.along.empty())
+    throw UsageError{
+        "linearize writes CSV only for a sweep (--vary NAME=START:STOP:COUNT) or a run "
+        "(--along RUN.csv)"};
   SetStage("reading the scenario");
   Scenario scenario = LoadScenario(o.scenario);
   ApplyOverrides(scenario, o.overrides);
@@ -116,6 +144,7 @@ int Linearize(const Options& o) {
   options.find = o.find;
   SetStage("deriving the equations");
   const auto linearizer = Linearizer::Derive(scenario, options);
+  if (!o.along.empty()) return LinearizeAlong(o, *linearizer);
   SetStage("linearizing");
   if (o.vary.empty()) {
     const Linearization lin = linearizer->Linearize();

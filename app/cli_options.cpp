@@ -44,6 +44,10 @@ constexpr const char* kUsage =
     "      linearize about the scenario's state (an equilibrium or steady motion; --find:\n"
     "      Newton from it) on the constraint manifold: A (and B), eigenvalues, modes; --vary\n"
     "      sweeps NAME, writes the eigenvalue branches to FILE and names the critical values\n"
+    "  dirac linearize SCENARIO --along RUN.csv [--set ...] [--ignorable Q,...] [--speeds V,...]\n"
+    "            [--csv FILE | --json]\n"
+    "      A(t), B(t) on the constraint manifold at every row of a run of the scenario (the\n"
+    "      CSV of 'dirac run --csv'), the chart chosen at the first row; CSV to FILE or stdout\n"
     "  dirac generate FAMILY N [-o FILE]\n"
     "      write the scenario of a generated family at size N (stdout if no FILE); FAMILY:\n"
     "%FAMILIES%"
@@ -132,6 +136,8 @@ Options ParseArguments(int argc, char** argv) {
       o.speeds.push_back(value());
     } else if (a == "--find") {
       o.find = true;
+    } else if (a == "--along") {
+      o.along = value();
     } else if (a == "--no-wall-time") {
       o.no_wall_time = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -166,8 +172,9 @@ Options ParseArguments(int argc, char** argv) {
     throw UsageError{"--direction needs --section EXPR"};
   if (!o.direction.empty() && o.direction != "+" && o.direction != "-" && o.direction != "both")
     throw UsageError{"--direction expects +, - or both"};
-  if ((!o.ignorable.empty() || !o.speeds.empty() || o.find) && o.command != "linearize")
-    throw UsageError{"--ignorable, --speeds and --find belong to 'dirac linearize'"};
+  if ((!o.ignorable.empty() || !o.speeds.empty() || o.find || !o.along.empty()) &&
+      o.command != "linearize")
+    throw UsageError{"--ignorable, --speeds, --find and --along belong to 'dirac linearize'"};
   const bool sweep_flags = (!o.vary.empty() && o.command != "linearize") || !o.random.empty() ||
                            o.seed || o.jobs || o.shard || !o.out.empty() || o.no_trajectories ||
                            o.no_wall_time;

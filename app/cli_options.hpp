@@ -31,6 +31,7 @@ struct Options {
   bool merge = false, no_trajectories = false, no_wall_time = false;
   // linearize (also --vary, --csv, --json)
   std::vector<std::string> ignorable, speeds;
+  std::string along;  ///< --along RUN.csv: A(t), B(t) along the run
   bool find = false;
 };
 

@@ -4,6 +4,7 @@ Units: times in seconds [s]; every other value in the units its scenario gives i
 parameter's `unit:`, a coordinate's `unit:`; velocities in those units per second).
 """
 
+import os
 from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy
@@ -206,6 +207,44 @@ class StabilitySweep:
     def to_csv(self) -> str:
         """The sweep as `dirac linearize --vary --csv` writes it."""
 
+class TrajectoryLinearization:
+    """A(t), B(t) on the constraint manifold along a run, as `dirac linearize --along`."""
+
+    @property
+    def formulation(self) -> str: ...
+    @property
+    def states(self) -> List[str]:
+        """Independent coordinates (named ignorable ones dropped), then independent speeds."""
+    @property
+    def num_coordinate_states(self) -> int: ...
+    @property
+    def controls(self) -> List[str]: ...
+    @property
+    def dependent_coordinates(self) -> List[str]:
+        """Chosen at the first row and kept."""
+    @property
+    def dependent_speeds(self) -> List[str]:
+        """Chosen at the first row and kept."""
+    @property
+    def ignorable(self) -> List[str]: ...
+    @property
+    def manifold_residual(self) -> float:
+        """The largest |constraint residual| of the rows as given."""
+    @property
+    def chart_quality(self) -> float:
+        """The chart's smallest conditioning relative to the first row's (below 0.01: refused)."""
+    @property
+    def t(self) -> FloatArray:
+        """The run's times [s] (T)."""
+    @property
+    def A(self) -> FloatArray:
+        """T x states x states [1/s]: A[i] = dz'/dz at t[i]."""
+    @property
+    def B(self) -> FloatArray:
+        """T x states x controls."""
+    def to_json(self) -> str:
+        """As `dirac linearize --along RUN.csv --json` prints it."""
+
 class Model:
     """A derived model; run and solve take set= values without deriving again."""
 
@@ -282,6 +321,28 @@ class Model:
 
         Ctrl+C raises KeyboardInterrupt. Other arguments as linearize().
         """
+    def linearize_along(
+        self,
+        run: Union[Result, str, "os.PathLike[str]", FloatArray],
+        *,
+        ignorable: List[str] = [],
+        speeds: List[str] = [],
+        set: Optional[SetValues] = None,
+        manifold_tolerance: float = 1e-6,
+        progress: Optional[Callable[[str], Optional[bool]]] = None,
+    ) -> TrajectoryLinearization:
+        """A(t), B(t) on the constraint manifold at every row of `run`, as
+        `dirac linearize --along`: a Result of run(), a path to a run's CSV, or a T x (1 + states)
+        array of t and linearize_along_columns.
+
+        The chart is chosen at the first row and kept; only the named ignorable coordinates are
+        dropped; no equilibrium check. ModelError for missing state columns, a row off the
+        constraint manifold beyond manifold_tolerance, or an ill-conditioned chart (naming the
+        row).
+        """
+    @property
+    def linearize_along_columns(self) -> List[str]:
+        """The state columns linearize_along reads after t: coordinates, then velocities."""
 
 def load(path: str) -> Scenario:
     """Reads and checks a scenario file; ScenarioError names the file, line and symbol."""

@@ -6,6 +6,7 @@
 
 #include <complex>
 
+#include "dirac/csv.hpp"
 #include "dirac/linearization.hpp"
 #include "py_common.hpp"
 
@@ -38,7 +39,7 @@ std::shared_ptr<const Linearizer> LinearizerFor(const PyModel& m, const Lineariz
   for (const auto& name : o.ignorable) key += name + ",";
   key += ";";
   for (const auto& name : o.speeds) key += name + ",";
-  key += ";" + std::to_string(o.tolerance);
+  key += ";" + std::to_string(o.tolerance) + ";" + std::to_string(o.manifold_tolerance);
   auto it = m.linearizers.find(key);  // the GIL serializes the cache
   if (it == m.linearizers.end()) {
     std::shared_ptr<const Linearizer> derived;
@@ -79,6 +80,45 @@ py::dict CriticalDict(const StabilitySweep::Critical& c) {
   d["stabilizing"] = c.stabilizing;
   d["collision"] = c.collision;
   return d;
+}
+
+// T matrices of equal shape as a T x rows x cols array.
+py::array_t<double> Stack(const std::vector<Eigen::MatrixXd>& ms, Eigen::Index rows,
+                          Eigen::Index cols) {
+  py::array_t<double> out({static_cast<py::ssize_t>(ms.size()), static_cast<py::ssize_t>(rows),
+                           static_cast<py::ssize_t>(cols)});
+  auto view = out.mutable_unchecked<3>();
+  for (std::size_t t = 0; t < ms.size(); ++t)
+    for (Eigen::Index i = 0; i < rows; ++i)
+      for (Eigen::Index j = 0; j < cols; ++j) view(static_cast<py::ssize_t>(t), i, j) = ms[t](i, j);
+  return out;
+}
+
+// linearize_along's run: a dirac.Result, a path (str or os.PathLike) to a CSV of `dirac run
+// --csv`, or a T x (1 + states) array of t and Linearizer::StateColumns(). `source` names it.
+Trajectory RunOf(const py::object& run, const Linearizer& linearizer, std::string& source) {
+  if (py::isinstance<PyResult>(run)) {
+    const PyResult& result = run.cast<const PyResult&>();
+    source = "the run of " + result.scenario_name;
+    return *result.trajectory;
+  }
+  const py::module_ os = py::module_::import("os");
+  if (py::isinstance<py::str>(run) || py::isinstance(run, os.attr("PathLike"))) {
+    source = py::str(os.attr("fspath")(run)).cast<std::string>();
+    return ReadCsv(source);
+  }
+  const auto array = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(run);
+  std::vector<std::string> columns{"t"};
+  for (const auto& name : linearizer.StateColumns()) columns.push_back(name);
+  if (!array || array.ndim() != 2 || array.shape(1) != static_cast<py::ssize_t>(columns.size()))
+    throw py::type_error(
+        "linearize_along expects a dirac.Result, a path to a run's CSV, or a T x " +
+        std::to_string(columns.size()) + " array of the columns t, then the states in the order " +
+        "of Model.linearize_along_columns");
+  source = "the array";
+  Trajectory trajectory(columns);
+  for (py::ssize_t r = 0; r < array.shape(0); ++r) trajectory.AppendRow(array.data(r, 0));
+  return trajectory;
 }
 
 }  // namespace
@@ -201,7 +241,87 @@ void BindLinearization(py::module_& m) {
                " critical>";
       });
 
+  py::class_<TrajectoryLinearization>(
+      m, "TrajectoryLinearization",
+      "A(t), B(t) on the constraint manifold along a run, as `dirac linearize --along`.")
+      .def_readonly("formulation", &TrajectoryLinearization::formulation)
+      .def_readonly("states", &TrajectoryLinearization::states,
+                    "The independent coordinates (named ignorable ones dropped), then the "
+                    "independent speeds: the rows and columns of each A.")
+      .def_readonly("num_coordinate_states", &TrajectoryLinearization::num_coordinate_states)
+      .def_readonly("controls", &TrajectoryLinearization::controls)
+      .def_readonly("dependent_coordinates", &TrajectoryLinearization::dependent_coordinates,
+                    "Chosen at the first row and kept.")
+      .def_readonly("dependent_speeds", &TrajectoryLinearization::dependent_speeds,
+                    "Chosen at the first row and kept.")
+      .def_readonly("ignorable", &TrajectoryLinearization::ignorable_named)
+      .def_readonly("manifold_residual", &TrajectoryLinearization::manifold_residual,
+                    "The largest |constraint residual| of the rows as given.")
+      .def_readonly("chart_quality", &TrajectoryLinearization::chart_quality,
+                    "The chart's smallest conditioning relative to the first row's (rows below "
+                    "0.01 are refused).")
+      .def_property_readonly(
+          "t",
+          [](const TrajectoryLinearization& l) {
+            return py::array_t<double>(static_cast<py::ssize_t>(l.t.size()), l.t.data());
+          },
+          "The run's times [s] (float64, T).")
+      .def_property_readonly(
+          "A",
+          [](const TrajectoryLinearization& l) {
+            const auto n = static_cast<Eigen::Index>(l.states.size());
+            return Stack(l.A, n, n);
+          },
+          "T x states x states [1/s]: A[i] = d(z')/dz at t[i].")
+      .def_property_readonly(
+          "B",
+          [](const TrajectoryLinearization& l) {
+            return Stack(l.B, static_cast<Eigen::Index>(l.states.size()),
+                         static_cast<Eigen::Index>(l.controls.size()));
+          },
+          "T x states x controls.")
+      .def("to_json", &TrajectoryLinearizationJson,
+           "As `dirac linearize --along RUN.csv --json` prints it.")
+      .def("__repr__", [](const TrajectoryLinearization& l) {
+        return "<dirac.TrajectoryLinearization: " + std::to_string(l.t.size()) + " times, " +
+               std::to_string(l.states.size()) + " states>";
+      });
+
   auto model = py::reinterpret_borrow<py::class_<PyModel>>(m.attr("Model"));
+  model.def(
+      "linearize_along",
+      [](const PyModel& pm, const py::object& run, const std::vector<std::string>& ignorable,
+         const std::vector<std::string>& speeds, const py::object& set, double manifold_tolerance,
+         const py::object& progress) {
+        LinearizationOptions options = Options(ignorable, speeds, false, 1e-8);
+        options.manifold_tolerance = manifold_tolerance;
+        const auto linearizer = LinearizerFor(pm, options, set, progress);
+        std::string source;
+        const Trajectory trajectory = RunOf(run, *linearizer, source);
+        TrajectoryLinearization result;
+        Numeric([&](const std::atomic<bool>&) {
+          result = linearizer->LinearizeAlong(trajectory, source);
+        });
+        return result;
+      },
+      py::arg("run"), py::kw_only(), py::arg("ignorable") = std::vector<std::string>{},
+      py::arg("speeds") = std::vector<std::string>{}, py::arg("set") = py::none(),
+      py::arg("manifold_tolerance") = 1e-6, py::arg("progress") = py::none(),
+      "A(t), B(t) on the constraint manifold at every row of `run` (a dirac.Result of "
+      "Model.run, a path to the CSV of `dirac run --csv`, or a T x (1 + states) array of t and "
+      "the states in the order of Model.linearize_along_columns), as `dirac linearize --along`: "
+      "the chart chosen at the first row and kept, only the named ignorable coordinates dropped, "
+      "no equilibrium check. Returns a TrajectoryLinearization (t: T, A: T x n x n, B: T x n x "
+      "controls, NumPy). Raises ModelError for missing state columns, a row off the constraint "
+      "manifold beyond manifold_tolerance, or an ill-conditioned chart (naming the row).");
+  model.def_property_readonly(
+      "linearize_along_columns",
+      [](const PyModel& pm) {
+        const auto linearizer = LinearizerFor(pm, {}, py::none(), py::none());
+        return linearizer->StateColumns();
+      },
+      "The state columns linearize_along reads (coordinates, then velocities or fibre "
+      "coordinates), after t.");
   model.def(
       "linearize",
       [](const PyModel& pm, const std::vector<std::string>& ignorable,

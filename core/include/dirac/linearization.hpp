@@ -25,9 +25,11 @@
 #include <utility>
 #include <vector>
 
+#include "dirac/csv.hpp"
 #include "dirac/error.hpp"
 #include "dirac/model.hpp"
 #include "dirac/scenario_spec.hpp"
+#include "dirac/trajectory.hpp"
 
 namespace dirac {
 
@@ -43,6 +45,9 @@ struct LinearizationOptions {
   /// Largest |rate| of a kept state accepted at the operating point (units of the state per
   /// second).
   double tolerance = 1e-8;
+  /// LinearizeAlong: largest |constraint residual| (f(q) and A(q) y, in the constraints' units)
+  /// accepted at a row of the run before it is refused as off the constraint manifold.
+  double manifold_tolerance = 1e-6;
 };
 
 /// One eigenvalue with its mode shape.
@@ -116,6 +121,38 @@ struct StabilitySweep {
   std::vector<std::pair<double, double>> stable_intervals;
 };
 
+/// A(t), B(t) along a computed trajectory (Linearizer::LinearizeAlong): at each row of the run
+/// the exact Jacobian of the flow reduced to the constraint manifold with the chart chosen at the
+/// first row. No equilibrium check (the rates do not vanish) and nothing dropped but the
+/// ignorable coordinates the user named (checked at every row).
+struct TrajectoryLinearization {
+  std::string formulation;
+  std::vector<std::string> states;        ///< independent coordinates (named ignorable ones
+                                          ///< dropped), then independent speeds: A's rows
+  std::size_t num_coordinate_states = 0;  ///< how many of `states` are coordinates
+  std::vector<std::string> controls;      ///< B's columns
+  std::vector<std::string> dependent_coordinates;  ///< the first row's chart (pivoting)
+  std::vector<std::string> dependent_speeds;       ///< the first row's chart (pivoting)
+  std::vector<std::string> ignorable_named;        ///< dropped (checked at every row)
+  std::vector<double> t;                           ///< the run's times [s]
+  std::vector<Eigen::MatrixXd> A;                  ///< per row: states x states [1/s]
+  std::vector<Eigen::MatrixXd> B;                  ///< per row: states x controls
+  /// Largest |constraint residual| of the run's rows as read (before projection), and its row
+  /// (0-based data row).
+  double manifold_residual = 0.0;
+  std::size_t manifold_residual_row = 0;
+  /// The chart's conditioning: min over rows of sigma_min(C_D) / |C|_F (C = [f_q 0; 0 A(q)]
+  /// the constraints' Jacobian in (q, y) without velocity terms, C_D its columns of the
+  /// dependent values) relative to the first row's (1 there; rows below kAlongChartRatio are
+  /// refused), and the row where it is smallest.
+  double chart_quality = 1.0;
+  std::size_t chart_quality_row = 0;
+};
+
+/// LinearizeAlong refuses a row where the first row's chart has lost this factor of its
+/// conditioning (TrajectoryLinearization::chart_quality).
+inline constexpr double kAlongChartRatio = 1e-2;
+
 /// Thrown by Linearizer::Sweep when its cancel flag is set (what(): "the stability sweep was
 /// cancelled"). Not a ModelError: nothing catches it as a failed point.
 class SweepCancelled : public Error {
@@ -171,6 +208,23 @@ class Linearizer {
   /// of `dirac linearize --vary NAME=START:STOP:COUNT`).
   static std::vector<double> SweepValues(double start, double stop, std::size_t count);
 
+  /// A(t), B(t) at every row of `run` (a CSV of `dirac run --csv` read with ReadCsv, or any
+  /// table with a "t" column and the columns StateColumns() names; other columns ignored) at
+  /// the scenario's parameters (with its --set values). The chart is chosen at the first row
+  /// and kept; each row's state is projected onto the constraint manifold by solving the
+  /// dependent values. `source` (the file) names the run in errors. Throws ModelError naming
+  /// `source`: missing state columns (named), no rows, a non-finite value, a row off the
+  /// constraint manifold beyond options.manifold_tolerance (row, t, constraint, by how much), a
+  /// row where the chart's pivots are ill-conditioned (below kAlongChartRatio; names the row
+  /// and suggests --speeds), a named coordinate that is not ignorable at a row. A model
+  /// linearized as an explicit flow on M_f reads the flow's states and checks the run's other
+  /// coordinates against their values on M_f (the same tolerance); its chart is M_f's own.
+  virtual TrajectoryLinearization LinearizeAlong(const Trajectory& run,
+                                                 const std::string& source) const;
+  /// The run's columns LinearizeAlong reads: the coordinates, then the velocities (fibre
+  /// coordinates on a Lie algebroid), by name; an explicit flow's states.
+  virtual std::vector<std::string> StateColumns() const;
+
   /// The reduced vector field at the chart point z (the independent coordinates, then the
   /// independent speeds, as chosen at the scenario's operating point, ignorable ones included),
   /// evaluated nonlinearly: dependent values solved, rates from the saddle system. For checks of
@@ -188,6 +242,13 @@ std::string LinearizationText(const Linearization& lin);
 /// {"eigenvalues": [{"re", "im"}], "A", "B", "M", "states", "controls", "modes", ...} in full
 /// precision (17 significant digits).
 std::string LinearizationJson(const Linearization& lin);
+/// Writes LinearizeAlong's result to `writer` (the caller Finish()es it): "# " comment lines
+/// (the states and controls numbered from 1, the chart), the header t, A_i_j (row-major, 1-based
+/// over the states), B_i_k, then one row per time. Throws IoError as CsvWriter.
+void WriteTrajectoryLinearization(const TrajectoryLinearization& along, CsvWriter& writer);
+/// {"states", "controls", "dependent_coordinates", "dependent_speeds", "ignorable",
+/// "rows": [{"t", "A", "B"}]} in 17 digits.
+std::string TrajectoryLinearizationJson(const TrajectoryLinearization& along);
 /// The sweep as CSV: the parameter, then re_<k> and im_<k> of each branch k (17 digits).
 std::string StabilitySweepCsv(const StabilitySweep& sweep);
 /// The sweep's summary: critical values and stable intervals.

@@ -2,12 +2,13 @@
 // constraint algorithm (or any model with Model::explicit_flow()) linearizes with the flow's
 // exact Jacobian df/dx on the free coordinates of M_f.
 #include <algorithm>
+#include <cstdio>
 
 #include "base/foreign_errors.hpp"
 #include "dirac/build_model.hpp"
 #include "dirac/error.hpp"
-#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/simulation_types.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "linearization/manifold_linearizer.hpp"
 #include "linearization/reduced_point.hpp"
 #include "model/explicit_flow.hpp"
@@ -20,6 +21,12 @@ namespace {
 using Eigen::Index;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
+
+std::string FlowShort(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
 
 class FlowLinearizer final : public Linearizer {
  public:
@@ -67,6 +74,45 @@ class FlowLinearizer final : public Linearizer {
         },
         name, values, cancel);
   }
+  std::vector<std::string> StateColumns() const override { return flow_->states; }
+
+  // Along a run: the flow's Jacobian at each row's free coordinates x of M_f; the run's columns
+  // of the other coordinates of M (eliminated: z(x)) must agree with x's reconstruction.
+  TrajectoryLinearization LinearizeAlong(const Trajectory& run,
+                                         const std::string& source) const override {
+    parameters_ = SimulationInput::FromScenario(scenario_).parameters;
+    std::vector<std::pair<std::size_t, std::size_t>> checked;  // (index in z, the run's column)
+    for (std::size_t i = 0; i < flow_->coordinates.size(); ++i)
+      if (const auto c = run.FindColumn(flow_->coordinates[i])) checked.emplace_back(i, *c);
+    const auto d = static_cast<Index>(flow_->dimension());
+    return RunAlong(run, source, flow_->states, [&](std::size_t row, const VectorXd& x) {
+      const std::vector<double> z = flow_->coordinate_values.Evaluate(Input(x));
+      double worst = 0.0;
+      std::size_t at = 0;
+      for (const auto& [i, c] : checked) {
+        const double off = std::abs(z[i] - run.at(row, c));
+        if (!(off <= worst)) {
+          worst = off;
+          at = i;
+        }
+      }
+      if (!(worst <= options_.manifold_tolerance))
+        throw ModelError("the state is off M_f: |" + flow_->coordinates[at] + " - " +
+                         flow_->coordinates[at] + "(flow's states)| = " + FlowShort(worst) +
+                         " (tolerance " + FlowShort(options_.manifold_tolerance) + ")");
+      ReducedPoint p;
+      p.formulation = model_->formulation() + " (explicit flow on M_f)";
+      p.names = flow_->states;
+      p.num_coordinates = flow_->dimension();
+      p.J = Jacobian(x);
+      p.B = MatrixXd::Zero(d, 0);
+      p.ignorable = ignorable_;
+      p.named.assign(flow_->dimension(), true);
+      p.manifold_residual = worst;
+      return p;
+    });
+  }
+
   VectorXd ReducedRates(const VectorXd& z, std::vector<std::string>* names) const override {
     if (names) *names = flow_->states;
     return Evaluate(flow_->rates, z, flow_->dimension());

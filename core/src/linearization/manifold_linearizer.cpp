@@ -154,6 +154,47 @@ class ManifoldLinearizer final : public Linearizer {
         sweep_values, cancel);
   }
 
+  std::vector<std::string> StateColumns() const override {
+    std::vector<std::string> columns = q_names_;
+    columns.insert(columns.end(), v_names_.begin(), v_names_.end());
+    return columns;
+  }
+
+  // The chart of the first row, kept; each row checked on C, projected onto it, reduced.
+  TrajectoryLinearization LinearizeAlong(const Trajectory& run,
+                                         const std::string& source) const override {
+    Values values = ValuesOf(scenario_);
+    Chart chart;
+    double first_quality = 0.0;
+    return RunAlong(run, source, StateColumns(), [&](std::size_t row, const VectorXd& given) {
+      const double residual = CheckOnManifold(values, given);
+      VectorXd x = given;
+      Linearization report;
+      if (row == 0) {
+        values.q.assign(given.data(), given.data() + n_);
+        values.v.assign(given.data() + n_, given.data() + n_ + k_);
+        chart = Choose(values, x, &report);
+      } else {
+        SolveDependents(chart, values, x);
+      }
+      const double quality = ChartConditioning(chart, values, x);
+      if (row == 0) first_quality = quality;
+      const double ratio = first_quality > 0.0 ? quality / first_quality : 1.0;
+      if (ratio < kAlongChartRatio)
+        throw ModelError(
+            "the chart chosen at the first row (dependent values " + Join(DependentNames(chart)) +
+            ") is ill-conditioned here (its pivots' conditioning fell to " + Num(ratio) +
+            " of the first row's); linearize the run in pieces, or name other independent "
+            "speeds with --speeds so that the dependent ones stay well-determined");
+      ReducedPoint p = Reduce(chart, values, x);
+      for (std::size_t i = 0; i < chart.qI.size(); ++i) p.ignorable[i] = named_[chart.qI[i]];
+      p.report = std::move(report);
+      p.manifold_residual = residual;
+      p.chart_quality = ratio;
+      return p;
+    });
+  }
+
   VectorXd ReducedRates(const VectorXd& z, std::vector<std::string>* names) const override {
     Values values = base_values_;
     const VectorXd x = ChartPoint(base_chart_, values, z);
@@ -267,6 +308,53 @@ class ManifoldLinearizer final : public Linearizer {
   // The velocity constraints A (rows) in the speeds (columns).
   MatrixXd VelocityConstraints(const MatrixXd& c) const {
     return c.bottomRightCorner(static_cast<Index>(m_), static_cast<Index>(k_));
+  }
+
+  // --- along a run ---------------------------------------------------------------------------
+  // Throws ModelError when a constraint residual (f, then A(q) y) exceeds the tolerance, naming
+  // the constraint; returns the largest.
+  double CheckOnManifold(const Values& values, const VectorXd& x) const {
+    const std::vector<double> in = Input(values, x);
+    std::vector<double> residual = dae_.holonomic.Evaluate(in);
+    const std::vector<double> g = dae_.constraints.Evaluate(in);
+    residual.insert(residual.end(), g.begin(), g.end());
+    std::vector<std::string> names;
+    for (const auto& h : holonomic_names_) names.push_back(h);
+    for (const auto& c : scenario_.constraints) names.push_back(c.name);
+    for (const auto& h : holonomic_names_) names.push_back(h + " (its rate)");
+    double worst = 0.0;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < residual.size(); ++i)
+      if (!(std::abs(residual[i]) <= worst)) {
+        worst = std::abs(residual[i]);
+        at = i;
+      }
+    const std::string name = at < names.size() ? names[at] : "constraint " + std::to_string(at + 1);
+    if (!(worst <= options_.manifold_tolerance))
+      throw ModelError("the state is off the constraint manifold: |" + name + "| = " + Num(worst) +
+                       " (tolerance " + Num(options_.manifold_tolerance) + ")");
+    return worst;
+  }
+
+  // sigma_min(C_D) / |C|_F of C = [f_q 0; 0 A] (no velocity dependence): how well the
+  // chart's independent values determine the dependent ones.
+  double ChartConditioning(const Chart& chart, const Values& values, const VectorXd& x) const {
+    const MatrixXd c = ConstraintJacobian(values, x, false);
+    std::vector<std::size_t> d = chart.qD;
+    for (std::size_t s : chart.vD) d.push_back(n_ + s);
+    if (d.empty() || c.rows() == 0) return 1.0;
+    MatrixXd cd(c.rows(), static_cast<Index>(d.size()));
+    for (std::size_t j = 0; j < d.size(); ++j)
+      cd.col(static_cast<Index>(j)) = c.col(static_cast<Index>(d[j]));
+    Eigen::JacobiSVD<MatrixXd> svd(cd);
+    return svd.singularValues().minCoeff() / std::max(c.norm(), 1e-300);
+  }
+
+  std::vector<std::string> DependentNames(const Chart& chart) const {
+    std::vector<std::string> names;
+    for (std::size_t s : chart.vD) names.push_back(v_names_[s]);
+    for (std::size_t i : chart.qD) names.push_back(q_names_[i]);
+    return names;
   }
 
   // --- the chart ----------------------------------------------------------------------------

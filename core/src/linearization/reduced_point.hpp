@@ -27,6 +27,10 @@ struct ReducedPoint {
   std::vector<bool> ignorable;  ///< per coordinate of z: dropped
   std::vector<bool> named;      ///< per coordinate of z: named by the user (else found)
   Linearization report;         ///< the reduction's choices and the point, filled by the path
+  /// Along a run (RunAlong): |constraint residual| of the row as read, and the chart's
+  /// conditioning relative to the first row's.
+  double manifold_residual = 0.0;
+  double chart_quality = 1.0;
 };
 
 /// Drops ignorable coordinates (after checking that no kept rate depends on them) and the
@@ -48,6 +52,15 @@ void CheckSweepValues(const std::string& name, const std::vector<double>& values
 StabilitySweep RunStabilitySweep(const std::function<Linearization(double)>& at,
                                  const std::string& name, const std::vector<double>& values,
                                  const std::atomic<bool>* cancel);
+
+/// The loop of Linearizer::LinearizeAlong: reads `columns` (the state x, by name) from each row
+/// of `run`, calls `at(row, x)` for the reduced point there (the path's chart, projection and
+/// checks; `ignorable` marks the named coordinates only), checks that no kept rate depends on an
+/// ignorable coordinate, and keeps A and B over the rest. Errors from `at` are rethrown naming
+/// `source`, the row and its time.
+TrajectoryLinearization RunAlong(
+    const Trajectory& run, const std::string& source, const std::vector<std::string>& columns,
+    const std::function<ReducedPoint(std::size_t row, const Eigen::VectorXd& x)>& at);
 
 /// Eigenvalues sorted by the report's rule (real part, then imaginary part, largest first).
 std::vector<std::complex<double>> SortedEigenvalues(const Eigen::MatrixXd& A);
