@@ -294,9 +294,8 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
   // The tick step follows the shown span (zoomed or not).
   QValueAxis* x_axis = plot->x_axis;
   QChart* chart = plot->chart;
-  connect(x_axis, &QValueAxis::rangeChanged, chart, [x_axis, chart] {
-    NiceTicks(x_axis, TimeDivisionsFor(chart->plotArea().width()));
-  });
+  connect(x_axis, &QValueAxis::rangeChanged, chart,
+          [x_axis, chart] { NiceTicks(x_axis, TimeDivisionsFor(chart->plotArea().width())); });
   // Axis titles that fit the axis' length (Qt would elide them, units first).
   Plot* raw = plot.get();
   connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [this, raw] {
