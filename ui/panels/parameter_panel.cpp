@@ -108,6 +108,25 @@ class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
  public:
   explicit NumberSpinBox(QWidget* parent) : WheelWhenFocused<QDoubleSpinBox>(parent) {
     setDecimals(kAllDecimals);
+    connect(this, &QDoubleSpinBox::valueChanged, this, [this](double v) { AlsoFit(v); });
+  }
+
+  // Wide enough for `value`'s text with the unit from now on (Qt's hint holds only the range's
+  // ends: "0.0225 kg m^2" was cut in a box sized for "0.001 kg m^2"). Never narrower again, so
+  // a dragged slider does not make the row's width jitter.
+  void AlsoFit(double value) {
+    const QString text = textFromValue(value);
+    if (TextWidth(text) <= TextWidth(widest_)) return;
+    widest_ = text;
+    updateGeometry();
+  }
+
+  QSize sizeHint() const override {
+    QSize hint = QDoubleSpinBox::sizeHint();
+    const int qt = std::max(TextWidth(textFromValue(minimum()).left(18)),
+                            TextWidth(textFromValue(maximum()).left(18)));
+    hint.rwidth() += std::max(0, TextWidth(widest_) - qt);
+    return hint;
   }
 
   QString textFromValue(double value) const override { return ShortestEditorText(value); }
@@ -139,6 +158,13 @@ class NumberSpinBox : public WheelWhenFocused<QDoubleSpinBox> {
   }
 
  private:
+  // What Qt's hint measures for a number's text (QAbstractSpinBox::sizeHint).
+  int TextWidth(const QString& number) const {
+    return fontMetrics().horizontalAdvance(prefix() + number + suffix() + QLatin1Char(' '));
+  }
+
+  QString widest_;  // the widest value text to fit (AlsoFit)
+
   // The text without the prefix, the unit suffix and spaces.
   QString Number(QString text) const {
     if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
@@ -626,7 +652,7 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
   slider->setValue(SliderPosition(parameter.value, min, max));
   slider->setToolTip(label->toolTip());
 
-  QDoubleSpinBox* spin = new NumberSpinBox(group);
+  auto* spin = new NumberSpinBox(group);
   spin->setObjectName("parameter." + name);
   spin->setRange(min, max);
   spin->setSingleStep((max - min) / 100.0);
@@ -635,6 +661,9 @@ void ParameterPanel::AddParameterRow(QWidget* group, const dirac::Parameter& par
   spin->setValue(parameter.value);
   spin->setToolTip(label->toolTip());
   spin->setMinimumWidth(90);
+  // Every value the slider can give, whole with its unit.
+  for (int position = 0; position <= kSliderSteps; ++position)
+    spin->AlsoFit(SliderValue(position, min, max));
 
   connect(slider, &QSlider::valueChanged, spin,
           [spin, min, max](int position) { spin->setValue(SliderValue(position, min, max)); });

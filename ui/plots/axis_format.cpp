@@ -99,10 +99,16 @@ DynamicTicks ExactZeroDynamicTicks(double min, double max, double interval) {
   return nominal;
 }
 
-void NiceTicks(QValueAxis* axis) {
+int TimeDivisionsFor(double width) {
+  constexpr double kPerDivision = 45.0;  // [px] a label of up to four characters and a gap
+  if (!(width > 0.0)) return 5;
+  return std::clamp(static_cast<int>(width / kPerDivision), 2, 5);
+}
+
+void NiceTicks(QValueAxis* axis, int divisions) {
   const double span = axis->max() - axis->min();
   if (!(span > 0.0) || !std::isfinite(span)) return;
-  const double step = NiceStep(span / 5.0);
+  const double step = NiceStep(span / std::max(1, divisions));
   const DynamicTicks ticks = ExactZeroDynamicTicks(axis->min(), axis->max(), step);
   // Interval before type: a dynamic axis lays out its ticks at once.
   axis->setTickInterval(ticks.interval);

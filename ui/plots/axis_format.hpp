@@ -37,9 +37,12 @@ struct DynamicTicks {
 };
 DynamicTicks ExactZeroDynamicTicks(double min, double max, double interval);
 
-/// About five ticks on the axis' [min, max] at a nice step (the scene kit's NiceStep), labelled
-/// so neighbours differ.
-void NiceTicks(QValueAxis* axis);
+/// About `divisions` (default five) ticks on the axis' [min, max] at a nice step (the scene
+/// kit's NiceStep), labelled so neighbours differ.
+void NiceTicks(QValueAxis* axis, int divisions = 5);
+/// How many divisions a time axis `width` px long has room for: five, fewer in a narrow chart
+/// (seven labels "0 2 4 … 12" in 120 px were elided to "…"), at least two.
+int TimeDivisionsFor(double width);
 
 /// Sets [lo, hi] without ever asking the axis for a huge number of ticks: Qt lays the ticks out
 /// at once, with the interval it has, so a larger span gets its larger interval first (a span

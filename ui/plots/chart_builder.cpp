@@ -293,10 +293,16 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
          "click: move the time cursor · right-click: columns, export"));
   // The tick step follows the shown span (zoomed or not).
   QValueAxis* x_axis = plot->x_axis;
-  connect(x_axis, &QValueAxis::rangeChanged, plot->chart, [x_axis] { NiceTicks(x_axis); });
+  QChart* chart = plot->chart;
+  connect(x_axis, &QValueAxis::rangeChanged, chart,
+          [x_axis, chart] { NiceTicks(x_axis, TimeDivisionsFor(chart->plotArea().width())); });
   // Axis titles that fit the axis' length (Qt would elide them, units first).
   Plot* raw = plot.get();
   connect(plot->chart, &QChart::plotAreaChanged, plot->chart, [this, raw] {
+    // As many time ticks as the width has room for (a narrow chart elided them to "…").
+    const double interval = raw->x_axis->tickInterval();
+    NiceTicks(raw->x_axis, TimeDivisionsFor(raw->chart->plotArea().width()));
+    if (raw->x_axis->tickInterval() != interval) raw->view->viewport()->update();
     FitAxisTitles(*raw);
     UpdateTitle(*raw);  // on two lines if it no longer fits
     FitLegend(*raw);

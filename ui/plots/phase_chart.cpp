@@ -1,6 +1,7 @@
 #include "plots/phase_chart.hpp"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QKeySequence>
 #include <QLegend>
@@ -111,6 +112,9 @@ PhaseChart::PhaseChart(int index, dirac::PlotSpec spec, QWidget* parent)
     cursors_.push_back(cursor);
   }
   setChart(chart_);
+  y_title_font_ = y_axis_->titleFont();
+  // Titles that fit the chart's size, refitted when it changes.
+  connect(chart_, &QChart::plotAreaChanged, this, [this] { FitTitles(); });
   UpdateTitle();
   SetColumnQuantities({});
 }
@@ -125,7 +129,9 @@ void PhaseChart::SetColumnQuantities(const std::map<std::string, ColumnQuantity>
     ys.push_back(pair[1]);
   }
   x_axis_->setTitleText(AxisTitle(xs, quantities_));
-  y_axis_->setTitleText(AxisTitle(ys, quantities_));
+  y_title_full_ = AxisTitle(ys, quantities_);
+  y_axis_->setTitleText(y_title_full_);
+  FitTitles();
 }
 
 void PhaseChart::SetTrajectory(std::shared_ptr<const dirac::Trajectory> trajectory) {
@@ -236,7 +242,37 @@ void PhaseChart::UpdateTitle() {
                  .arg(QString::fromStdString(spec_.section), QString::fromLatin1(direction));
   }
   if (!problem_.isEmpty()) title += QStringLiteral("  (%1)").arg(problem_);
+  full_title_ = title;
+  FitTitles();
+}
+
+void PhaseChart::FitTitles() {
+  // The chart's title on two lines where one does not fit (Qt cut it: "…(24 crossings of
+  // valpha = 0..."), as the charts against time do.
+  QString title = full_title_;
+  const double room = chart_->size().width() - 40.0;
+  if (room > 0.0 && QFontMetricsF(chart_->titleFont()).horizontalAdvance(title) > room)
+    title = BrokenInTwo(title.toHtmlEscaped());
   if (title != chart_->title()) chart_->setTitle(title);
+  // The value axis' title: smaller, then the names over the unit ("valpha [ra..." was cut).
+  const double height = chart_->plotArea().height() - 8.0;
+  if (!(height > 0.0)) return;
+  QFont font = y_title_font_;
+  QString text = y_title_full_;
+  auto fits = [&] {
+    double longest = 0.0;
+    for (const QString& line : text.split(QStringLiteral("<br>")))
+      longest = std::max(longest, QFontMetricsF(font).horizontalAdvance(line));
+    return longest <= height;
+  };
+  if (!fits()) font.setPointSizeF(font.pointSizeF() * 0.8);
+  if (!fits()) {
+    const qsizetype unit = y_title_full_.lastIndexOf(QStringLiteral(" ["));
+    text = unit > 0 ? y_title_full_.left(unit) + "<br>" + y_title_full_.mid(unit + 1)
+                    : BrokenInTwo(y_title_full_);
+  }
+  if (y_axis_->titleFont() != font) y_axis_->setTitleFont(font);
+  if (y_axis_->titleText() != text) y_axis_->setTitleText(text);
 }
 
 void PhaseChart::SetCursorTime(double t) {

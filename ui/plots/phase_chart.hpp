@@ -6,6 +6,7 @@
 /// state at the time cursor is marked on each pair.
 
 #include <QChartView>
+#include <QFont>
 #include <QList>
 #include <QPointF>
 #include <QString>
@@ -54,6 +55,8 @@ class PhaseChart : public QChartView {
 
   const dirac::PlotSpec& spec() const { return spec_; }
   QChart* chart_item() const { return chart_; }
+  /// The chart's title as one line (the chart shows it on two where it does not fit).
+  const QString& title() const { return full_title_; }
   /// The points drawn for pair `pair` (curve or section points).
   QList<QPointF> Points(int pair) const;
   /// The cursor mark of pair `pair` (empty before a trajectory).
@@ -76,6 +79,8 @@ class PhaseChart : public QChartView {
   void Fill();
   void FitAxes();
   void UpdateTitle();
+  // The title and the value axis' title fitted to the chart's size (on two lines, smaller).
+  void FitTitles();
 
   dirac::PlotSpec spec_;
   QChart* chart_ = nullptr;
@@ -84,6 +89,9 @@ class PhaseChart : public QChartView {
   std::vector<QLineSeries*> curves_;     // without a section
   std::vector<QScatterSeries*> points_;  // with a section
   std::vector<QScatterSeries*> cursors_;
+  QString full_title_;    // the title before FitTitles
+  QString y_title_full_;  // the value axis' title before FitTitles
+  QFont y_title_font_;
   std::map<std::string, ColumnQuantity> quantities_;
   std::shared_ptr<const dirac::Trajectory> trajectory_;
   std::unique_ptr<dirac::SectionFunction> section_function_;

@@ -3,10 +3,13 @@
 // widest, so one time reads at one x in every chart.
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
+#include <QGraphicsLayout>
 #include <QMetaObject>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "plots/plot_panel.hpp"
@@ -22,15 +25,30 @@ void PlotPanel::ScheduleAlignment() {
 }
 
 void PlotPanel::SettleLayout() {
+  // The widgets' own layouts first (the dock, the scroll area, the charts' views): a chart is
+  // laid out for its final size only once its view has it.
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  // Then the charts and their alignment, always (not only when one is pending: a picture must
+  // not depend on what the event loop happened to run before it), until a round moves nothing.
   for (int round = 0; round < 8; ++round) {
     LayOutNow();
-    if (!align_pending_) break;
-    AlignPlotAreas();  // the queued call finds nothing left to do
+    const bool moved = AlignPlotAreas();
+    LayOutNow();
+    if (!moved && !align_pending_) break;
   }
 }
 
-void PlotPanel::AlignPlotAreas() {
-  align_pending_ = false;
+bool PlotPanel::LaidOut() const {
+  for (const auto& plot : plots_) {
+    if (!plot->view->isVisible()) continue;
+    QGraphicsLayout* layout = plot->chart->layout();
+    if ((layout && !layout->isActivated()) || plot->chart->size() != QSizeF(plot->view->size()))
+      return false;
+  }
+  return !align_pending_ && AlignmentMargins().empty();
+}
+
+std::vector<std::pair<QChart*, QMargins>> PlotPanel::AlignmentMargins() const {
   struct Edges {
     QChart* chart;
     double left, right;  // what the axes take without the alignment's extra margin
@@ -48,13 +66,22 @@ void PlotPanel::AlignPlotAreas() {
     left = std::max(left, l);
     right = std::max(right, r);
   }
+  std::vector<std::pair<QChart*, QMargins>> changes;
   for (const Edges& e : edges) {
     const QMargins m(kChartMargins.left() + static_cast<int>(std::lround(left - e.left)),
                      kChartMargins.top(),
                      kChartMargins.right() + static_cast<int>(std::lround(right - e.right)),
                      kChartMargins.bottom());
-    if (e.chart->margins() != m) e.chart->setMargins(m);
+    if (e.chart->margins() != m) changes.emplace_back(e.chart, m);
   }
+  return changes;
+}
+
+bool PlotPanel::AlignPlotAreas() {
+  align_pending_ = false;
+  const auto changes = AlignmentMargins();
+  for (const auto& [chart, margins] : changes) chart->setMargins(margins);
+  return !changes.empty();
 }
 
 }  // namespace dirac::ui

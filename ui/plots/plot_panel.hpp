@@ -6,6 +6,7 @@
 /// context menu, PNG / SVG export, and overlays of a pinned run and of a comparison run.
 
 #include <QList>
+#include <QMargins>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dirac/optimal_control.hpp"
@@ -120,10 +122,14 @@ class PlotPanel : public QWidget {
   /// Lays the charts out now for their new curves and ranges (Qt Charts would at the next turn
   /// of the event loop, after the window's repaint, and paint the charts a second time).
   void LayOutNow();
-  /// Lays the charts out and runs a pending alignment of their plot areas now, a few rounds
-  /// until none is pending (an alignment's margins change the plot areas): for a picture
-  /// taken at once (`--screenshot`), so that it does not depend on the settle time.
+  /// Lays the widgets and the charts out and aligns their plot areas now (always, not only when
+  /// an alignment is pending), a few rounds until one moves nothing (an alignment's margins
+  /// change the plot areas): for a picture taken at once (`--screenshot`), so that it does not
+  /// depend on what the event loop ran before.
   void SettleLayout();
+  /// Whether every shown chart is laid out for its view's size (its layout activated and not
+  /// invalidated since) and the plot areas are aligned: the condition a picture waits for.
+  bool LaidOut() const;
   /// After a window repaint that drew every chart whole (LayOutNow, then QWidget::repaint): lets
   /// the charts' scenes take in their items' changes now without painting them again (a
   /// scene does that at the next turn of the event loop and repaints the changed regions).
@@ -279,7 +285,10 @@ class PlotPanel : public QWidget {
   // margins of each chart make up for what its axes take less than the widest; scheduled once
   // per turn of the event loop whenever a plot area changes.
   void ScheduleAlignment();
-  void AlignPlotAreas();
+  /// Runs the alignment now; whether it changed a chart's margins.
+  bool AlignPlotAreas();
+  /// The margins the alignment would give the charts whose margins differ from them.
+  std::vector<std::pair<QChart*, QMargins>> AlignmentMargins() const;
   const dirac::Trajectory* TrajectoryOf(const Plot& plot) const;
   void ShowContextMenu(int plot, const QPoint& global);
   /// Every column a chart may show: the run's, else the described ones (sorted), without t.

@@ -280,7 +280,7 @@ ViewBand SceneView::FreeBand() const {
   if (legend && legend_shown() && legend->GetInput()) {
     const std::string text = legend->GetInput();
     const auto lines = 1 + std::count(text.begin(), text.end(), '\n');
-    band.bottom = (16.0 + 17.0 * static_cast<double>(lines)) * ratio;
+    band.bottom = (16.0 + 17.0 * static_cast<double>(lines)) * ratio + legend_raise_;
   }
   return band;
 }
@@ -310,15 +310,39 @@ void SceneView::ApplyLegend() {
     if (!shown) overlay_->RemoveActor2D(legend);
   }
   controls_->ShowLegendButton(legend != nullptr, shown);
-  if (shown && window_ready_) {
-    // Beside the view's left margin, short of the legend button ("Hide legend" covered the
-    // legend's end in a narrow view).
-    double button[4];
-    const double ratio = devicePixelRatioF();
-    const double right = controls_->LegendButtonBox(overlay_, button) ? button[0] - 12.0 * ratio
-                                                                      : (width() - 16) * ratio;
-    ViewControls::FitLegendWidth(vtkTextActor::SafeDownCast(legend), overlay_, right - 12.0);
+  legend_raise_ = 0.0;
+  auto* text = vtkTextActor::SafeDownCast(legend);
+  if (!shown || !text || !window_ready_) return;
+  // Beside the view's left margin, short of the legend button ("Hide legend" covered the
+  // legend's end in a narrow view); where it does not fit there even at the smallest size
+  // (a 1012 px window at QT_SCALE_FACTOR=1.5), above the button instead.
+  const double ratio = devicePixelRatioF();
+  const double gap = 12.0 * ratio;
+  text->SetDisplayPosition(kLegendLeft, kLegendBottom);
+  double button[4];  // x0, x1, y0, y1, device pixels
+  const bool has_button = controls_->LegendButtonBox(overlay_, button);
+  const double right = has_button ? button[0] - gap : (width() - 16) * ratio;
+  ViewControls::FitLegendWidth(text, overlay_, right - kLegendLeft);
+  double box[4];  // about the legend's position
+  text->GetBoundingBox(overlay_, box);
+  if (has_button && kLegendLeft + box[1] > right) {
+    legend_raise_ = button[3] + 0.5 * gap - kLegendBottom;
+    text->SetDisplayPosition(kLegendLeft, kLegendBottom + static_cast<int>(legend_raise_));
+    ViewControls::FitLegendWidth(text, overlay_, (width() - 16) * ratio - kLegendLeft);
   }
+}
+
+QRect SceneView::legend_rect() const {
+  WaitForFrame();
+  auto* text = vtkTextActor::SafeDownCast(scene_ ? scene_->legend() : nullptr);
+  if (!window_ready_ || !text || !legend_shown() || !text->GetInput()) return {};
+  double box[4];  // about the legend's position, device pixels, y up
+  text->GetBoundingBox(overlay_, box);
+  const double x = kLegendLeft, y = kLegendBottom + static_cast<int>(legend_raise_);
+  const qreal ratio = devicePixelRatioF();
+  return QRectF(QPointF((x + box[0]) / ratio, height() - (y + box[3]) / ratio),
+                QPointF((x + box[1]) / ratio, height() - (y + box[2]) / ratio))
+      .toRect();
 }
 
 void SceneView::SetMessage(const QString& message) {

@@ -61,6 +61,9 @@ class SceneView : public QWidget {
   QString hint() const;
   /// Where the legend button is, in widget coordinates (empty without a legend or a frame).
   QRect legend_button_rect() const;
+  /// Where the scene's legend is drawn, in widget coordinates (empty when it is folded or there
+  /// is no legend or frame): never under the legend button.
+  QRect legend_rect() const;
 
   /// Text shown in the middle of the view (e.g. why there is no scene); "" hides it.
   void SetMessage(const QString& message);
@@ -200,6 +203,9 @@ class SceneView : public QWidget {
   QString message_text_;                     // what message_ shows, unwrapped
   std::unique_ptr<ViewControls> controls_;   // the legend button and the hint
   std::optional<bool> legend_choice_;        // the user's, once made
+  double legend_raise_ = 0.0;  // device px the legend stands above its place (over the button)
+  static constexpr int kLegendLeft = 12;  // the legend's place, device px (MakeLegendText)
+  static constexpr int kLegendBottom = 10;
   void ApplyLegend();
   // Places the legend button and the hint (under the scene's own text, DrawnScene).
   void PlaceControls();

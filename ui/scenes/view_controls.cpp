@@ -82,11 +82,59 @@ void ViewControls::FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double
   text->GetBoundingBox(overlay, box);
   const double wide = box[1] - box[0];
   if (!(wide > width) || !(width > 0.0)) return;
-  p->SetFontSize(std::max(kSmallest, static_cast<int>(full * width / wide)));
+  // Text does not scale exactly with its size (hinting, the frame's padding): from the
+  // proportional guess down until it fits.
+  for (int size = std::max(kSmallest, static_cast<int>(full * width / wide));; --size) {
+    p->SetFontSize(size);
+    text->GetBoundingBox(overlay, box);
+    if (box[1] - box[0] <= width || size == kSmallest) return;
+  }
 }
 
 void ViewControls::FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width) {
+  if (!legend || !legend->GetInput() || !overlay->GetRenderWindow()) return;
+  // A legend wrapped before (a narrower view) is whole again first: continuation lines start
+  // with kContinuation.
+  std::string text = legend->GetInput();
+  const std::string joint = "\n" + std::string(kContinuation);
+  for (std::size_t at; (at = text.find(joint)) != std::string::npos;)
+    text.replace(at, joint.size(), " ");
+  legend->SetInput(text.c_str());
   FitTextWidth(legend, overlay, width, 14);
+  double box[4];
+  legend->GetBoundingBox(overlay, box);
+  if (box[1] - box[0] <= width) return;
+  // Still too wide at the smallest size (a 1012 px window at QT_SCALE_FACTOR=1.5: the lines ran
+  // out of the view): each line broken between words where it would pass `width`.
+  auto wide = [&](const std::string& line) {
+    legend->SetInput(line.c_str());
+    legend->GetBoundingBox(overlay, box);
+    return box[1] - box[0] > width;
+  };
+  std::string wrapped, line;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string source = text.substr(start, end - start);
+    line.clear();
+    std::size_t word = 0;
+    while (word <= source.size()) {
+      const std::size_t space = std::min(source.find(' ', word), source.size());
+      const std::string next = source.substr(word, space - word);
+      const std::string longer = line.empty() ? next : line + " " + next;
+      if (!line.empty() && wide(longer)) {
+        wrapped += line + "\n";
+        line = std::string(kContinuation) + next;
+      } else {
+        line = longer;
+      }
+      word = space + 1;
+    }
+    wrapped += line;
+    if (end < text.size()) wrapped += "\n";
+    start = end + 1;
+  }
+  legend->SetInput(wrapped.c_str());
 }
 
 void ViewControls::FitHintWidth(vtkRenderer* overlay, double width) {

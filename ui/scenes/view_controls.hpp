@@ -33,7 +33,10 @@ class ViewControls {
 
   /// Sizes the scene's `legend` text (14 px, down to 9) so its longest line fits `width` device
   /// pixels of `overlay`'s view (VTK text does not wrap: a long line was cut at the right edge).
+  /// Where it does not fit even at 9 px, its lines are broken between words (continuation
+  /// lines start with kContinuation; a later call joins them again first).
   static void FitLegendWidth(vtkTextActor* legend, vtkRenderer* overlay, double width);
+  static constexpr const char* kContinuation = "   ";
   /// Any text the same way, from `full` px down to 9 (the view's message: 16).
   static void FitTextWidth(vtkTextActor* text, vtkRenderer* overlay, double width, int full);
   /// Sizes the hint the same way to `width` device pixels (at the narrowest window its ends

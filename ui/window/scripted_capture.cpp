@@ -1,7 +1,9 @@
 #include "window/scripted_capture.hpp"
 
 #include <QImage>
+#include <QMetaObject>
 #include <QTextStream>
+#include <QWindow>
 
 #include "plots/plot_panel.hpp"
 #include "run/playback_clock.hpp"
@@ -11,20 +13,15 @@
 #include "window/main_window.hpp"
 
 namespace dirac::ui {
-namespace {
-
-// Time for Qt to lay out and paint the charts and for the X server to show the VTK frame.
-constexpr int kSettleMs = 400;
-
-}  // namespace
-
 ScriptedCapture::ScriptedCapture(MainWindow* window, std::optional<double> time, QString path,
                                  int timeout_ms, QObject* parent)
     : QObject(parent), window_(window), time_(time), path_(std::move(path)) {
   timeout_.setSingleShot(true);
   timeout_.setInterval(timeout_ms);
-  connect(&timeout_, &QTimer::timeout, this,
-          [this] { Finish(3, "timed out waiting for the simulation"); });
+  connect(&timeout_, &QTimer::timeout, this, [this] {
+    Finish(3, capturing_ ? "timed out waiting for the window's layout"
+                         : "timed out waiting for the simulation");
+  });
 }
 
 void ScriptedCapture::Start() {
@@ -66,7 +63,26 @@ void ScriptedCapture::Begin() {
   window_->clock()->SetTime(time_.value_or(snapshot->t_end));
   // A picture of the run under way, not of the first screen: no "Press Space to play".
   window_->scene_view()->SetHint(QString());
-  QTimer::singleShot(kSettleMs, this, &ScriptedCapture::Capture);
+  QMetaObject::invokeMethod(this, &ScriptedCapture::CaptureWhenLaidOut, Qt::QueuedConnection);
+}
+
+bool ScriptedCapture::LaidOut() const {
+  QWindow* handle = window_->windowHandle();
+  return handle && handle->isExposed() && window_->plot_panel()->LaidOut();
+}
+
+void ScriptedCapture::CaptureWhenLaidOut() {
+  // A condition, not a delay: the window shown and every chart laid out for its final size
+  // with the plot areas aligned (a chart once was drawn before its layout). Each turn of the
+  // event loop settles what it can now; what it cannot yet (the window not exposed, a size
+  // still to arrive) the next turn sees.
+  if (done_) return;
+  window_->plot_panel()->SettleLayout();
+  if (!LaidOut()) {
+    QTimer::singleShot(kRetryMs, this, &ScriptedCapture::CaptureWhenLaidOut);
+    return;
+  }
+  Capture();
 }
 
 void ScriptedCapture::Capture() {
@@ -74,9 +90,7 @@ void ScriptedCapture::Capture() {
     Record();
     return;
   }
-  // The charts laid out (a pending alignment of their plot areas run) and painted so,
-  // whatever the load.
-  window_->plot_panel()->SettleLayout();
+  // Painted as laid out, whatever the load.
   window_->plot_panel()->repaint();
   window_->scene_view()->RenderNow();
   const QImage image =

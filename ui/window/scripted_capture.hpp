@@ -41,10 +41,14 @@ class ScriptedCapture : public QObject {
   void OnSnapshot(const SnapshotPtr& snapshot);
   void OnGauge(const GaugeResultPtr& result);
   void Begin();
+  // Captures once the window is laid out (LaidOut), else looks again a moment later.
+  void CaptureWhenLaidOut();
+  bool LaidOut() const;
   void Capture();
   void Record();
   void Finish(int exit_code, const QString& message);
 
+  static constexpr int kRetryMs = 10;  // between two looks at the condition (not a settle time)
   MainWindow* window_;
   std::optional<double> time_;
   QString path_;

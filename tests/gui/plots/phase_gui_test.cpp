@@ -17,6 +17,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressDialog>
@@ -28,6 +30,7 @@
 #include <QTimer>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -152,7 +155,7 @@ void PhaseGuiTest::RollingDiskPhasePortraitAndSectionAgainstTheCsv() {
     ++found;
   }
   QCOMPARE(found, rows.num_rows());
-  QVERIFY(section->chart_item()->title().contains(QString::number(found) + " crossing"));
+  QVERIFY(section->title().contains(QString::number(found) + " crossing"));
 
   // The cursor mark is the state at the clock's time.
   window->clock()->SetTime(7.5);
@@ -161,15 +164,33 @@ void PhaseGuiTest::RollingDiskPhasePortraitAndSectionAgainstTheCsv() {
                             QPointF(csv.at(row, alpha), csv.at(row, valpha)), 10000);
   QCOMPARE(section->CursorPoint(0).value(0), QPointF(csv.at(row, x), csv.at(row, y)));
 
-  // A picture of the two phase charts to look at.
-  portrait->resize(520, 360);
-  section->resize(520, 360);
-  QImage image(1040, 360, QImage::Format_RGB32);
+  // A picture of the two phase charts to look at, each as the window lays it out (a chart
+  // resized by hand here went back to the panel's size before it was drawn), and drawn once
+  // laid out for that size: a condition (the picture was once drawn before the charts' layout).
+  for (PhaseChart* chart : {portrait, section})
+    QTRY_VERIFY(chart->chart_item()->size() == QSizeF(chart->size()) &&
+                chart->chart_item()->layout()->isActivated());
+  // Titles whole (Qt cut them: "…(24 crossings of valpha = 0...", "valpha [ra..."): each line
+  // of the chart's title within its width, of the value axis' title within the plot's height.
+  for (PhaseChart* chart : {portrait, section}) {
+    QChart* item = chart->chart_item();
+    auto* y_axis = qobject_cast<QValueAxis*>(item->axes(Qt::Vertical).value(0));
+    QVERIFY(y_axis);
+    for (const QString& line : item->title().split("<br>"))
+      QVERIFY2(QFontMetricsF(item->titleFont()).horizontalAdvance(line) <= item->size().width(),
+               qPrintable(line));
+    for (const QString& line : y_axis->titleText().split("<br>"))
+      QVERIFY2(
+          QFontMetricsF(y_axis->titleFont()).horizontalAdvance(line) <= item->plotArea().height(),
+          qPrintable(line));
+  }
+  const QSize a = portrait->size(), b = section->size();
+  QImage image(a.width() + b.width(), std::max(a.height(), b.height()), QImage::Format_RGB32);
   image.fill(Qt::white);
   {
     QPainter painter(&image);
-    portrait->render(&painter, QRectF(0, 0, 520, 360));
-    section->render(&painter, QRectF(520, 0, 520, 360));
+    portrait->render(&painter, QRectF(QPointF(0, 0), QSizeF(a)));
+    section->render(&painter, QRectF(QPointF(a.width(), 0), QSizeF(b)));
   }
   QVERIFY(image.save(OutputPath("phase_portrait.png")));
 }
