@@ -22,11 +22,6 @@ class QVBoxLayout;
 
 namespace dirac::ui {
 
-/// A number as the panel's editors show it: the shortest text that reads back as the same
-/// double, fixed-point for 1e-4 <= |value| < 1e7 ("0.03", "2500"), else scientific ("1e-9",
-/// "-2.5e12"; no '+' or leading zero in the exponent).
-QString ShortestEditorText(double value);
-
 /// Every editor is named after the `--set` name it sets, so tests and scripts can find it:
 /// "parameter.<name>" (spin box) and "parameter.<name>.slider", "initial.<name>" for each of the
 /// model's initial values (coordinates, velocities or fibre coordinates, momenta, costates, ...),

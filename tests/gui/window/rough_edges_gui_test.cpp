@@ -32,6 +32,7 @@
 
 #include "dirac/scenario.hpp"
 #include "gui_test_support.hpp"
+#include "panels/number_editors.hpp"
 #include "panels/parameter_panel.hpp"
 #include "plots/axis_format.hpp"
 #include "plots/plot_panel.hpp"
