@@ -68,9 +68,9 @@ IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const 
                          ? "it is not a Lagrangian on TQ (no discrete Lagrangian L_d(q0, q1) to "
                            "vary); use one of " +
                                Alternatives(form)
-                         : "it needs a regular Lagrangian on TQ with at most nonholonomic "
-                           "constraints (not an algebroid, not holonomic constraints, not the "
-                           "constraint algorithm's flow); use one of " +
+                         : "it needs a regular Lagrangian on TQ with nonholonomic or holonomic "
+                           "constraints or none (not an algebroid, not the constraint "
+                           "algorithm's flow); use one of " +
                                Alternatives(form));
       if (!(step > 0.0)) throw refuse(kNoStep);
       return asked;

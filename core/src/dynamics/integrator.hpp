@@ -47,12 +47,11 @@ enum class SystemForm {
   /// x' = f(t, x) only (the Euler–Poincaré and first-order models): auto, adams, bdf.
   kExplicitOde,
   /// An ODE and an index-1 DAE form of the same flow (regular Lagrange–Dirac systems on an
-  /// algebroid or with holonomic constraints, the constraint algorithm's flow on M_f): auto,
-  /// adams, bdf, idas.
+  /// algebroid, the constraint algorithm's flow on M_f): auto, adams, bdf, idas.
   kOdeAndDae,
-  /// As kOdeAndDae, and a regular Lagrangian on TQ with at most nonholonomic constraints, whose
-  /// discrete Euler–Lagrange (Lagrange–d'Alembert) equations `variational` solves: auto, adams,
-  /// bdf, idas, variational.
+  /// As kOdeAndDae, and a regular Lagrangian on TQ with nonholonomic and holonomic constraints (or
+  /// none), whose discrete Euler–Lagrange (Lagrange–d'Alembert, RATTLE) equations `variational`
+  /// solves: auto, adams, bdf, idas, variational.
   kLagrangianOnTQ,
   /// x' = f(t, x) that is also the Lie–Poisson (Lax) form M' = [B(M), M] of an Euler–Poincaré
   /// system on a matrix Lie algebra with a diagonal trace form and a quadratic autonomous

@@ -476,18 +476,15 @@ dynamics::SystemForm FormOf(const CompiledDae& dae, const std::vector<double>& p
                             std::string* system) {
   const InputLayout& layout = dae.layout;
   const bool on_tq = dae.lagrangian_gradient.num_outputs() == 2 * layout.n && layout.k == layout.n;
-  dynamics::SystemForm form = on_tq && dae.holonomic.num_outputs() == 0
-                                  ? dynamics::SystemForm::kLagrangianOnTQ
-                                  : dynamics::SystemForm::kOdeAndDae;
+  dynamics::SystemForm form =
+      on_tq ? dynamics::SystemForm::kLagrangianOnTQ : dynamics::SystemForm::kOdeAndDae;
   std::string why;
   if (!on_tq && probe_rigid_body && reconstruction &&
       RigidBodyOnSO3(dae, parameters, *reconstruction, &why))
     form = dynamics::SystemForm::kRigidBodyOnSO3;
   *system = !on_tq ? "this Lagrange-Dirac system on a Lie algebroid" +
                          (why.empty() ? std::string() : " (" + why + ")")
-            : form == dynamics::SystemForm::kOdeAndDae
-                ? "this Lagrange-Dirac system with holonomic constraints"
-                : "this Lagrange-Dirac system";
+                   : "this Lagrange-Dirac system";
   return form;
 }
 
@@ -531,8 +528,8 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
 namespace {
 
 // method: variational (lagrange_dirac/variational_step.hpp): whole steps between the samples; the
-// node velocities lie on the distribution, so no projection is needed (holonomic constraints are
-// refused by ChooseMethod).
+// node velocities lie on the distribution and the nodes on the holonomic constraints (RATTLE), so
+// no projection is needed.
 Trajectory SimulateVariational(const CompiledDae& dae,
                                const ReconstructionSpec& reconstruction_spec,
                                const std::vector<std::string>& columns,
@@ -560,7 +557,9 @@ Trajectory SimulateVariational(const CompiledDae& dae,
   std::ostringstream method;
   method << "variational (midpoint discrete Lagrangian"
          << (spec.order == 4 ? ", triple-jump composition, order 4" : ", order 2")
-         << (dae.layout.m > 0 ? ", discrete Lagrange-d'Alembert" : "") << ", step " << spec.step
+         << (dae.layout.m > dae.holonomic.num_outputs() ? ", discrete Lagrange-d'Alembert" : "")
+         << (dae.holonomic.num_outputs() > 0 ? ", RATTLE for the holonomic constraints" : "")
+         << ", step " << spec.step
          << ")";
   report.method = method.str();
   dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,

@@ -31,11 +31,11 @@ const std::vector<IntegratorInfo>& IntegratorRegistry() {
        "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi",
        true},
       {IntegrationMethod::kVariational, "variational",
-       "regular Lagrangians on TQ, unconstrained or with nonholonomic constraints (not on an "
-       "algebroid, not with holonomic constraints)",
+       "regular Lagrangians on TQ, unconstrained or with nonholonomic or holonomic constraints "
+       "(not on an algebroid)",
        "fixed-step variational integrator: midpoint discrete Lagrangian (order 2) or its "
-       "triple-jump composition (order 4), discrete Lagrange-d'Alembert constraints, Newton "
-       "on exact Jacobians",
+       "triple-jump composition (order 4), discrete Lagrange-d'Alembert constraints, RATTLE for "
+       "holonomic constraints, Newton on exact Jacobians",
        true},
   };
   return registry;
