@@ -61,6 +61,10 @@ enum class SystemForm {
   /// brackets, L = ½ wᵀ J w, the SO3 reconstruction of w): auto, adams, bdf, idas,
   /// lie_variational.
   kRigidBodyOnSO3,
+  /// As kOdeAndDae, and a free planar body on SE(2) (an algebroid over a point with the se(2)
+  /// brackets, L = ½ ξᵀ M ξ, the SE2 reconstruction of ξ): auto, adams, bdf, idas,
+  /// lie_variational.
+  kPlanarBodyOnSE2,
 };
 
 /// The method a run takes for the asked one. `auto` is the stiffness test of ChooseFamily on
