@@ -3,8 +3,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -566,8 +566,7 @@ Trajectory SimulateVariational(const CompiledDae& dae,
          << (spec.order == 4 ? ", triple-jump composition, order 4" : ", order 2")
          << (dae.layout.m > dae.holonomic.num_outputs() ? ", discrete Lagrange-d'Alembert" : "")
          << (dae.holonomic.num_outputs() > 0 ? ", RATTLE for the holonomic constraints" : "")
-         << ", step " << spec.step
-         << ")";
+         << ", step " << spec.step << ")";
   report.method = method.str();
   dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,
                        recorder.trajectory(), report);
@@ -597,8 +596,7 @@ Trajectory SimulateLieVariational(const CompiledDae& dae,
   if (se2) {
     const std::optional<Eigen::Matrix3d> M =
         PlanarBodyOnSE2(dae, input.parameters, reconstruction_spec, nullptr);
-    if (!M)
-      throw ModelError("simulation.method: lie_variational: not a free planar body on SE(2)");
+    if (!M) throw ModelError("simulation.method: lie_variational: not a free planar body on SE(2)");
     Eigen::Matrix3d g0 = Eigen::Matrix3d::Identity();
     if (initial.size() == 3) {
       g0 = geometry::Exp(geometry::MatrixGroup::kSE2, {0.0, 0.0, initial[2]});

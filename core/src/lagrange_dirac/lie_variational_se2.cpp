@@ -32,7 +32,7 @@ double DexpCoefficient(double t, double* derivative) {
     return 1.0 / 12.0 + t2 / 720.0 + t2 * t2 / 30240.0;
   }
   const double half = 0.5 * t, cot = std::cos(half) / std::sin(half);
-  const double s = half * cot;                                          // (θ/2) cot(θ/2)
+  const double s = half * cot;                                                 // (θ/2) cot(θ/2)
   const double ds = 0.5 * cot - 0.25 * t / (std::sin(half) * std::sin(half));  // its derivative
   *derivative = -ds / (t * t) - 2.0 * (1.0 - s) / (t * t * t);
   return (1.0 - s) / (t * t);

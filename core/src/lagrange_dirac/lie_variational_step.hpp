@@ -84,9 +84,10 @@ std::optional<Eigen::Matrix3d> PlanarBodyOnSE2(const CompiledDae& dae,
 ///   (dexp⁻¹_{-hξ_k})ᵀ M ξ_k = m_k        (Newton on ξ_k in R³, exact Jacobian, to round-off)
 ///   m_(k+1) = (dexp⁻¹_{hξ_k})ᵀ M ξ_k,   g_(k+1) = g_k exp(h ξ_k)
 /// with dexp⁻¹_x = I + ½ ad_x + c(θ) ad_x², the inverse of the left-trivialized tangent of exp
-/// (c = (1 - (θ/2) cot(θ/2))/θ², θ the rotation of x; exact since ad_x³ = -θ² ad_x on se(2)). The element is a product of exponentials (on SE(2) to round-off),
-/// the spatial momentum Ad_(g⁻¹)ᵀ m (the momentum map of the left SE(2) symmetry) is kept to
-/// round-off; symmetric, order 2. y() is the node body velocity ξ = M⁻¹ m.
+/// (c = (1 - (θ/2) cot(θ/2))/θ², θ the rotation of x; exact since ad_x³ = -θ² ad_x on se(2)). The
+/// element is a product of exponentials (on SE(2) to round-off), the spatial momentum Ad_(g⁻¹)ᵀ m
+/// (the momentum map of the left SE(2) symmetry) is kept to round-off; symmetric, order 2. y() is
+/// the node body velocity ξ = M⁻¹ m.
 class PlanarBodyLieVariational final : public dynamics::Integrator {
  public:
   /// From g0 (on SE(2), 3 x 3 homogeneous) and ξ0 at t0 with step `step` [s] and mass matrix M

@@ -48,15 +48,15 @@ VariationalIntegrator::VariationalIntegrator(const CompiledDae& dae,
   constraint_jacobian_ = TangentJacobian(dae.constraints, q);
   nh_ = dae.holonomic.num_outputs();
   if (nh_ > m_ || dae.holonomic_jacobian.num_outputs() != nh_ * n_)
-    throw ModelError("variational integrator: the holonomic constraints' differentials are not "
-                     "among the constraint rows");
+    throw ModelError(
+        "variational integrator: the holonomic constraints' differentials are not "
+        "among the constraint rows");
   input_.assign(L.size(), 0.0);
   std::copy(parameters.begin(), parameters.end(), input_.begin() + L.parameters());
-  std::size_t scratch =
-      std::max({dae.lagrangian_gradient.scratch_size(), dae.constraints.scratch_size(),
-                dae.constraint_matrix.scratch_size(), hessian_.work_size(),
-                constraint_jacobian_.work_size(), dae.holonomic.scratch_size(),
-                dae.holonomic_jacobian.scratch_size()});
+  std::size_t scratch = std::max(
+      {dae.lagrangian_gradient.scratch_size(), dae.constraints.scratch_size(),
+       dae.constraint_matrix.scratch_size(), hessian_.work_size(), constraint_jacobian_.work_size(),
+       dae.holonomic.scratch_size(), dae.holonomic_jacobian.scratch_size()});
   scratch_.assign(scratch, 0.0);
   x_ = x0;
   p_.assign(n_, 0.0);

@@ -65,16 +65,16 @@ Scenario CartesianChain(const std::vector<double>& th, const std::vector<double>
 
 // The same chain in absolute angles: the family for two links and more, by hand for one.
 Scenario AngleChain(const std::vector<double>& th, const std::vector<double>& w) {
-  Scenario s = th.size() == 1
-                   ? ParseScenario(
-                         "name: angle pendulum\ncoordinates:\n"
-                         "  - {name: th1, velocity: vth1}\n"
-                         "parameters:\n  - {name: g, default: 9.81}\n"
-                         "lagrangian: \"vth1^2/2 + g*cos(th1)\"\n",
-                         "angle.yaml")
-                   : ParseScenario(GenerateFamilyScenario("pendulum_chain", static_cast<int>(
-                                                                                th.size())),
-                                   "pendulum_chain");
+  Scenario s =
+      th.size() == 1
+          ? ParseScenario(
+                "name: angle pendulum\ncoordinates:\n"
+                "  - {name: th1, velocity: vth1}\n"
+                "parameters:\n  - {name: g, default: 9.81}\n"
+                "lagrangian: \"vth1^2/2 + g*cos(th1)\"\n",
+                "angle.yaml")
+          : ParseScenario(GenerateFamilyScenario("pendulum_chain", static_cast<int>(th.size())),
+                          "pendulum_chain");
   for (std::size_t k = 0; k < th.size(); ++k) {
     s.coordinates[k].initial = th[k];
     s.coordinates[k].initial_velocity = w[k];
@@ -83,7 +83,7 @@ Scenario AngleChain(const std::vector<double>& th, const std::vector<double>& w)
 }
 
 Trajectory RunCase(Scenario s, const std::vector<std::string>& sets,
-               SimulationReport* report = nullptr) {
+                   SimulationReport* report = nullptr) {
   ApplyOverrides(s, sets);
   return BuildModel(s)->Simulate(SimulationInput::FromScenario(s), {}, report);
 }
@@ -117,16 +117,16 @@ double FinalError(const Trajectory& cartesian, const Trajectory& angles, std::si
 double MeasuredOrder(const std::vector<double>& th, const std::vector<double>& w, int order,
                      double h0) {
   const Trajectory reference =
-      RunCase(AngleChain(th, w), {"t_end=1", "output_step=0.1", "method=adams", "rtol=1e-13",
-                              "atol=1e-13"});
+      RunCase(AngleChain(th, w),
+              {"t_end=1", "output_step=0.1", "method=adams", "rtol=1e-13", "atol=1e-13"});
   double errors[3];
   for (int k = 0; k < 3; ++k) {
     char step[64];
     std::snprintf(step, sizeof step, "step=%.17g", h0 / std::pow(2.0, k));
     SimulationReport report;
-    const Trajectory tr = RunCase(CartesianChain(th, w),
-                              {"method=variational", "order=" + std::to_string(order), step},
-                              &report);
+    const Trajectory tr =
+        RunCase(CartesianChain(th, w),
+                {"method=variational", "order=" + std::to_string(order), step}, &report);
     errors[k] = FinalError(tr, reference, th.size());
     EXPECT_NE(report.method.find("RATTLE"), std::string::npos) << report.method;
     for (std::size_t i = 1; i <= th.size(); ++i) {
@@ -135,10 +135,11 @@ double MeasuredOrder(const std::vector<double>& th, const std::vector<double>& w
     }
   }
   const double measured = std::log2(errors[1] / errors[2]);
-  std::printf("[variational RATTLE %zu-link, order %d] h0 = %g: errors %.3e, %.3e, %.3e; "
-              "orders %.3f, %.3f\n",
-              th.size(), order, h0, errors[0], errors[1], errors[2],
-              std::log2(errors[0] / errors[1]), measured);
+  std::printf(
+      "[variational RATTLE %zu-link, order %d] h0 = %g: errors %.3e, %.3e, %.3e; "
+      "orders %.3f, %.3f\n",
+      th.size(), order, h0, errors[0], errors[1], errors[2], std::log2(errors[0] / errors[1]),
+      measured);
   return measured;
 }
 
@@ -172,9 +173,9 @@ std::pair<double, double> EnergyHalves(const Trajectory& tr) {
 // tension.
 TEST(VariationalHolonomic, PendulumOnARodKeepsItsRodAndEnergyOverALongRun) {
   SimulationReport report;
-  const Trajectory tr = RunCase(CartesianChain({2.5}, {0.0}),
-                            {"t_end=2000", "output_step=0.1", "method=variational", "step=0.01"},
-                            &report);
+  const Trajectory tr =
+      RunCase(CartesianChain({2.5}, {0.0}),
+              {"t_end=2000", "output_step=0.1", "method=variational", "step=0.01"}, &report);
   ASSERT_EQ(tr.num_rows(), 20001u);
   const double f = MaxAbs(tr.Column("position_residual_rod1"));
   const double g = MaxAbs(tr.Column("residual_rod1"));
@@ -185,10 +186,12 @@ TEST(VariationalHolonomic, PendulumOnARodKeepsItsRodAndEnergyOverALongRun) {
   const auto mu = tr.Column("mu_rod1");
   double tension = 0.0;
   for (std::size_t r = 0; r < mu.size(); ++r)
-    tension = std::max(tension, std::abs(-2 * mu[r] - (-kG * y[r] + vx[r] * vx[r] + vy[r] * vy[r])));
-  std::printf("[variational RATTLE pendulum, 2000 s] max |f| = %.3e, max |df v| = %.3e, "
-              "max |E - E0|/|E0|: first half %.3e, second %.3e; tension error %.3e; %s\n",
-              f, g, first, second, tension, report.method.c_str());
+    tension =
+        std::max(tension, std::abs(-2 * mu[r] - (-kG * y[r] + vx[r] * vx[r] + vy[r] * vy[r])));
+  std::printf(
+      "[variational RATTLE pendulum, 2000 s] max |f| = %.3e, max |df v| = %.3e, "
+      "max |E - E0|/|E0|: first half %.3e, second %.3e; tension error %.3e; %s\n",
+      f, g, first, second, tension, report.method.c_str());
   EXPECT_LT(f, 1e-12);
   EXPECT_LT(g, 1e-12);
   EXPECT_GT(first, 0.0);
@@ -203,18 +206,19 @@ TEST(VariationalHolonomic, PendulumOnARodKeepsItsRodAndEnergyOverALongRun) {
 // A chaotic double pendulum in Cartesian coordinates (released from high up), 200 s at h = 0.01.
 TEST(VariationalHolonomic, ChaoticCartesianDoublePendulumKeepsRodsAndEnergyBounded) {
   SimulationReport report;
-  const Trajectory tr = RunCase(CartesianChain({2.0, 2.8}, {0.0, 0.0}),
-                            {"t_end=200", "output_step=0.1", "method=variational", "step=0.01"},
-                            &report);
+  const Trajectory tr =
+      RunCase(CartesianChain({2.0, 2.8}, {0.0, 0.0}),
+              {"t_end=200", "output_step=0.1", "method=variational", "step=0.01"}, &report);
   double f = 0.0, g = 0.0;
   for (const char* rod : {"rod1", "rod2"}) {
     f = std::max(f, MaxAbs(tr.Column(std::string("position_residual_") + rod)));
     g = std::max(g, MaxAbs(tr.Column(std::string("residual_") + rod)));
   }
   const auto [first, second] = EnergyHalves(tr);
-  std::printf("[variational RATTLE double pendulum, 200 s] max |f| = %.3e, max |df v| = %.3e, "
-              "max |E - E0|/|E0|: first half %.3e, second %.3e\n",
-              f, g, first, second);
+  std::printf(
+      "[variational RATTLE double pendulum, 200 s] max |f| = %.3e, max |df v| = %.3e, "
+      "max |E - E0|/|E0|: first half %.3e, second %.3e\n",
+      f, g, first, second);
   EXPECT_LT(f, 1e-12);
   EXPECT_LT(g, 1e-11);
   EXPECT_GT(first, 0.0);
@@ -239,8 +243,8 @@ TEST(VariationalHolonomic, DiscreteFlowIsSymplecticOnTheConstraintManifold) {
   C.row(0) << 2 * x1, 2 * y1, 0, 0, 0, 0, 0, 0;
   C.row(1) << -2 * (x2 - x1), -2 * (y2 - y1), 2 * (x2 - x1), 2 * (y2 - y1), 0, 0, 0, 0;
   C.row(2) << 2 * vx1, 2 * vy1, 0, 0, 2 * x1, 2 * y1, 0, 0;
-  C.row(3) << -2 * (vx2 - vx1), -2 * (vy2 - vy1), 2 * (vx2 - vx1), 2 * (vy2 - vy1),
-      -2 * (x2 - x1), -2 * (y2 - y1), 2 * (x2 - x1), 2 * (y2 - y1);
+  C.row(3) << -2 * (vx2 - vx1), -2 * (vy2 - vy1), 2 * (vx2 - vx1), 2 * (vy2 - vy1), -2 * (x2 - x1),
+      -2 * (y2 - y1), 2 * (x2 - x1), 2 * (y2 - y1);
   ASSERT_LT((C.topLeftCorner(2, 4) * Eigen::Map<const Eigen::VectorXd>(x0.data() + 4, 4))
                 .cwiseAbs()
                 .maxCoeff(),
@@ -250,8 +254,8 @@ TEST(VariationalHolonomic, DiscreteFlowIsSymplecticOnTheConstraintManifold) {
   const Eigen::MatrixXd tangent = Eigen::HouseholderQR<Eigen::MatrixXd>(kernel).householderQ() *
                                   Eigen::MatrixXd::Identity(8, 4);
   for (const int order : {2, 4}) {
-    lagrange_dirac::VariationalIntegrator integrator(CompiledDaeOf(*system), input.parameters,
-                                                     0.02, order, 0.0, x0);
+    lagrange_dirac::VariationalIntegrator integrator(CompiledDaeOf(*system), input.parameters, 0.02,
+                                                     order, 0.0, x0);
     const auto gauge = integrator.AdvanceWithGauge(4.0, tangent);
     const double defect = gauge.omega_change.cwiseAbs().maxCoeff();
     const double accumulated = gauge.accumulated.cwiseAbs().maxCoeff();
@@ -259,13 +263,14 @@ TEST(VariationalHolonomic, DiscreteFlowIsSymplecticOnTheConstraintManifold) {
     // (the gradient of rod 1 in q) added to the basis breaks the identity at O(1).
     Eigen::MatrixXd with_normal(8, 5);
     with_normal << tangent, C.row(0).transpose().normalized();
-    lagrange_dirac::VariationalIntegrator off(CompiledDaeOf(*system), input.parameters, 0.02,
-                                              order, 0.0, x0);
+    lagrange_dirac::VariationalIntegrator off(CompiledDaeOf(*system), input.parameters, 0.02, order,
+                                              0.0, x0);
     const double off_defect =
         off.AdvanceWithGauge(4.0, with_normal).omega_change.cwiseAbs().maxCoeff();
-    std::printf("[variational RATTLE symplecticity, order %d] on T(TN): max |change of Omega_L| "
-                "= %.3e, accumulated d beta_d = %.3e; with a normal direction: %.3e\n",
-                order, defect, accumulated, off_defect);
+    std::printf(
+        "[variational RATTLE symplecticity, order %d] on T(TN): max |change of Omega_L| "
+        "= %.3e, accumulated d beta_d = %.3e; with a normal direction: %.3e\n",
+        order, defect, accumulated, off_defect);
     EXPECT_LT(defect, 1e-11);
     EXPECT_LT(accumulated, 1e-11);
     EXPECT_GT(off_defect, 1e-3);
@@ -295,16 +300,17 @@ TEST(VariationalHolonomic, WhippleBicycleWithRollingAndHolonomicConstraintsIsSec
     errors[k] = 0.0;
     for (const auto& c : s.coordinates)
       for (const std::string& name : {c.name, c.velocity})
-        errors[k] = std::max(errors[k],
-                             std::abs(tr.Column(name).back() - reference.Column(name).back()));
+        errors[k] =
+            std::max(errors[k], std::abs(tr.Column(name).back() - reference.Column(name).back()));
     for (const std::string& name : tr.columns())
       if (name.rfind("residual_", 0) == 0 || name.rfind("position_residual_", 0) == 0)
         residual = std::max(residual, MaxAbs(tr.Column(name)));
   }
   const double order = std::log2(errors[1] / errors[2]);
-  std::printf("[variational bicycle] errors at h = 0.02, 0.01, 0.005: %.3e, %.3e, %.3e; order "
-              "%.3f; max constraint residual %.3e; %s\n",
-              errors[0], errors[1], errors[2], order, residual, method.c_str());
+  std::printf(
+      "[variational bicycle] errors at h = 0.02, 0.01, 0.005: %.3e, %.3e, %.3e; order "
+      "%.3f; max constraint residual %.3e; %s\n",
+      errors[0], errors[1], errors[2], order, residual, method.c_str());
   EXPECT_NE(method.find("discrete Lagrange-d'Alembert, RATTLE"), std::string::npos) << method;
   EXPECT_NEAR(order, 2.0, 0.1);
   EXPECT_LT(residual, 1e-12);
@@ -316,7 +322,8 @@ TEST(VariationalHolonomic, IsOfferedOnHolonomicSystems) {
   std::string names;
   for (const MethodVerdict& v :
        BuildModel(s)->integration_methods(SimulationInput::FromScenario(s).parameters))
-    if (v.applies) names += std::string(names.empty() ? "" : ", ") + IntegrationMethodName(v.method);
+    if (v.applies)
+      names += std::string(names.empty() ? "" : ", ") + IntegrationMethodName(v.method);
   EXPECT_EQ(names, "adams, auto, bdf, idas, variational");
 }
 
