@@ -36,6 +36,7 @@ std::string Alternatives(SystemForm form) {
     case SystemForm::kMatrixLiePoisson:
       return "auto, adams, bdf, isospectral";
     case SystemForm::kRigidBodyOnSO3:
+    case SystemForm::kPlanarBodyOnSE2:
       return "auto, adams, bdf, idas, lie_variational";
   }
   return "auto";
@@ -68,9 +69,9 @@ IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const 
                          ? "it is not a Lagrangian on TQ (no discrete Lagrangian L_d(q0, q1) to "
                            "vary); use one of " +
                                Alternatives(form)
-                         : "it needs a regular Lagrangian on TQ with at most nonholonomic "
-                           "constraints (not an algebroid, not holonomic constraints, not the "
-                           "constraint algorithm's flow); use one of " +
+                         : "it needs a regular Lagrangian on TQ with nonholonomic or holonomic "
+                           "constraints or none (not an algebroid, not the constraint "
+                           "algorithm's flow); use one of " +
                                Alternatives(form));
       if (!(step > 0.0)) throw refuse(kNoStep);
       return asked;
@@ -85,11 +86,13 @@ IntegrationMethod ResolveMethod(IntegrationMethod asked, SystemForm form, const 
       if (!(step > 0.0)) throw refuse(kNoStep);
       return asked;
     case IntegrationMethod::kLieVariational:
-      if (form != SystemForm::kRigidBodyOnSO3)
+      if (form != SystemForm::kRigidBodyOnSO3 && form != SystemForm::kPlanarBodyOnSE2)
         throw refuse(
             "it is not the free rigid body on SO(3) (an algebroid over a point with the so(3) "
             "brackets [e1, e2] = e3, L = 1/2 w^T J w and reconstruction: {group: SO3, "
-            "body_velocity: [w1, w2, w3]}); use one of " +
+            "body_velocity: [w1, w2, w3]}) nor a free planar body on SE(2) (the se(2) brackets "
+            "[e1, e3] = -e2, [e2, e3] = e1, L = 1/2 xi^T M xi and reconstruction: {group: SE2, "
+            "body_velocity: the fibre}); use one of " +
             Alternatives(form));
       if (!(step > 0.0)) throw refuse(kNoStep);
       return asked;

@@ -47,12 +47,11 @@ enum class SystemForm {
   /// x' = f(t, x) only (the Euler–Poincaré and first-order models): auto, adams, bdf.
   kExplicitOde,
   /// An ODE and an index-1 DAE form of the same flow (regular Lagrange–Dirac systems on an
-  /// algebroid or with holonomic constraints, the constraint algorithm's flow on M_f): auto,
-  /// adams, bdf, idas.
+  /// algebroid, the constraint algorithm's flow on M_f): auto, adams, bdf, idas.
   kOdeAndDae,
-  /// As kOdeAndDae, and a regular Lagrangian on TQ with at most nonholonomic constraints, whose
-  /// discrete Euler–Lagrange (Lagrange–d'Alembert) equations `variational` solves: auto, adams,
-  /// bdf, idas, variational.
+  /// As kOdeAndDae, and a regular Lagrangian on TQ with nonholonomic and holonomic constraints (or
+  /// none), whose discrete Euler–Lagrange (Lagrange–d'Alembert, RATTLE) equations `variational`
+  /// solves: auto, adams, bdf, idas, variational.
   kLagrangianOnTQ,
   /// x' = f(t, x) that is also the Lie–Poisson (Lax) form M' = [B(M), M] of an Euler–Poincaré
   /// system on a matrix Lie algebra with a diagonal trace form and a quadratic autonomous
@@ -62,6 +61,10 @@ enum class SystemForm {
   /// brackets, L = ½ wᵀ J w, the SO3 reconstruction of w): auto, adams, bdf, idas,
   /// lie_variational.
   kRigidBodyOnSO3,
+  /// As kOdeAndDae, and a free planar body on SE(2) (an algebroid over a point with the se(2)
+  /// brackets, L = ½ ξᵀ M ξ, the SE2 reconstruction of ξ): auto, adams, bdf, idas,
+  /// lie_variational.
+  kPlanarBodyOnSE2,
 };
 
 /// The method a run takes for the asked one. `auto` is the stiffness test of ChooseFamily on

@@ -3,8 +3,10 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "dirac/error.hpp"
@@ -476,18 +478,20 @@ dynamics::SystemForm FormOf(const CompiledDae& dae, const std::vector<double>& p
                             std::string* system) {
   const InputLayout& layout = dae.layout;
   const bool on_tq = dae.lagrangian_gradient.num_outputs() == 2 * layout.n && layout.k == layout.n;
-  dynamics::SystemForm form = on_tq && dae.holonomic.num_outputs() == 0
-                                  ? dynamics::SystemForm::kLagrangianOnTQ
-                                  : dynamics::SystemForm::kOdeAndDae;
+  dynamics::SystemForm form =
+      on_tq ? dynamics::SystemForm::kLagrangianOnTQ : dynamics::SystemForm::kOdeAndDae;
   std::string why;
-  if (!on_tq && probe_rigid_body && reconstruction &&
-      RigidBodyOnSO3(dae, parameters, *reconstruction, &why))
-    form = dynamics::SystemForm::kRigidBodyOnSO3;
+  if (!on_tq && probe_rigid_body && reconstruction) {
+    if (reconstruction->group == "SE2") {
+      if (PlanarBodyOnSE2(dae, parameters, *reconstruction, &why))
+        form = dynamics::SystemForm::kPlanarBodyOnSE2;
+    } else if (RigidBodyOnSO3(dae, parameters, *reconstruction, &why)) {
+      form = dynamics::SystemForm::kRigidBodyOnSO3;
+    }
+  }
   *system = !on_tq ? "this Lagrange-Dirac system on a Lie algebroid" +
                          (why.empty() ? std::string() : " (" + why + ")")
-            : form == dynamics::SystemForm::kOdeAndDae
-                ? "this Lagrange-Dirac system with holonomic constraints"
-                : "this Lagrange-Dirac system";
+                   : "this Lagrange-Dirac system";
   return form;
 }
 
@@ -531,8 +535,8 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
 namespace {
 
 // method: variational (lagrange_dirac/variational_step.hpp): whole steps between the samples; the
-// node velocities lie on the distribution, so no projection is needed (holonomic constraints are
-// refused by ChooseMethod).
+// node velocities lie on the distribution and the nodes on the holonomic constraints (RATTLE), so
+// no projection is needed.
 Trajectory SimulateVariational(const CompiledDae& dae,
                                const ReconstructionSpec& reconstruction_spec,
                                const std::vector<std::string>& columns,
@@ -560,8 +564,9 @@ Trajectory SimulateVariational(const CompiledDae& dae,
   std::ostringstream method;
   method << "variational (midpoint discrete Lagrangian"
          << (spec.order == 4 ? ", triple-jump composition, order 4" : ", order 2")
-         << (dae.layout.m > 0 ? ", discrete Lagrange-d'Alembert" : "") << ", step " << spec.step
-         << ")";
+         << (dae.layout.m > dae.holonomic.num_outputs() ? ", discrete Lagrange-d'Alembert" : "")
+         << (dae.holonomic.num_outputs() > 0 ? ", RATTLE for the holonomic constraints" : "")
+         << ", step " << spec.step << ")";
   report.method = method.str();
   dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,
                        recorder.trajectory(), report);
@@ -570,9 +575,9 @@ Trajectory SimulateVariational(const CompiledDae& dae,
   return recorder.Take();
 }
 
-// method: lie_variational (lagrange_dirac/lie_variational_step.hpp): the discrete rigid body
-// carries the attitude itself, so the samples take R from it instead of the Magnus
-// reconstruction between samples.
+// method: lie_variational (lagrange_dirac/lie_variational_step.hpp): the discrete rigid body on
+// SO(3) or planar body on SE(2) carries its group element, which the samples take instead of the
+// Magnus reconstruction between samples.
 Trajectory SimulateLieVariational(const CompiledDae& dae,
                                   const ReconstructionSpec& reconstruction_spec,
                                   const std::vector<std::string>& columns,
@@ -582,26 +587,51 @@ Trajectory SimulateLieVariational(const CompiledDae& dae,
   const SimulationSpec& spec = input.spec;
   dynamics::WholeSteps(spec.output_step, spec.step, "output_step");
   dynamics::WholeSteps(spec.t_end, spec.step, "t_end");
-  const std::optional<Eigen::Matrix3d> J =
-      RigidBodyOnSO3(dae, input.parameters, reconstruction_spec, nullptr);
-  if (!J) throw ModelError("simulation.method: lie_variational: not the free rigid body on SO(3)");
-  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
-  Eigen::Matrix3d R0 = Eigen::Matrix3d::Identity();
-  if (reconstruction_spec.initial.size() == 9)
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) R0(i, j) = reconstruction_spec.initial[3 * i + j];
-  lagrange_dirac::RigidBodyLieVariational driver(*J, R0, Eigen::Vector3d(x0[0], x0[1], x0[2]),
-                                                 spec.step, 0.0);
-  auto record = [&](double t) {
-    recorder.reconstruction().SetElement(driver.attitude());
-    recorder.Record(t, driver.y());
-  };
+  const bool se2 = reconstruction_spec.group == "SE2";
+  const std::vector<double>& initial = reconstruction_spec.initial;
+  const Eigen::Vector3d xi0(x0[0], x0[1], x0[2]);
+  std::unique_ptr<dynamics::Integrator> driver;
+  std::function<const Eigen::Matrix3d&()> element;
   std::ostringstream method;
-  method << "lie_variational (Lee-Leok-McClamroch discrete rigid body on SO(3): h Pi^ = F J_d - "
-            "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi; order 2, step "
-         << spec.step << ")";
+  if (se2) {
+    const std::optional<Eigen::Matrix3d> M =
+        PlanarBodyOnSE2(dae, input.parameters, reconstruction_spec, nullptr);
+    if (!M) throw ModelError("simulation.method: lie_variational: not a free planar body on SE(2)");
+    Eigen::Matrix3d g0 = Eigen::Matrix3d::Identity();
+    if (initial.size() == 3) {
+      g0 = geometry::Exp(geometry::MatrixGroup::kSE2, {0.0, 0.0, initial[2]});
+      g0(0, 2) = initial[0];
+      g0(1, 2) = initial[1];
+    }
+    auto planar = std::make_unique<PlanarBodyLieVariational>(*M, g0, xi0, spec.step, 0.0);
+    element = [body = planar.get()]() -> const Eigen::Matrix3d& { return body->element(); };
+    driver = std::move(planar);
+    method << "lie_variational (discrete Euler-Poincare on SE(2) with the exponential map: "
+              "dexp^-1_{-h xi}^T M xi = m by Newton, g' = g exp(h xi), m' = dexp^-1_{h xi}^T M "
+              "xi; order 2, step ";
+  } else {
+    const std::optional<Eigen::Matrix3d> J =
+        RigidBodyOnSO3(dae, input.parameters, reconstruction_spec, nullptr);
+    if (!J)
+      throw ModelError("simulation.method: lie_variational: not the free rigid body on SO(3)");
+    Eigen::Matrix3d R0 = Eigen::Matrix3d::Identity();
+    if (initial.size() == 9)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) R0(i, j) = initial[3 * i + j];
+    auto rigid = std::make_unique<RigidBodyLieVariational>(*J, R0, xi0, spec.step, 0.0);
+    element = [body = rigid.get()]() -> const Eigen::Matrix3d& { return body->attitude(); };
+    driver = std::move(rigid);
+    method << "lie_variational (Lee-Leok-McClamroch discrete rigid body on SO(3): h Pi^ = F J_d "
+              "- J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi; order 2, step ";
+  }
+  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
+  auto record = [&](double t) {
+    recorder.reconstruction().SetElement(element());
+    recorder.Record(t, driver->y());
+  };
+  method << spec.step << ")";
   report.method = method.str();
-  dynamics::RunSampledOde(spec, driver, record, progress, recorder.trajectory(), report);
+  dynamics::RunSampledOde(spec, *driver, record, progress, recorder.trajectory(), report);
   if (report_out) *report_out = report;
   return recorder.Take();
 }

@@ -34,9 +34,10 @@ Eigen::MatrixXd VariationalIntegrator::ConstraintCurvature(double t, const doubl
 }
 
 // One step from x = (q0, p0): (q1, lambda) solve R = 0, R1 = p0 + D1 L_d + (h/2) A(q0)^T lambda,
-// R2 = A(qm) vm; P = D2 L_d; (v1, mu) solve S = 0, S1 = L_v(q1, v1) - P - (h/2) A(q1)^T mu,
-// S2 = A(q1) v1; p1 = L_v(q1, v1). Each solution's x-derivative by the implicit function theorem
-// on the same Jacobians Newton used, plus the terms of dA/dq the Newton iterations do not need.
+// R2 = A(qm) vm (nonholonomic rows) or f(q1)/h (holonomic rows); P = D2 L_d; (v1, mu) solve S = 0,
+// S1 = L_v(q1, v1) - P - (h/2) A(q1)^T mu, S2 = A(q1) v1; p1 = L_v(q1, v1). Each solution's
+// x-derivative by the implicit function theorem on the same Jacobians Newton used, plus the terms
+// of dA/dq the Newton iterations do not need.
 void VariationalIntegrator::StepJacobian(double t, double h, const double* q,
                                          const Eigen::VectorXd& z, const Eigen::VectorXd& w,
                                          Eigen::MatrixXd* flow_jacobian,
@@ -72,6 +73,14 @@ void VariationalIntegrator::StepJacobian(double t, double h, const double* q,
   if (m > 0) {
     J.bottomLeftCorner(m, n) = 0.5 * gqm + Am / h;
     Rx.bottomLeftCorner(m, n) = 0.5 * gqm - Am / h;
+  }
+  if (nh_ > 0) {  // the holonomic rows f(q1)/h: no q0 or p0 in them
+    const auto nh = static_cast<Eigen::Index>(nh_);
+    Eigen::VectorXd f1;
+    Eigen::MatrixXd fq1;
+    Holonomic(t + h, q1.data(), f1, fq1);
+    J.bottomLeftCorner(nh, n) = fq1 / h;
+    Rx.bottomRows(nh).setZero();
   }
   const Eigen::MatrixXd first = -J.partialPivLu().solve(Rx);
   const Eigen::MatrixXd Dq1 = first.topRows(n), Dlambda = first.bottomRows(m);

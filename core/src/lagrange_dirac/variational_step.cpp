@@ -46,12 +46,17 @@ VariationalIntegrator::VariationalIntegrator(const CompiledDae& dae,
   for (std::size_t i = 0; i < n_; ++i) qv.push_back(L.v() + i);
   hessian_ = TangentJacobian(dae.lagrangian_gradient, qv);
   constraint_jacobian_ = TangentJacobian(dae.constraints, q);
+  nh_ = dae.holonomic.num_outputs();
+  if (nh_ > m_ || dae.holonomic_jacobian.num_outputs() != nh_ * n_)
+    throw ModelError(
+        "variational integrator: the holonomic constraints' differentials are not "
+        "among the constraint rows");
   input_.assign(L.size(), 0.0);
   std::copy(parameters.begin(), parameters.end(), input_.begin() + L.parameters());
-  std::size_t scratch =
-      std::max({dae.lagrangian_gradient.scratch_size(), dae.constraints.scratch_size(),
-                dae.constraint_matrix.scratch_size(), hessian_.work_size(),
-                constraint_jacobian_.work_size()});
+  std::size_t scratch = std::max(
+      {dae.lagrangian_gradient.scratch_size(), dae.constraints.scratch_size(),
+       dae.constraint_matrix.scratch_size(), hessian_.work_size(), constraint_jacobian_.work_size(),
+       dae.holonomic.scratch_size(), dae.holonomic_jacobian.scratch_size()});
   scratch_.assign(scratch, 0.0);
   x_ = x0;
   p_.assign(n_, 0.0);
@@ -98,6 +103,19 @@ void VariationalIntegrator::Constraints(double t, const double* q, const double*
           static_cast<Eigen::Index>(constraint_jacobian_.cols[e])) = values_[e];
 }
 
+void VariationalIntegrator::Holonomic(double t, const double* q, Eigen::VectorXd& f,
+                                      Eigen::MatrixXd& fq) {
+  const auto n = static_cast<Eigen::Index>(n_), nh = static_cast<Eigen::Index>(nh_);
+  Load(t, q, x_.data() + n_);  // f depends on q only
+  values_.resize(std::max({nh_ * n_, values_.size()}));
+  f.resize(nh);
+  dae_.holonomic.Evaluate(input_.data(), f.data(), scratch_.data());
+  dae_.holonomic_jacobian.Evaluate(input_.data(), values_.data(), scratch_.data());
+  fq.resize(nh, n);
+  for (Eigen::Index r = 0; r < nh; ++r)
+    for (Eigen::Index a = 0; a < n; ++a) fq(r, a) = values_[static_cast<std::size_t>(r * n + a)];
+}
+
 void VariationalIntegrator::MidpointStep(double t, double h, const double* q, const double* p,
                                          double* q1, double* p1, double* v1,
                                          Eigen::MatrixXd* flow_jacobian,
@@ -108,7 +126,11 @@ void VariationalIntegrator::MidpointStep(double t, double h, const double* q, co
   Eigen::MatrixXd A0, Am, A1, gq, H(2 * n, 2 * n), J(n + m, n + m);
   Eigen::VectorXd lq(n), lv(n), qm(n), vm(n), R(n + m);
   if (m > 0) Constraints(t, q, x_.data() + n_, A0, nullptr);
-  // (q1, lambda): p0 + D1 L_d + (h/2) A(q0)^T lambda = 0 and A(qm) (q1 - q0)/h = 0.
+  // (q1, lambda): p0 + D1 L_d + (h/2) A(q0)^T lambda = 0 and A(qm) (q1 - q0)/h = 0 for the
+  // nonholonomic rows, f(q1)/h = 0 for the holonomic ones (the last nh of the m rows: SHAKE).
+  const auto nh = static_cast<Eigen::Index>(nh_);
+  Eigen::VectorXd f1(nh);
+  Eigen::MatrixXd fq1(nh, n);
   Eigen::VectorXd z(n + m);
   z.head(n) = Eigen::Map<const Eigen::VectorXd>(q1, n);  // the caller's guess
   z.tail(m).setZero();
@@ -129,6 +151,11 @@ void VariationalIntegrator::MidpointStep(double t, double h, const double* q, co
       J.topRightCorner(n, m) = 0.5 * h * A0.transpose();
       J.bottomLeftCorner(m, n) = 0.5 * gq + Am / h;
       J.bottomRightCorner(m, m).setZero();
+      if (nh > 0) {
+        Holonomic(t + h, z.data(), f1, fq1);
+        R.tail(nh) = f1 / h;
+        J.bottomLeftCorner(nh, n) = fq1 / h;
+      }
     }
     ++iterations_;
     const Eigen::VectorXd delta = J.partialPivLu().solve(-R);

@@ -1,8 +1,9 @@
 #pragma once
 // Internal: `simulation.method: variational`, the fixed-step variational integrator of a regular
-// Lagrangian L(t, q, v) on TQ with nonholonomic constraints A(q) v = 0 (lagrange_dirac/README.md,
-// "The variational integrator"; docs/references.md: Marsden–West 2001, Cortés–Martínez 2001,
-// McLachlan–Perlmutter 2006, Yoshida 1990).
+// Lagrangian L(t, q, v) on TQ with nonholonomic constraints A(q) v = 0 and holonomic constraints
+// f(q) = 0 (lagrange_dirac/README.md, "The variational integrator"; docs/references.md:
+// Marsden–West 2001, Cortés–Martínez 2001, McLachlan–Perlmutter 2006, Andersen 1983,
+// Leimkuhler–Skeel 1994, Yoshida 1990).
 //
 // One step of size h from (q0, p0), with the midpoint discrete Lagrangian
 // L_d(q0, q1) = h L(t + h/2, (q0 + q1)/2, (q1 - q0)/h):
@@ -12,7 +13,12 @@
 // i.e. the discrete Lagrange–d'Alembert equations with the midpoint discrete constraint
 // (Cortés–Martínez) in the position–momentum form of McLachlan–Perlmutter, the constraint force
 // split half at each end of the step and the node velocity v1 on the distribution (so the
-// sampled constraint A(q) v vanishes to the Newton tolerance). Without constraints it is the
+// sampled constraint A(q) v vanishes to the Newton tolerance). A holonomic constraint f(q) = 0
+// has its differential df among the rows of A (the last ones); its row of the first system is
+// f(q1)/h = 0 instead of the midpoint discrete constraint, and its row of the second system is
+// df(q1) v1 = 0: RATTLE (Andersen; Leimkuhler–Skeel), the constrained discrete Euler–Lagrange
+// equations of Marsden–West §3.5 with the momentum projected onto T*N at the nodes, symplectic on
+// T*N, f = 0 and df v = 0 at every node to the Newton tolerance. Without constraints it is the
 // midpoint variational integrator: symplectic, order 2. Order 4 composes three steps of sizes
 // g1 h, g2 h, g1 h with g1 = 1/(2 - 2^(1/3)), g2 = 1 - 2 g1 (the triple jump). Both Newton
 // iterations use exact Jacobians: the tangent-mode Jacobian of the compiled (dL/dq, dL/dv) and of
@@ -27,7 +33,8 @@
 
 namespace dirac::lagrange_dirac {
 
-/// The discrete flow of `method: variational`. Its state at a node is (q, v) (the layout of the
+/// The discrete flow of `method: variational` (nonholonomic and holonomic constraints as above).
+/// Its state at a node is (q, v) (the layout of the
 /// ODE path's state) and the discrete momentum p = dL/dv(q, v). Not copyable.
 class VariationalIntegrator final : public dynamics::Integrator {
  public:
@@ -81,6 +88,8 @@ class VariationalIntegrator final : public dynamics::Integrator {
   void Constraints(double t, const double* q, const double* v, Eigen::MatrixXd& A,
                    Eigen::MatrixXd* gq);
   void Load(double t, const double* q, const double* v);
+  // The holonomic constraints f(q) (nh values) and their Jacobian df/dq (nh x n).
+  void Holonomic(double t, const double* q, Eigen::VectorXd& f, Eigen::MatrixXd& fq);
   // The step's Jacobian and force two-form (variational_gauge.cpp) at its converged solution:
   // (q1, lambda) in z, (v1, mu) in w.
   void StepJacobian(double t, double h, const double* q, const Eigen::VectorXd& z,
@@ -95,6 +104,7 @@ class VariationalIntegrator final : public dynamics::Integrator {
 
   const CompiledDae& dae_;
   std::size_t n_ = 0, m_ = 0;
+  std::size_t nh_ = 0;  // holonomic constraints: the last nh_ of the m_ constraint rows
   double h_ = 0.0, t0_ = 0.0;
   int order_ = 2;
   long steps_ = 0, iterations_ = 0;

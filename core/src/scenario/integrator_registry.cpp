@@ -25,17 +25,19 @@ const std::vector<IntegratorInfo>& IntegratorRegistry() {
        "fixed-point iteration to round-off: every Casimir tr(M^k) kept to round-off",
        true},
       {IntegrationMethod::kLieVariational, "lie_variational",
-       "the free rigid body on SO(3): an algebroid over a point with the so(3) brackets, "
-       "L = 1/2 w^T J w, reconstruction on SO3 of the fibre w",
-       "fixed-step Lie group variational integrator (Lee-Leok-McClamroch): h Pi^ = F J_d - "
-       "J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi",
+       "the free rigid body on SO(3) and the free planar body on SE(2): an algebroid over a "
+       "point with the so(3) or se(2) brackets, a quadratic Lagrangian with constant inertia, "
+       "reconstruction on SO3 or SE2 of the fibre",
+       "fixed-step Lie group variational integrator: on SO(3) Lee-Leok-McClamroch, h Pi^ = F "
+       "J_d - J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi; on SE(2) the discrete "
+       "Euler-Poincare equations with the exponential map (Bou-Rabee-Marsden), g' = g exp(h xi)",
        true},
       {IntegrationMethod::kVariational, "variational",
-       "regular Lagrangians on TQ, unconstrained or with nonholonomic constraints (not on an "
-       "algebroid, not with holonomic constraints)",
+       "regular Lagrangians on TQ, unconstrained or with nonholonomic or holonomic constraints "
+       "(not on an algebroid)",
        "fixed-step variational integrator: midpoint discrete Lagrangian (order 2) or its "
-       "triple-jump composition (order 4), discrete Lagrange-d'Alembert constraints, Newton "
-       "on exact Jacobians",
+       "triple-jump composition (order 4), discrete Lagrange-d'Alembert constraints, RATTLE for "
+       "holonomic constraints, Newton on exact Jacobians",
        true},
   };
   return registry;

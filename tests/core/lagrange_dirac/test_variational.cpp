@@ -76,11 +76,12 @@ TEST(Variational, TripleJumpIsFourthOrderOnThePendulumChain) {
   EXPECT_NEAR(MeasuredOrder(4, 0.01), 4.0, 0.1);
 }
 
-// A chaotic 4-link chain (released from high up), 200 s at h = 0.01: the energy error stays
-// bounded, the second half's worst no larger than twice the first half's.
+// A chaotic 4-link chain (released from high up), 2 000 s at h = 0.01 (2e5 steps, issue 39's
+// must-show): the energy error stays bounded, the second half's worst no larger than twice the
+// first half's.
 TEST(Variational, EnergyBoundedWithoutDriftOnAChaoticChain) {
   const Trajectory tr =
-      RunScenario(Chain(4), {"th1=2.0", "th2=2.5", "th3=1.5", "th4=3.0", "t_end=200",
+      RunScenario(Chain(4), {"th1=2.0", "th2=2.5", "th3=1.5", "th4=3.0", "t_end=2000",
                              "output_step=0.1", "method=variational", "step=0.01"});
   const auto e = tr.Column("E");
   const std::size_t half = e.size() / 2;
@@ -91,7 +92,7 @@ TEST(Variational, EnergyBoundedWithoutDriftOnAChaoticChain) {
   std::printf("[variational chaotic 4-chain] max |E - E0|/|E0|: first half %.3e, second %.3e\n",
               first, second);
   EXPECT_GT(first, 0.0);
-  EXPECT_LT(first, 0.1);  // measured 5.6e-2 (second half 4.0e-2): the motion whips the links
+  EXPECT_LT(first, 0.1);  // measured 6.9e-2 (second half 6.7e-2; 3.5 s CPU): the links whip
   EXPECT_LE(second, 2.0 * first);
 }
 
