@@ -7,6 +7,7 @@
 #include <QLegendMarker>
 #include <QPainter>
 #include <QPen>
+#include <QVariant>
 
 #include <algorithm>
 #include <memory>
@@ -29,6 +30,9 @@ const QColor kSeriesColors[] = {QColor(0, 114, 178),  QColor(0, 158, 115), QColo
 // run); the comparison run dashed in its series' colours.
 const QColor kPinnedColor(70, 70, 70);
 const char* const kOverlayNames[] = {"pinned", "comparison"};
+// An overlay's legend entry: its whole label and its name alone (marker properties, FitLegend).
+const char* const kWholeLabel = "dirac.wholeLabel";
+const char* const kShortLabel = "dirac.shortLabel";
 
 }  // namespace
 
@@ -238,8 +242,12 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
         ++legend_entries;
         // The entry stands for every curve of the overlay: the comparison's are in their
         // curves' colours, so its entry is grey and says how they are drawn.
-        marker->setLabel(overlays_[static_cast<std::size_t>(o)].label +
-                         (o == kComparison ? QObject::tr(" (dashed)") : QString()));
+        const QString label = overlays_[static_cast<std::size_t>(o)].label;
+        const QString whole = label + (o == kComparison ? QObject::tr(" (dashed)") : QString());
+        marker->setLabel(whole);
+        // FitLegend drops " (dashed)" where the whole label does not fit.
+        marker->setProperty(kWholeLabel, whole);
+        marker->setProperty(kShortLabel, label);
         marker->setBrush(kPinnedColor);
         QLegend* legend = plot->chart->legend();
         QObject::connect(marker, &QLegendMarker::clicked, plot->chart, [marker, curves, legend] {
@@ -313,17 +321,31 @@ std::unique_ptr<PlotPanel::Plot> PlotPanel::BuildPlot(std::size_t index,
 }
 
 void PlotPanel::FitLegend(Plot& plot) {
-  // Beside the plot where its entries do not fit one row above it (Qt elided every name to
-  // "w…": the so(5) body's w1_2 … w2_4).
+  // Above the plot in one row where its entries fit, an overlay's entry shortened to its name
+  // ("nonholonomic", not "nonholonomic (dashed)") if that makes them fit; else beside the plot,
+  // where Qt gives the legend at most 0.4 of the chart's width (it elided every name to "w…":
+  // the so(5) body's w1_2 … w2_4; and the comparison's entry to "nonholono…" at 1012 px).
   QLegend* legend = plot.chart->legend();
   if (!legend->isVisible()) return;
   const QFontMetricsF metrics(legend->font());
-  double needed = 0.0;
-  for (QLegendMarker* marker : legend->markers())
-    if (marker->isVisible())
-      needed += metrics.horizontalAdvance(marker->label()) + 3.0 * metrics.height();
-  const Qt::Alignment side =
-      needed > plot.chart->size().width() - 40.0 ? Qt::AlignRight : Qt::AlignTop;
+  const auto needed = [&](const char* overlay_label) {
+    double width = 0.0;
+    for (QLegendMarker* marker : legend->markers()) {
+      if (!marker->isVisible()) continue;
+      const QVariant overlay = marker->property(overlay_label);
+      width += metrics.horizontalAdvance(overlay.isValid() ? overlay.toString() : marker->label()) +
+               3.0 * metrics.height();
+    }
+    return width;
+  };
+  const double room = plot.chart->size().width() - 40.0;
+  const bool whole = needed(kWholeLabel) <= room;
+  const bool top = whole || needed(kShortLabel) <= room;
+  for (QLegendMarker* marker : legend->markers()) {
+    const QVariant label = marker->property(whole ? kWholeLabel : kShortLabel);
+    if (label.isValid() && marker->label() != label.toString()) marker->setLabel(label.toString());
+  }
+  const Qt::Alignment side = top ? Qt::AlignTop : Qt::AlignRight;
   if (legend->alignment() != side) legend->setAlignment(side);
 }
 

@@ -3,7 +3,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -16,9 +15,9 @@
 #include "dynamics/sampled_run.hpp"
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/constraint_rank.hpp"
-#include "lagrange_dirac/lie_variational_step.hpp"
+#include "lagrange_dirac/fixed_step_simulation.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
-#include "lagrange_dirac/variational_step.hpp"
+#include "lagrange_dirac/sample_recorder.hpp"
 
 namespace dirac {
 
@@ -54,177 +53,9 @@ void CheckInputSizes(const InputLayout& layout, const SimulationInput& input) {
                      std::to_string(layout.num_parameters) + " parameters)");
 }
 
-// One sample row from the state x = (q, y): t, q, y, the exact multipliers (the saddle system at
-// x: the physical constraint force, without any stabilisation term), E, the constraint values
-// and the reconstructed group element. Shared by the IDAS and CVODES paths.
-class SampleRecorder {
- public:
-  SampleRecorder(const CompiledDae& dae, const ReconstructionSpec& reconstruction,
-                 const std::vector<std::string>& columns, const SimulationInput& input,
-                 bool conservative, SimulationReport& report)
-      : dae_(dae),
-        saddle_(dae, input.parameters),
-        reconstruction_(reconstruction),
-        trajectory_(columns),
-        report_(report),
-        row_(trajectory_.num_columns()),
-        rates_(dae.layout.n + dae.layout.k),
-        constraint_values_(dae.layout.m),
-        momentum_(dae.layout.k),
-        holonomic_values_(dae.holonomic.num_outputs()),
-        monitor_(input.spec, conservative) {
-    trajectory_.StreamTo(input.row_sink);
-    std::size_t scratch = 0;
-    for (const CompiledFunction* f :
-         {&dae.energy, &dae.constraints, &dae.body_velocity, &dae.fibre_momentum, &dae.holonomic})
-      scratch = Max(scratch, f->scratch_size());
-    scratch_.assign(scratch, 0.0);
-  }
-
-  // Appends the row of (t, x); returns max_r |g^r| of the row (the velocity constraints; the
-  // position residual max_h |f^h| is position_residual()).
-  double Record(double t, const double* x) {
-    const std::size_t n = dae_.layout.n, k = dae_.layout.k, m = dae_.layout.m;
-    row_[0] = t;
-    std::copy(x, x + n + k, row_.begin() + 1);
-    // The multipliers are only defined where the saddle matrix is regular; NaN marks a state
-    // where it is not (the integrator stops there anyway).
-    if (!saddle_.Rates(t, x, rates_.data(), row_.data() + 1 + n + k))
-      std::fill(row_.begin() + 1 + n + k, row_.begin() + 1 + n + k + m,
-                std::numeric_limits<double>::quiet_NaN());
-    const double* in = saddle_.input().data();
-    double energy = 0.0;
-    dae_.energy.Evaluate(in, &energy, scratch_.data());
-    dae_.constraints.Evaluate(in, constraint_values_.data(), scratch_.data());
-    if (trajectory_.empty()) {
-      e0_ = energy;
-      report_.initial_energy = energy;
-      monitor_.SetScales(x, n + k, energy);
-    }
-    std::size_t c = 1 + n + k + m;
-    row_[c++] = energy;
-    double worst = 0.0;
-    for (std::size_t r = 0; r < m; ++r) {
-      row_[c++] = constraint_values_[r];
-      // NaN-aware: a non-finite residual is the worst.
-      const double size = std::abs(constraint_values_[r]);
-      worst = std::isfinite(size) ? std::max(worst, size) : size;
-    }
-    dae_.holonomic.Evaluate(in, holonomic_values_.data(), scratch_.data());
-    position_residual_ = 0.0;
-    for (double f : holonomic_values_) {
-      row_[c++] = f;
-      position_residual_ = std::max(position_residual_, std::abs(f));
-    }
-    report_.max_constraint_residual =
-        std::max({report_.max_constraint_residual, worst, position_residual_});
-    report_.max_energy_drift = std::max(report_.max_energy_drift, std::abs(energy - e0_));
-    monitor_.Observe(t, std::max(worst, position_residual_), std::abs(energy - e0_), report_);
-    if (reconstruction_.active()) {
-      dae_.fibre_momentum.Evaluate(in, momentum_.data(), scratch_.data());
-      reconstruction_.Write(row_.data() + c, k == 3 ? momentum_.data() : nullptr);
-    }
-    trajectory_.AppendRow(row_.data());
-    return worst;
-  }
-
-  Eigen::Vector3d BodyVelocity(double t, const double* x) {
-    saddle_.LoadState(t, x);  // xi depends on (q, y) only: no saddle solve
-    Eigen::Vector3d xi;
-    dae_.body_velocity.Evaluate(saddle_.input().data(), xi.data(), scratch_.data());
-    return xi;
-  }
-
-  double position_residual() const { return position_residual_; }
-  geometry::GroupReconstruction& reconstruction() { return reconstruction_; }
-  const Trajectory& trajectory() const { return trajectory_; }
-  Trajectory Take() { return std::move(trajectory_); }
-
- private:
-  const CompiledDae& dae_;
-  lagrange_dirac::SaddleSystem saddle_;
-  geometry::GroupReconstruction reconstruction_;
-  Trajectory trajectory_;
-  SimulationReport& report_;
-  std::vector<double> row_, rates_, constraint_values_, momentum_, holonomic_values_, scratch_;
-  dynamics::DivergenceMonitor monitor_;
-  double e0_ = 0.0, position_residual_ = 0.0;
-};
-
-// Moves a state x = (q, y) onto the holonomic constraints f(q) = 0 (Gauss-Newton steps of least
-// length, q -= J^T (J J^T)^-1 f) and then y onto A(q) y = 0 (least kinetic change, the saddle
-// system's projection): what the runs do at a sample where the drift left the tolerance.
-class ConstraintProjector {
- public:
-  ConstraintProjector(const CompiledDae& dae, const std::vector<double>& parameters)
-      : dae_(dae),
-        saddle_(dae, parameters),
-        input_(dae.layout.size(), 0.0),
-        scratch_(Max(dae.holonomic.scratch_size(), dae.holonomic_jacobian.scratch_size())),
-        f_(dae.holonomic.num_outputs()),
-        jacobian_(dae.holonomic_jacobian.num_outputs()),
-        corr_(dae.layout.n + dae.layout.k) {
-    std::copy(parameters.begin(), parameters.end(), input_.begin() + dae.layout.parameters());
-  }
-
-  bool holonomic() const { return !f_.empty(); }
-
-  // max_h |f^h(q)| at (t, q).
-  double PositionResidual(double t, const double* q) {
-    Load(t, q);
-    double worst = 0.0;
-    for (double f : f_) worst = std::max(worst, std::abs(f));
-    return worst;
-  }
-
-  // The name-free index of the largest |f^h| at the last evaluation.
-  std::size_t WorstConstraint() const {
-    std::size_t worst = 0;
-    for (std::size_t h = 1; h < f_.size(); ++h)
-      if (std::abs(f_[h]) > std::abs(f_[worst])) worst = h;
-    return worst;
-  }
-
-  // x (n + k) projected in place; false if the velocity projection's matrix is singular.
-  bool Project(double t, double* x) {
-    const std::size_t n = dae_.layout.n, k = dae_.layout.k, h = f_.size();
-    double residual = holonomic() ? PositionResidual(t, x) : 0.0;
-    for (int iteration = 0; iteration < 8 && residual > 0.0; ++iteration) {
-      dae_.holonomic_jacobian.Evaluate(input_.data(), jacobian_.data(), scratch_.data());
-      const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
-          J(jacobian_.data(), static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(n));
-      const Eigen::Map<const Eigen::VectorXd> f(f_.data(), static_cast<Eigen::Index>(h));
-      const Eigen::VectorXd step = J.transpose() * (J * J.transpose()).ldlt().solve(f);
-      if (!step.allFinite()) break;
-      std::vector<double> trial(x, x + n);
-      for (std::size_t i = 0; i < n; ++i) trial[i] -= step[static_cast<Eigen::Index>(i)];
-      const double next = PositionResidual(t, trial.data());
-      if (!(next < residual)) break;
-      std::copy(trial.begin(), trial.end(), x);
-      residual = next;
-    }
-    for (int pass = 0; pass < 2; ++pass) {
-      if (!saddle_.Projection(t, x, corr_.data())) return false;
-      for (std::size_t a = 0; a < k; ++a) x[n + a] += corr_[n + a];
-    }
-    return true;
-  }
-
- private:
-  void Load(double t, const double* q) {
-    input_[0] = t;
-    std::copy(q, q + dae_.layout.n, input_.begin() + dae_.layout.q());
-    dae_.holonomic.Evaluate(input_.data(), f_.data(), scratch_.data());
-  }
-
-  const CompiledDae& dae_;
-  lagrange_dirac::SaddleSystem saddle_;
-  std::vector<double> input_, scratch_, f_, jacobian_, corr_;
-};
-
 // A run starts on f(q0) = 0: the scenario reader and --set solve the coordinates marked
 // `solve: true`; an input that violates f (a direct caller, an edited parameter) is refused.
-void RequireInitialPositions(ConstraintProjector& projector,
+void RequireInitialPositions(lagrange_dirac::ConstraintProjector& projector,
                              const std::vector<std::string>& columns, const CompiledDae& dae,
                              const Eigen::VectorXd& q0, double bound) {
   if (!projector.holonomic()) return;
@@ -531,112 +362,6 @@ IntegrationMethod ChooseMethod(const CompiledDae& dae, const SimulationInput& in
       },
       input.spec.step);
 }
-
-namespace {
-
-// method: variational (lagrange_dirac/variational_step.hpp): whole steps between the samples; the
-// node velocities lie on the distribution and the nodes on the holonomic constraints (RATTLE), so
-// no projection is needed.
-Trajectory SimulateVariational(const CompiledDae& dae,
-                               const ReconstructionSpec& reconstruction_spec,
-                               const std::vector<std::string>& columns,
-                               const SimulationInput& input, const SimulationProgress& progress,
-                               bool conservative, const std::vector<double>& x0,
-                               SimulationReport report, SimulationReport* report_out) {
-  const SimulationSpec& spec = input.spec;
-  dynamics::WholeSteps(spec.output_step, spec.step, "output_step");
-  dynamics::WholeSteps(spec.t_end, spec.step, "t_end");
-  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
-  if (recorder.reconstruction().active())
-    throw ModelError(
-        "simulation.method: variational does not apply to this Lagrange-Dirac system: its group "
-        "reconstruction needs the body velocity between the steps; use one of auto, adams, "
-        "bdf, idas");
-  lagrange_dirac::VariationalIntegrator driver(dae, input.parameters, spec.step, spec.order, 0.0,
-                                               x0);
-  const double* x = driver.y();
-  auto body_velocity = [&](double t) {
-    driver.Advance(t);
-    return recorder.BodyVelocity(t, x);
-  };
-  auto record = [&](double t) { recorder.Record(t, x); };
-  recorder.Record(0.0, x);
-  std::ostringstream method;
-  method << "variational (midpoint discrete Lagrangian"
-         << (spec.order == 4 ? ", triple-jump composition, order 4" : ", order 2")
-         << (dae.layout.m > dae.holonomic.num_outputs() ? ", discrete Lagrange-d'Alembert" : "")
-         << (dae.holonomic.num_outputs() > 0 ? ", RATTLE for the holonomic constraints" : "")
-         << ", step " << spec.step << ")";
-  report.method = method.str();
-  dynamics::RunSampled(spec, driver, recorder.reconstruction(), body_velocity, record, progress,
-                       recorder.trajectory(), report);
-  report.rhs_evaluations = driver.rhs_evaluations();
-  if (report_out) *report_out = report;
-  return recorder.Take();
-}
-
-// method: lie_variational (lagrange_dirac/lie_variational_step.hpp): the discrete rigid body on
-// SO(3) or planar body on SE(2) carries its group element, which the samples take instead of the
-// Magnus reconstruction between samples.
-Trajectory SimulateLieVariational(const CompiledDae& dae,
-                                  const ReconstructionSpec& reconstruction_spec,
-                                  const std::vector<std::string>& columns,
-                                  const SimulationInput& input, const SimulationProgress& progress,
-                                  bool conservative, const std::vector<double>& x0,
-                                  SimulationReport report, SimulationReport* report_out) {
-  const SimulationSpec& spec = input.spec;
-  dynamics::WholeSteps(spec.output_step, spec.step, "output_step");
-  dynamics::WholeSteps(spec.t_end, spec.step, "t_end");
-  const bool se2 = reconstruction_spec.group == "SE2";
-  const std::vector<double>& initial = reconstruction_spec.initial;
-  const Eigen::Vector3d xi0(x0[0], x0[1], x0[2]);
-  std::unique_ptr<dynamics::Integrator> driver;
-  std::function<const Eigen::Matrix3d&()> element;
-  std::ostringstream method;
-  if (se2) {
-    const std::optional<Eigen::Matrix3d> M =
-        PlanarBodyOnSE2(dae, input.parameters, reconstruction_spec, nullptr);
-    if (!M) throw ModelError("simulation.method: lie_variational: not a free planar body on SE(2)");
-    Eigen::Matrix3d g0 = Eigen::Matrix3d::Identity();
-    if (initial.size() == 3) {
-      g0 = geometry::Exp(geometry::MatrixGroup::kSE2, {0.0, 0.0, initial[2]});
-      g0(0, 2) = initial[0];
-      g0(1, 2) = initial[1];
-    }
-    auto planar = std::make_unique<PlanarBodyLieVariational>(*M, g0, xi0, spec.step, 0.0);
-    element = [body = planar.get()]() -> const Eigen::Matrix3d& { return body->element(); };
-    driver = std::move(planar);
-    method << "lie_variational (discrete Euler-Poincare on SE(2) with the exponential map: "
-              "dexp^-1_{-h xi}^T M xi = m by Newton, g' = g exp(h xi), m' = dexp^-1_{h xi}^T M "
-              "xi; order 2, step ";
-  } else {
-    const std::optional<Eigen::Matrix3d> J =
-        RigidBodyOnSO3(dae, input.parameters, reconstruction_spec, nullptr);
-    if (!J)
-      throw ModelError("simulation.method: lie_variational: not the free rigid body on SO(3)");
-    Eigen::Matrix3d R0 = Eigen::Matrix3d::Identity();
-    if (initial.size() == 9)
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) R0(i, j) = initial[3 * i + j];
-    auto rigid = std::make_unique<RigidBodyLieVariational>(*J, R0, xi0, spec.step, 0.0);
-    element = [body = rigid.get()]() -> const Eigen::Matrix3d& { return body->attitude(); };
-    driver = std::move(rigid);
-    method << "lie_variational (Lee-Leok-McClamroch discrete rigid body on SO(3): h Pi^ = F J_d "
-              "- J_d F^T by Newton on F = exp(f^), R' = R F, Pi' = F^T Pi; order 2, step ";
-  }
-  SampleRecorder recorder(dae, reconstruction_spec, columns, input, conservative, report);
-  auto record = [&](double t) {
-    recorder.reconstruction().SetElement(element());
-    recorder.Record(t, driver->y());
-  };
-  method << spec.step << ")";
-  report.method = method.str();
-  dynamics::RunSampledOde(spec, *driver, record, progress, recorder.trajectory(), report);
-  if (report_out) *report_out = report;
-  return recorder.Take();
-}
-
-}  // namespace
 
 Trajectory SimulateOde(const CompiledDae& dae, const ReconstructionSpec& reconstruction_spec,
                        const std::vector<std::string>& columns, const SimulationInput& input,

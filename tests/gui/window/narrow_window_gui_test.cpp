@@ -5,12 +5,16 @@
 //   values its slider gives too ("0.0225 kg m^2" was cut).
 // - The `--screenshot` path (ScriptedCapture) grabs the charts aligned: their plot areas share
 //   their left and right edges, in the widgets and in the PNG written.
+// - Compare's legend entries fit one row above the Position chart.
 #include <QChart>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QGraphicsView>
 #include <QGuiApplication>
 #include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSignalSpy>
@@ -89,6 +93,7 @@ class NarrowWindowGuiTest : public QObject {
   void legendBesideItsButton_data();
   void legendBesideItsButton();
   void spinBoxesFitTheirText();
+  void comparedLegendFitsAboveTheChart();
   void screenshotPlotAreasAligned_data();
   void screenshotPlotAreasAligned();
 };
@@ -162,6 +167,49 @@ void NarrowWindowGuiTest::spinBoxesFitTheirText() {
   for (QDoubleSpinBox* spin : spins)
     if (spin->isVisible() && spin->isEnabled())
       QVERIFY2(spin->width() >= NeededWidth(*spin), qPrintable(spin->objectName()));
+}
+
+// Compare at the narrowest width: the Position chart's legend (x, y, z and the nonholonomic
+// overlay's entry) stays in one row above the chart, the overlay's entry shortened to its name
+// where the whole "nonholonomic (dashed)" does not fit (beside the chart Qt cut it to
+// "nonholono…"), and every entry's text fits the chart's width.
+void NarrowWindowGuiTest::comparedLegendFitsAboveTheChart() {
+  auto window = OpenWindow();
+  QVERIFY(window);
+  window->resize(kNarrowest, kLow);
+  QTRY_COMPARE(window->width(), kNarrowest);
+  DIRAC_VERIFY_OPEN_AND_RUN(*window, "vakonomic_heisenberg.yaml");
+  window->compare_action()->setChecked(true);
+  QVERIFY(QTest::qWaitFor(
+      [&] {
+        const auto latest = window->controller()->latest();
+        return latest && latest->comparison && !window->controller()->busy();
+      },
+      dirac::ui::testing::kRunTimeoutMs));
+  PlotPanel* plots = window->plot_panel();
+  const int position = plots->FindPlot("Position");
+  QVERIFY(position >= 0);
+  QChart* chart = plots->chart(position);
+  QStringList labels;
+  QVERIFY(QTest::qWaitFor([&] {
+    labels.clear();
+    for (QLegendMarker* marker : chart->legend()->markers())
+      if (marker->isVisible()) labels << marker->label();
+    return labels.size() == 4;
+  }));
+  const QString what = labels.join(QStringLiteral(", ")) +
+                       QStringLiteral(" in a chart %1 px wide").arg(chart->size().width());
+  QVERIFY2(labels.last() == QStringLiteral("nonholonomic (dashed)") ||
+               labels.last() == QStringLiteral("nonholonomic"),
+           qPrintable(what));
+  QVERIFY2(chart->legend()->alignment() == Qt::AlignTop, qPrintable(what));
+  const QFontMetricsF metrics(chart->legend()->font());
+  double needed = 0.0;
+  for (const QString& label : labels)
+    needed += metrics.horizontalAdvance(label) + 3.0 * metrics.height();
+  QVERIFY2(needed <= chart->size().width() - 40.0, qPrintable(what));
+  qInfo("%s", qPrintable(what));
+  window->compare_action()->setChecked(false);
 }
 
 void NarrowWindowGuiTest::screenshotPlotAreasAligned_data() {
