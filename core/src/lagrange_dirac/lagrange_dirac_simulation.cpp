@@ -16,6 +16,7 @@
 #include "geometry/reconstruction.hpp"
 #include "lagrange_dirac/constraint_rank.hpp"
 #include "lagrange_dirac/fixed_step_simulation.hpp"
+#include "lagrange_dirac/lie_variational_step.hpp"
 #include "lagrange_dirac/saddle_system.hpp"
 #include "lagrange_dirac/sample_recorder.hpp"
 
