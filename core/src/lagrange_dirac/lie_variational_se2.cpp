@@ -63,52 +63,8 @@ std::optional<Eigen::Matrix3d> PlanarBodyOnSE2(const CompiledDae& dae,
                                                const std::vector<double>& parameters,
                                                const ReconstructionSpec& reconstruction,
                                                std::string* why) {
-  const auto fail = [&](const std::string& reason) -> std::optional<Eigen::Matrix3d> {
-    if (why) *why = reason;
-    return std::nullopt;
-  };
-  const InputLayout& layout = dae.layout;
-  if (layout.n != 0 || layout.k != 3)
-    return fail("it is not a Lie algebroid over a point with a three-dimensional fibre");
-  if (layout.m != 0 || dae.holonomic.num_outputs() != 0) return fail("it has constraints");
-  if (reconstruction.group != "SE2")
-    return fail("it has no reconstruction on SE2 (reconstruction: {group: SE2, ...})");
-  SaddleSystem saddle(dae, parameters);
-  std::vector<double> scratch(
-      std::max({dae.body_velocity.scratch_size(), dae.fibre_momentum.scratch_size(),
-                dae.mass_matrix.scratch_size()}));
-  Eigen::Matrix3d M;
-  const auto load = [&](double t, const Eigen::Vector3d& xi) { saddle.LoadState(t, xi.data()); };
-  const double* in = saddle.input().data();
-  for (int i = 0; i < 3; ++i) {
-    load(0.0, Eigen::Vector3d::Unit(i));
-    Eigen::Vector3d p;
-    dae.fibre_momentum.Evaluate(in, p.data(), scratch.data());
-    M.col(i) = p;
-  }
-  const double scale = std::max(1.0, M.cwiseAbs().maxCoeff());
-  if ((M - M.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale || M.llt().info() != Eigen::Success)
-    return fail("its mass matrix d2L/dxi2 is not symmetric positive definite");
-  for (const auto& [t, xi] : {std::pair{0.37, Eigen::Vector3d(0.31, -0.77, 0.52)},
-                              std::pair{1.9, Eigen::Vector3d(-1.3, 0.45, 0.83)}}) {
-    load(t, xi);
-    Eigen::Vector3d p, body, rate;
-    Eigen::Matrix3d W;
-    dae.fibre_momentum.Evaluate(in, p.data(), scratch.data());
-    dae.mass_matrix.Evaluate(in, W.data(), scratch.data());
-    dae.body_velocity.Evaluate(in, body.data(), scratch.data());
-    if ((p - M * xi).cwiseAbs().maxCoeff() > 1e-12 * scale * xi.norm() ||
-        (W - M).cwiseAbs().maxCoeff() > 1e-12 * scale)
-      return fail("its Lagrangian is not L = 1/2 xi^T M xi with a constant, time-independent M");
-    if ((body - xi).cwiseAbs().maxCoeff() > 1e-12 * xi.norm())
-      return fail("its reconstruction's body velocity is not the fibre");
-    if (!saddle.Rates(t, xi.data(), rate.data()))
-      return fail("its Euler-Poincare rates are not defined");
-    const Eigen::Vector3d expected = M.llt().solve(AdSE2(xi).transpose() * (M * xi));
-    if ((rate - expected).cwiseAbs().maxCoeff() > 1e-10 * std::max(1.0, expected.norm()))
-      return fail("its brackets are not those of se(2), [e1, e3] = -e2, [e2, e3] = e1");
-  }
-  return M;
+  return FreeBodyOnGroup(dae, parameters, reconstruction,
+                         {"SE2", &AdSE2, "se(2), [e1, e3] = -e2, [e2, e3] = e1"}, why);
 }
 
 PlanarBodyLieVariational::PlanarBodyLieVariational(const Eigen::Matrix3d& M,

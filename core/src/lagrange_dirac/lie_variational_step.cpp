@@ -56,10 +56,10 @@ Eigen::Vector3d DiscreteMomentum(const Eigen::Matrix3d& J, const Eigen::Vector3d
 
 }  // namespace
 
-std::optional<Eigen::Matrix3d> RigidBodyOnSO3(const CompiledDae& dae,
-                                              const std::vector<double>& parameters,
-                                              const ReconstructionSpec& reconstruction,
-                                              std::string* why) {
+std::optional<Eigen::Matrix3d> FreeBodyOnGroup(const CompiledDae& dae,
+                                               const std::vector<double>& parameters,
+                                               const ReconstructionSpec& reconstruction,
+                                               const FreeBodyAlgebra& algebra, std::string* why) {
   const auto fail = [&](const std::string& reason) -> std::optional<Eigen::Matrix3d> {
     if (why) *why = reason;
     return std::nullopt;
@@ -68,47 +68,59 @@ std::optional<Eigen::Matrix3d> RigidBodyOnSO3(const CompiledDae& dae,
   if (layout.n != 0 || layout.k != 3)
     return fail("it is not a Lie algebroid over a point with a three-dimensional fibre");
   if (layout.m != 0 || dae.holonomic.num_outputs() != 0) return fail("it has constraints");
-  if (reconstruction.group != "SO3")
-    return fail("it has no reconstruction on SO3 (reconstruction: {group: SO3, ...})");
+  const std::string group = algebra.group;
+  if (reconstruction.group != group)
+    return fail("it has no reconstruction on " + group + " (reconstruction: {group: " + group +
+                ", ...})");
   SaddleSystem saddle(dae, parameters);
   std::vector<double> scratch(
       std::max({dae.body_velocity.scratch_size(), dae.fibre_momentum.scratch_size(),
                 dae.mass_matrix.scratch_size()}));
-  // Probe states: the inertia from the unit vectors, then checks at two generic states and
-  // times (a non-quadratic or time-dependent Lagrangian, other brackets, or a body velocity
-  // other than the fibre show there).
-  Eigen::Matrix3d J;
-  const auto load = [&](double t, const Eigen::Vector3d& w) { saddle.LoadState(t, w.data()); };
+  // Probe states: M from the unit vectors, then checks at two generic states and times (a
+  // non-quadratic or time-dependent Lagrangian, other brackets, or a body velocity other than
+  // the fibre show there).
+  Eigen::Matrix3d M;
+  const auto load = [&](double t, const Eigen::Vector3d& xi) { saddle.LoadState(t, xi.data()); };
   const double* in = saddle.input().data();
   for (int i = 0; i < 3; ++i) {
     load(0.0, Eigen::Vector3d::Unit(i));
     Eigen::Vector3d p;
     dae.fibre_momentum.Evaluate(in, p.data(), scratch.data());
-    J.col(i) = p;
+    M.col(i) = p;
   }
-  const double scale = std::max(1.0, J.cwiseAbs().maxCoeff());
-  if ((J - J.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale || J.llt().info() != Eigen::Success)
-    return fail("its inertia d2L/dw2 is not symmetric positive definite");
-  for (const auto& [t, w] : {std::pair{0.37, Eigen::Vector3d(0.31, -0.77, 0.52)},
-                             std::pair{1.9, Eigen::Vector3d(-1.3, 0.45, 0.83)}}) {
-    load(t, w);
-    Eigen::Vector3d p, xi, rate;
+  const double scale = std::max(1.0, M.cwiseAbs().maxCoeff());
+  if ((M - M.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale || M.llt().info() != Eigen::Success)
+    return fail("its mass matrix d2L/dxi2 is not symmetric positive definite");
+  for (const auto& [t, xi] : {std::pair{0.37, Eigen::Vector3d(0.31, -0.77, 0.52)},
+                              std::pair{1.9, Eigen::Vector3d(-1.3, 0.45, 0.83)}}) {
+    load(t, xi);
+    Eigen::Vector3d p, body, rate;
     Eigen::Matrix3d W;
     dae.fibre_momentum.Evaluate(in, p.data(), scratch.data());
     dae.mass_matrix.Evaluate(in, W.data(), scratch.data());
-    dae.body_velocity.Evaluate(in, xi.data(), scratch.data());
-    if ((p - J * w).cwiseAbs().maxCoeff() > 1e-12 * scale * w.norm() ||
-        (W - J).cwiseAbs().maxCoeff() > 1e-12 * scale)
-      return fail("its Lagrangian is not L = 1/2 w^T J w with a constant, time-independent J");
-    if ((xi - w).cwiseAbs().maxCoeff() > 1e-12 * w.norm())
-      return fail("its reconstruction's body velocity is not the fibre (w1, w2, w3)");
-    if (!saddle.Rates(t, w.data(), rate.data()))
+    dae.body_velocity.Evaluate(in, body.data(), scratch.data());
+    if ((p - M * xi).cwiseAbs().maxCoeff() > 1e-12 * scale * xi.norm() ||
+        (W - M).cwiseAbs().maxCoeff() > 1e-12 * scale)
+      return fail("its Lagrangian is not L = 1/2 xi^T M xi with a constant, time-independent M");
+    if ((body - xi).cwiseAbs().maxCoeff() > 1e-12 * xi.norm())
+      return fail("its reconstruction's body velocity is not the fibre");
+    if (!saddle.Rates(t, xi.data(), rate.data()))
       return fail("its Euler-Poincare rates are not defined");
-    const Eigen::Vector3d expected = -J.llt().solve(w.cross(J * w));
+    // Euler-Poincare: M xi' = ad_xi^T (M xi).
+    const Eigen::Vector3d expected = M.llt().solve(algebra.ad(xi).transpose() * (M * xi));
     if ((rate - expected).cwiseAbs().maxCoeff() > 1e-10 * std::max(1.0, expected.norm()))
-      return fail("its brackets are not those of so(3), [e1, e2] = e3 (cyclic)");
+      return fail(std::string("its brackets are not those of ") + algebra.brackets);
   }
-  return J;
+  return M;
+}
+
+std::optional<Eigen::Matrix3d> RigidBodyOnSO3(const CompiledDae& dae,
+                                              const std::vector<double>& parameters,
+                                              const ReconstructionSpec& reconstruction,
+                                              std::string* why) {
+  // ad_w = w^ ([w, e_j] = w x e_j).
+  return FreeBodyOnGroup(dae, parameters, reconstruction,
+                         {"SO3", &SkewOf, "so(3), [e1, e2] = e3 (cyclic)"}, why);
 }
 
 RigidBodyLieVariational::RigidBodyLieVariational(const Eigen::Matrix3d& J,

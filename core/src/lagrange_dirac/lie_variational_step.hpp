@@ -21,12 +21,30 @@
 #include <string>
 #include <vector>
 
-#include "lagrange_dirac/lagrange_dirac_system.hpp"
 #include "dirac/scenario.hpp"
 #include "dynamics/integrator.hpp"
 #include "lagrange_dirac/compiled_dae.hpp"
+#include "lagrange_dirac/lagrange_dirac_system.hpp"
 
 namespace dirac::lagrange_dirac {
+
+/// A three-dimensional matrix Lie algebra for FreeBodyOnGroup: the reconstruction group's name
+/// ("SO3", "SE2"), ad_x (column j = [x, e_j]) and its brackets as the refusal names them.
+struct FreeBodyAlgebra {
+  const char* group;
+  Eigen::Matrix3d (*ad)(const Eigen::Vector3d& x);
+  const char* brackets;
+};
+
+/// The constant mass matrix M when `dae` is a free body on `algebra`'s group: an algebroid over
+/// a point with a three-dimensional fibre, no constraints, a reconstruction on that group whose
+/// body velocity is the fibre, L = ½ ξᵀ M ξ (M constant, symmetric positive definite) and
+/// Euler–Poincaré rates ξ' = M⁻¹ ad_ξᵀ M ξ (checked at two probe states and times); otherwise
+/// nullopt, with the first failed check in `why`. RigidBodyOnSO3 and PlanarBodyOnSE2 call it.
+std::optional<Eigen::Matrix3d> FreeBodyOnGroup(const CompiledDae& dae,
+                                               const std::vector<double>& parameters,
+                                               const ReconstructionSpec& reconstruction,
+                                               const FreeBodyAlgebra& algebra, std::string* why);
 
 /// The inertia J when `dae` is the free rigid body on SO(3) as described above (checked at probe
 /// states: p = J w, W = J constant, w' = -J⁻¹(w x J w), xi = w, no constraints); otherwise

@@ -17,6 +17,7 @@
 #include "dirac/families.hpp"
 #include "dirac/linearization.hpp"
 #include "dirac/scenario.hpp"
+#include "linearization_fixtures.hpp"
 
 namespace {
 
@@ -24,15 +25,8 @@ using dirac::Linearization;
 using dirac::LinearizationOptions;
 using dirac::Linearizer;
 
-std::string Copy(const std::string& name) {
-  return std::string(DIRAC_SOURCE_DIR) + "/tests/linearization/" + name + ".yaml";
-}
-
-dirac::Scenario Load(const std::string& name, const std::vector<std::string>& set) {
-  dirac::Scenario s = dirac::LoadScenario(Copy(name));
-  dirac::ApplyOverrides(s, set);
-  return s;
-}
+using dirac::linearization_test::Copy;
+using dirac::linearization_test::Load;
 
 // Max |A - central differences of the reduced flow| relative to max |A|, over the full reduced
 // Jacobian (nothing dropped).

@@ -21,6 +21,7 @@
 #include "dirac/optimal_control_spec.hpp"
 #include "dirac/scenario.hpp"
 #include "dirac/simulation_types.hpp"
+#include "linearization_fixtures.hpp"
 
 namespace {
 
@@ -31,15 +32,8 @@ using Eigen::Index;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-std::string Copy(const std::string& name) {
-  return std::string(DIRAC_SOURCE_DIR) + "/tests/linearization/" + name + ".yaml";
-}
-
-dirac::Scenario Load(const std::string& name, const std::vector<std::string>& set) {
-  dirac::Scenario s = dirac::LoadScenario(Copy(name));
-  dirac::ApplyOverrides(s, set);
-  return s;
-}
+using dirac::linearization_test::Copy;
+using dirac::linearization_test::Load;
 
 dirac::Trajectory Simulated(const dirac::Scenario& s) {
   return dirac::BuildModel(s)->Simulate(dirac::SimulationInput::FromScenario(s));
